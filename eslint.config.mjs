@@ -1,0 +1,42 @@
+// Lint rules that encode the architecture (see ARCHITECTURE.md):
+// only src/vscode/ (and the in-host tests) may import `vscode`; the engine stays host-agnostic.
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+const noVscode = {
+  'no-restricted-imports': ['error', {
+    paths: [{ name: 'vscode', message: 'Only src/vscode/ may import vscode: the engine and other front ends are host-agnostic.' }],
+  }],
+  '@typescript-eslint/no-restricted-imports': 'off',
+};
+
+export default tseslint.config(
+  { ignores: ['node_modules/**', 'dist/**', 'out/**', 'grammars/**', 'test/fixtures/**', '.vscode-test/**', '.vscode-test-artifacts/**', '.bench/**', 'test-artifacts/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    files: ['**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-require-imports': 'off',
+      '@typescript-eslint/consistent-type-imports': ['error', { prefer: 'type-imports', fixStyle: 'inline-type-imports', disallowTypeAnnotations: false }],
+      eqeqeq: ['error', 'smart'],
+      'no-console': 'off',
+    },
+  },
+  { files: ['src/**/*.ts', 'test/**/*.ts'], ignores: ['src/vscode/**', 'test/vscode/**'], rules: noVscode },
+  // The engine must not reach into any front end.
+  {
+    files: ['src/core/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        paths: [{ name: 'vscode', message: 'src/core/ never imports vscode.' }],
+        patterns: [{ group: ['**/vscode/**', '**/cli/**', '**/mcp/**', '**/webview/**'], message: 'src/core/ must not depend on a front end.' }],
+      }],
+    },
+  },
+  {
+    files: ['**/*.mjs', '**/*.js'],
+    languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', setInterval: 'readonly', clearInterval: 'readonly', fetch: 'readonly', Buffer: 'readonly', __dirname: 'readonly', require: 'readonly', module: 'writable' } },
+  },
+);

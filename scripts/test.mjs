@@ -1,0 +1,86 @@
+#!/usr/bin/env node
+// Runs Cairn's test stages and ends with one summary line, `N passed, N failed`.
+//
+//   node scripts/test.mjs             every stage: unit, e2e, vscode
+//   node scripts/test.mjs unit e2e    only those stages
+//
+// Stages:
+//   unit    mocha in plain Node over the engine (compiled by tsc into out/)
+//   e2e     mocha driving the real `cairn` CLI and MCP server as child processes (needs dist/)
+//   vscode  the in-host suite inside a real VS Code (offline code-server host, or
+//           @vscode/test-electron when a desktop VS Code is available); fails if neither is.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const all = ['unit', 'e2e', 'vscode'];
+const requested = process.argv.slice(2).filter((a) => !a.startsWith('-'));
+for (const s of requested) {
+  if (!all.includes(s)) {
+    console.error(`unknown stage "${s}"; stages: ${all.join(', ')}`);
+    process.exit(2);
+  }
+}
+const stages = requested.length ? requested : all;
+const bin = (name) => path.join(root, 'node_modules', '.bin', name);
+
+/** Runs a command, streaming its output, and returns {code, output}. */
+function run(cmd, args, opts = {}) {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { cwd: root, env: { ...process.env, ...opts.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (d) => { output += d; process.stdout.write(d); });
+    child.stderr.on('data', (d) => { output += d; process.stderr.write(d); });
+    child.on('close', (code, signal) => resolve({ code: code ?? (signal ? 1 : 0), output }));
+    child.on('error', (e) => resolve({ code: 1, output: String(e) }));
+  });
+}
+
+function mochaCounts(output) {
+  const num = (re) => { const m = output.match(re); return m ? Number(m[1]) : 0; };
+  return { passed: num(/^\s*(\d+) passing/m), failed: num(/^\s*(\d+) failing/m), skipped: num(/^\s*(\d+) pending/m) };
+}
+
+const totals = { passed: 0, failed: 0, skipped: 0 };
+const add = (c) => { totals.passed += c.passed; totals.failed += c.failed; totals.skipped += c.skipped; };
+let crashed = false;
+
+async function step(title, cmd, args) {
+  console.log(`\n▶ ${title}`);
+  const r = await run(cmd, args);
+  if (r.code !== 0) { console.error(`✘ ${title} exited with ${r.code}`); crashed = true; }
+  return r;
+}
+
+async function mochaStage(name, glob, extra = []) {
+  const r = await run(bin('mocha'), ['--reporter', 'spec', '--color', 'false', ...extra, glob]);
+  const c = mochaCounts(r.output);
+  if (r.code !== 0 && c.failed === 0) { c.failed = 1; console.error(`✘ ${name}: mocha exited with ${r.code}`); }
+  add(c);
+}
+
+const needsBuild = stages.some((s) => s === 'e2e' || s === 'vscode');
+if (needsBuild || !fs.existsSync(path.join(root, 'grammars', 'tree-sitter.wasm'))) {
+  await step('build (esbuild)', process.execPath, ['esbuild.mjs']);
+}
+await step('compile tests (tsc)', bin('tsc'), ['-p', '.', '--outDir', 'out']);
+
+if (!crashed) {
+  for (const stage of stages) {
+    console.log(`\n▶ ${stage} tests`);
+    if (stage === 'unit') await mochaStage('unit', 'out/test/unit/**/*.test.js');
+    if (stage === 'e2e') await mochaStage('e2e', 'out/test/e2e/**/*.test.js', ['--timeout', '60000']);
+    if (stage === 'vscode') {
+      const r = await run(process.execPath, ['scripts/vscode-test.mjs']);
+      const m = r.output.match(/^(\d+) passed, (\d+) failed(?:, (\d+) skipped)?\s*$/m);
+      const c = m ? { passed: Number(m[1]), failed: Number(m[2]), skipped: Number(m[3] ?? 0) } : { passed: 0, failed: 1, skipped: 0 };
+      if (r.code !== 0 && c.failed === 0) c.failed = 1;
+      add(c);
+    }
+  }
+}
+if (crashed && totals.failed === 0) totals.failed = 1;
+console.log(`\n${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ''}`);
+process.exit(totals.failed > 0 ? 1 : 0);

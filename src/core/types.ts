@@ -1,0 +1,123 @@
+// Plain, serialisable data shared by every stage of the engine and by all front ends.
+// Nothing here may hold a function, a class instance or a handle: these values cross
+// worker-thread, process (CLI --json, MCP) and webview boundaries unchanged.
+
+/** A structured problem report. Never thrown at a caller for bad input; always returned. */
+export interface Diagnostic {
+  /** Stable machine-readable code, e.g. `binary`, `invalid-utf8`, `store-corrupt`. */
+  code: string;
+  message: string;
+  /** POSIX path relative to the root, when the problem concerns one file. */
+  path?: string;
+  severity: 'error' | 'warning' | 'info';
+}
+
+// ---------------------------------------------------------------------------
+// Discovery
+
+/** Why a candidate file was left out. Each skip is reported as `{path, reason}`. */
+export type SkipReason =
+  | 'secret-name' // deny-list of secret-looking file names (name-based guard, not a content scan)
+  | 'too-large' // larger than maxFileBytes
+  | 'binary' // NUL byte in the first 1024 bytes
+  | 'invalid-utf8' // content is not valid UTF-8
+  | 'unreadable' // permission denied, I/O error
+  | 'vanished' // disappeared between listing and reading
+  | 'symlink' // symbolic links are never followed
+  | 'not-a-file'; // a directory, socket, fifo... where a file was expected
+
+export interface SkippedFile {
+  path: string;
+  reason: SkipReason;
+  detail?: string;
+}
+
+export interface DiscoveredFile {
+  /** POSIX path relative to the root. */
+  path: string;
+  size: number;
+  mtimeMs: number;
+}
+
+export interface DiscoveryResult {
+  files: DiscoveredFile[];
+  skipped: SkippedFile[];
+  /** How candidates were listed: `git` (ls-files) or `walk` (filesystem walk with .gitignore). */
+  source: 'git' | 'walk';
+}
+
+/** A discovered file whose content has been read and validated. */
+export interface SourceDocument {
+  path: string;
+  /** UTF-8 text, BOM stripped. */
+  text: string;
+  size: number;
+  mtimeMs: number;
+  /** SHA-256 of the raw bytes, hex. */
+  hash: string;
+  language: string;
+}
+
+// ---------------------------------------------------------------------------
+// Chunking
+
+export type ChunkKind =
+  | 'function'
+  | 'method'
+  | 'constructor'
+  | 'class'
+  | 'interface'
+  | 'type'
+  | 'enum'
+  | 'struct'
+  | 'union'
+  | 'trait'
+  | 'impl'
+  | 'module'
+  | 'namespace'
+  | 'constant'
+  | 'variable'
+  | 'property'
+  | 'macro'
+  | 'rule' // CSS rule set, Makefile rule
+  | 'element' // HTML element
+  | 'key' // top-level key of JSON / YAML / TOML
+  | 'section' // Markdown / rst heading section
+  | 'code' // code between definitions (imports, top-level statements)
+  | 'text'; // line chunk with no structure
+
+export interface Chunk {
+  /** `path:startLine-endLine`, the id users and agents see and paste. */
+  docid: string;
+  /** Stable id: hash of path, kind, symbol, first line and content. Survives re-indexing unchanged code. */
+  id: string;
+  path: string;
+  /** 1-based, inclusive. */
+  startLine: number;
+  /** 1-based, inclusive. */
+  endLine: number;
+  text: string;
+  language: string;
+  kind: ChunkKind;
+  /** The chunk's own name (`baz`), '' when it has none. */
+  symbol: string;
+  /** Breadcrumb including the symbol itself: `Bar.baz`, or `Install > Linux` for prose. */
+  context: string;
+  signature?: string;
+  docstring?: string;
+  /** Breadcrumb of the enclosing symbol (`Bar` for `Bar.baz`). */
+  parent?: string;
+  visibility?: string;
+  decorators?: string[];
+}
+
+export type ChunkStrategy = 'ast' | 'lines';
+
+/** Result of chunking one file. */
+export interface FileChunks {
+  path: string;
+  chunks: Chunk[];
+  /** Which chunker produced the chunks (`lines` when the AST chunker fell back). */
+  strategy: ChunkStrategy | 'markdown' | 'yaml';
+  diagnostics: Diagnostic[];
+}
