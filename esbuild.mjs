@@ -8,6 +8,7 @@ import * as esbuild from 'esbuild';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { copyGrammars } from './scripts/copy-grammars.mjs';
 
 const root = path.dirname(fileURLToPath(import.meta.url));
 const production = process.argv.includes('--production');
@@ -25,24 +26,6 @@ const nodeEntries = {
 const webEntries = {
   'webview/pack': 'src/webview/pack/main.ts',
 };
-
-function copyGrammars() {
-  const { grammars } = JSON.parse(fs.readFileSync(path.join(root, 'src/core/chunking/ast/grammars.json'), 'utf8'));
-  const outDir = path.join(root, 'grammars');
-  fs.mkdirSync(outDir, { recursive: true });
-  const wanted = new Set([...Object.values(grammars), 'tree-sitter.wasm']);
-  for (const file of fs.readdirSync(outDir)) {
-    if (file.endsWith('.wasm') && !wanted.has(file)) fs.rmSync(path.join(outDir, file));
-  }
-  const copy = (from, to) => {
-    const dest = path.join(outDir, to);
-    const src = path.join(root, from);
-    if (fs.existsSync(dest) && fs.statSync(dest).size === fs.statSync(src).size) return;
-    fs.copyFileSync(src, dest);
-  };
-  copy('node_modules/web-tree-sitter/tree-sitter.wasm', 'tree-sitter.wasm');
-  for (const file of new Set(Object.values(grammars))) copy(`node_modules/tree-sitter-wasms/out/${file}`, file);
-}
 
 const logBuild = {
   name: 'log-build',
@@ -63,9 +46,11 @@ const common = {
   plugins: [logBuild],
 };
 
+const existing = (entries) => Object.fromEntries(Object.entries(entries).filter(([, f]) => fs.existsSync(path.join(root, f))));
+
 const nodeBuild = {
   ...common,
-  entryPoints: nodeEntries,
+  entryPoints: existing(nodeEntries),
   outdir: path.join(root, 'dist'),
   platform: 'node',
   format: 'cjs',
@@ -76,7 +61,7 @@ const nodeBuild = {
 
 const webBuild = {
   ...common,
-  entryPoints: webEntries,
+  entryPoints: existing(webEntries),
   outdir: path.join(root, 'dist'),
   platform: 'browser',
   format: 'iife',

@@ -1,0 +1,19 @@
+import type { FileChunks, SourceDocument } from '../types';
+import type { ChunkingPolicy } from './policy';
+
+/**
+ * What the chunk dispatcher needs from the tree-sitter chunker (src/core/chunking/ast/).
+ * Kept as an interface so the dispatcher, the worker and tests do not depend on wasm loading.
+ */
+export interface AstChunkerLike {
+  /** True when a grammar exists for this language id (see ast/grammars.json). */
+  supports(language: string): boolean;
+  /**
+   * Chunks one document at definition boundaries. Resolves to `null` when the parse yields
+   * nothing usable (the caller then falls back to line chunks). Never rejects for bad input:
+   * broken syntax yields chunks for what parses, plus diagnostics.
+   */
+  chunk(doc: SourceDocument, policy: ChunkingPolicy): Promise<FileChunks | null>;
+  /** Frees wasm memory (parsers, trees). */
+  dispose(): void;
+}
