@@ -1,0 +1,317 @@
+// The engine facade every front end uses (CLI, MCP server, the extension's worker thread).
+// It owns one store directory for one root. Locations (root, store, grammars, worker script)
+// are always passed in; nothing here guesses a path or imports a host API.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { Diagnostic } from '../types';
+import type { DiscoveryOptions } from '../discovery';
+import { resolvePolicy, type ChunkingPolicy } from '../chunking/policy';
+import { ChunkPool } from '../chunking/pool';
+import type { ChunkStrategy } from '../types';
+import type { FieldName, FieldParams } from '../index/fields';
+import { DEFAULT_FIELD_PARAMS } from '../index/fields';
+import { corruptionDiagnostic, IndexStore, StoreCorruptError, type Manifest, type Snapshot, type StateTable } from '../store/store';
+import { SnapshotScorer } from '../search/scorer';
+import { SymbolIndex } from '../search/symbols';
+import { compareHits, DEFAULT_RANKING, round, searchSnapshot, type RankingParams } from '../search/search';
+import { FileReader } from '../search/hydrate';
+import type { IndexFreshness, SearchOptions, SearchResponse, SymbolHit, SymbolOptions, SymbolResponse } from '../search/types';
+import { refreshIndex, type Chunker, type RefreshOptions, type RefreshReport } from './indexer';
+
+export interface EngineOptions {
+  /** Absolute path of the folder to index. */
+  root: string;
+  /** Absolute path of this root's store directory. */
+  storeDir: string;
+  /** Folder holding `tree-sitter.wasm` and the grammar wasm files. */
+  grammarsDir: string;
+  /** Chunk worker entry (`dist/chunkWorker.js`); without it chunking runs in-process. */
+  workerScript?: string;
+  /** Worker threads for chunking (default: one per core). */
+  workers?: number;
+  discovery?: Partial<DiscoveryOptions>;
+  policy?: Partial<ChunkingPolicy>;
+  strategy?: ChunkStrategy;
+  ranking?: Partial<RankingParams>;
+  fieldParams?: Partial<Record<FieldName, FieldParams>>;
+  lockTimeoutMs?: number;
+}
+
+/** When a query should first bring the index up to date. */
+export type RefreshMode = 'never' | 'if-missing' | 'always';
+
+export interface IndexStatus {
+  root: string;
+  storeDir: string;
+  exists: boolean;
+  generation: number;
+  files: number;
+  chunks: number;
+  segments: number;
+  deletedChunks: number;
+  storeBytes: number;
+  createdAt?: string;
+  updatedAt?: string;
+  lastRefresh?: Manifest['lastRefresh'];
+  skippedByReason: Record<string, number>;
+  skipped: StateTable['skipped'];
+  languages: Record<string, number>;
+  diagnostics: Diagnostic[];
+}
+
+interface View {
+  key: string;
+  snapshot: Snapshot;
+  scorer: SnapshotScorer;
+  symbols: SymbolIndex;
+}
+
+export class Engine {
+  readonly root: string;
+  readonly store: IndexStore;
+  private readonly policy: ChunkingPolicy;
+  private readonly strategy: ChunkStrategy;
+  private readonly ranking: RankingParams;
+  private readonly fieldParams: Record<FieldName, FieldParams>;
+  private pool?: Promise<ChunkPool>;
+  private view?: View;
+  private lastRefreshGeneration = -1;
+
+  constructor(private readonly options: EngineOptions) {
+    this.root = path.resolve(options.root);
+    this.store = new IndexStore(path.resolve(options.storeDir));
+    this.policy = resolvePolicy(options.policy);
+    this.strategy = options.strategy ?? 'ast';
+    this.ranking = { ...DEFAULT_RANKING, ...options.ranking };
+    this.fieldParams = { ...DEFAULT_FIELD_PARAMS, ...options.fieldParams };
+    if (!fs.existsSync(this.root) || !fs.statSync(this.root).isDirectory()) {
+      throw new Error(`root ${this.root} is not a directory`);
+    }
+  }
+
+  /** Brings the index up to date (incrementally), or rebuilds it with `rebuild: true`. */
+  async refresh(options: RefreshOptions = {}): Promise<RefreshReport> {
+    const report = await refreshIndex(
+      {
+        root: this.root,
+        store: this.store,
+        discovery: this.options.discovery ?? {},
+        policy: this.policy,
+        strategy: this.strategy,
+        chunker: () => this.chunker(),
+        lockTimeoutMs: this.options.lockTimeoutMs,
+      },
+      options,
+    );
+    this.lastRefreshGeneration = report.generation;
+    const pool = this.pool ? await this.pool : undefined;
+    if (pool?.diagnostics.length) report.diagnostics.push(...pool.diagnostics.filter((d) => !report.diagnostics.includes(d)));
+    return report;
+  }
+
+  private async chunker(): Promise<Chunker> {
+    if (!this.pool) {
+      this.pool = ChunkPool.create({
+        workerScript: this.options.workerScript ?? '',
+        grammarsDir: this.options.grammarsDir,
+        workers: this.options.workerScript ? this.options.workers : 0,
+        policy: this.policy,
+        strategy: this.strategy,
+      });
+    }
+    const pool = await this.pool;
+    return { chunk: (docs) => pool.chunk(docs) };
+  }
+
+  /**
+   * The current read view. A missing index is built when `mode` allows; a corrupt or
+   * old-format store is discarded and rebuilt, with a diagnostic, so the caller still gets an answer.
+   */
+  private async currentView(mode: RefreshMode, diagnostics: Diagnostic[]): Promise<{ view?: View; fresh: boolean }> {
+    let fresh = false;
+    if (mode === 'always') {
+      const r = await this.refresh();
+      diagnostics.push(...r.diagnostics.filter((d) => d.severity !== 'info' || d.code === 'config-changed'));
+      fresh = true;
+    }
+    for (let attempt = 0; attempt < 2; attempt++) {
+      let snapshot: Snapshot | undefined;
+      try {
+        snapshot = this.store.snapshot();
+      } catch (e) {
+        if (!(e instanceof StoreCorruptError)) throw e;
+        diagnostics.push(corruptionDiagnostic(e));
+        await this.refresh({ rebuild: true });
+        fresh = true;
+        continue;
+      }
+      if (!snapshot) {
+        if (mode === 'never') return { fresh: false };
+        const r = await this.refresh();
+        diagnostics.push(...r.diagnostics.filter((d) => d.severity === 'error'));
+        fresh = true;
+        continue;
+      }
+      const key = `${snapshot.manifest.generation}:${snapshot.manifest.segments.map((s) => `${s.name}/${s.deleted.length}`).join(',')}`;
+      if (this.view?.key !== key) {
+        const scorer = new SnapshotScorer(snapshot, this.fieldParams);
+        this.view = { key, snapshot, scorer, symbols: new SymbolIndex(snapshot) };
+      }
+      return { view: this.view, fresh: fresh || this.lastRefreshGeneration === snapshot.manifest.generation };
+    }
+    throw new Error('the index could not be rebuilt');
+  }
+
+  private freshness(view: View | undefined, fresh: boolean): IndexFreshness {
+    const m = view?.snapshot.manifest;
+    return { files: m?.files ?? 0, chunks: m?.chunks ?? 0, fresh, generation: m?.generation ?? 0 };
+  }
+
+  async search(query: string, options: SearchOptions & { refresh?: RefreshMode; refreshStale?: boolean } = {}): Promise<SearchResponse> {
+    const started = performance.now();
+    const diagnostics: Diagnostic[] = [];
+    let { view, fresh } = await this.currentView(options.refresh ?? 'if-missing', diagnostics);
+    if (!view) return { query, results: [], total: 0, tookMs: round(performance.now() - started), index: this.freshness(undefined, false), warnings: ['no index yet'], diagnostics };
+    let result = searchSnapshot(view.scorer, view.symbols, new FileReader(this.root), query, options, this.ranking);
+    // Hits in files that changed since indexing: refresh just those files and ask again.
+    const stale = [...new Set(result.hits.filter((h) => h.stale).map((h) => h.path))];
+    if (options.refreshStale && stale.length > 0) {
+      await this.refresh({ only: stale });
+      ({ view, fresh } = await this.currentView('never', diagnostics));
+      if (view) result = searchSnapshot(view.scorer, view.symbols, new FileReader(this.root), query, options, this.ranking);
+    }
+    return {
+      query,
+      results: result.hits,
+      total: result.total,
+      tookMs: round(performance.now() - started),
+      index: this.freshness(view, fresh),
+      warnings: result.warnings,
+      diagnostics,
+    };
+  }
+
+  async findSymbol(name: string, options: SymbolOptions & { refresh?: RefreshMode } = {}): Promise<SymbolResponse> {
+    const started = performance.now();
+    const diagnostics: Diagnostic[] = [];
+    const { view, fresh } = await this.currentView(options.refresh ?? 'if-missing', diagnostics);
+    if (!view) return { query: name, exact: false, results: [], tookMs: 0, index: this.freshness(undefined, false), diagnostics, note: 'no index yet' };
+    const { exact, candidates } = view.symbols.find(name, options);
+    const reader = new FileReader(this.root);
+    const results: SymbolHit[] = candidates.map((c) => {
+      const seg = view.snapshot.segments[c.seg];
+      const hit = reader.hit(seg as NonNullable<typeof seg>, c.doc, options.previewLines ?? 3, undefined);
+      const breakdown = [{ kind: 'match' as const, name: c.match, value: c.score - c.penalties.reduce((s, p) => s + p.value, 0) }, ...c.penalties.map((p) => ({ kind: 'match' as const, name: p.name, value: p.value }))];
+      return { ...hit, score: c.score, scoreBreakdown: breakdown, match: c.match, qualifiedName: c.qualifiedName };
+    });
+    const response: SymbolResponse = {
+      query: name,
+      exact,
+      results,
+      tookMs: round(performance.now() - started),
+      index: this.freshness(view, fresh),
+      diagnostics,
+    };
+    if (!exact) {
+      response.note = results.length
+        ? `no symbol named "${name}"; closest: ${results.map((r) => r.qualifiedName || r.symbol).join(', ')}`
+        : `no symbol named "${name}" and nothing close`;
+    }
+    return response;
+  }
+
+  /** What is indexed, when, how fresh and how big. Never builds anything. */
+  status(): IndexStatus {
+    const base: IndexStatus = {
+      root: this.root,
+      storeDir: this.store.dir,
+      exists: false,
+      generation: 0,
+      files: 0,
+      chunks: 0,
+      segments: 0,
+      deletedChunks: 0,
+      storeBytes: 0,
+      skippedByReason: {},
+      skipped: [],
+      languages: {},
+      diagnostics: [],
+    };
+    let manifest: Manifest | undefined;
+    try {
+      manifest = this.store.readManifest();
+    } catch (e) {
+      if (e instanceof StoreCorruptError) {
+        base.diagnostics.push({ code: e.code, severity: 'warning', message: `${e.message}; the next refresh rebuilds it` });
+        return base;
+      }
+      throw e;
+    }
+    if (!manifest) return base;
+    let state: StateTable = { files: {}, skipped: [] };
+    try {
+      state = this.store.readState(manifest);
+    } catch (e) {
+      if (!(e instanceof StoreCorruptError)) throw e;
+      base.diagnostics.push({ code: e.code, severity: 'warning', message: e.message });
+    }
+    const languages: Record<string, number> = {};
+    for (const f of Object.values(state.files)) languages[f.language] = (languages[f.language] ?? 0) + 1;
+    const skippedByReason: Record<string, number> = {};
+    for (const s of state.skipped) skippedByReason[s.reason] = (skippedByReason[s.reason] ?? 0) + 1;
+    return {
+      ...base,
+      exists: true,
+      generation: manifest.generation,
+      files: manifest.files,
+      chunks: manifest.chunks,
+      segments: manifest.segments.length,
+      deletedChunks: manifest.segments.reduce((n, s) => n + s.deleted.reduce((m, [, c]) => m + c, 0), 0),
+      storeBytes: this.store.sizeOnDisk(manifest),
+      createdAt: manifest.createdAt,
+      updatedAt: manifest.updatedAt,
+      lastRefresh: manifest.lastRefresh,
+      skippedByReason,
+      skipped: state.skipped,
+      languages,
+    };
+  }
+
+  /** Every live chunk's location and metadata, for export and for pack building. */
+  async *chunkRecords(): AsyncGenerator<{ path: string; startLine: number; endLine: number; kind: string; symbol: string; context: string; language: string; id: string; signature?: string }> {
+    const diagnostics: Diagnostic[] = [];
+    const { view } = await this.currentView('if-missing', diagnostics);
+    if (!view) return;
+    const { segments, deleted } = view.snapshot;
+    for (let s = 0; s < segments.length; s++) {
+      const seg = segments[s] as Snapshot['segments'][number];
+      const del = deleted[s] as Uint8Array;
+      const symbols = seg.symbols();
+      const contexts = seg.contexts();
+      for (let d = 0; d < seg.docCount; d++) {
+        if (del[d]) continue;
+        const file = seg.fileOf(d);
+        const rec = seg.record(d);
+        yield {
+          path: file.path,
+          startLine: seg.docStart[d] as number,
+          endLine: seg.docEnd[d] as number,
+          kind: seg.kindOf(d),
+          symbol: symbols[d] as string,
+          context: contexts[d] as string,
+          language: file.language,
+          id: rec.id,
+          ...(rec.signature ? { signature: rec.signature } : {}),
+        };
+      }
+    }
+  }
+
+  async close(): Promise<void> {
+    const pool = this.pool;
+    this.pool = undefined;
+    if (pool) await (await pool).close();
+  }
+}
+
+export { compareHits };

@@ -1,0 +1,375 @@
+// Incremental refresh: the one operation behind "index the workspace", "a file was saved",
+// "a branch switch touched thousands of files" and "the ignore rules changed".
+//
+//   1. list eligible files (all, or only the given paths)
+//   2. unchanged size+mtime -> skipped without reading; otherwise read and hash;
+//      same hash -> only the stat is updated; different -> re-chunked
+//   3. chunks of changed, deleted and newly ignored files are tombstoned
+//   4. new chunks go into new segment(s); the state table and manifest are committed atomically
+//   5. small or tombstone-heavy segments are merged
+import { createHash } from 'node:crypto';
+import type { Diagnostic, DiscoveredFile, FileChunks, SkippedFile, SourceDocument } from '../types';
+import { discoverFiles, loadDocuments, type DiscoveryOptions } from '../discovery';
+import type { ChunkingPolicy } from '../chunking/policy';
+import type { ChunkStrategy } from '../types';
+import { ANALYZER_VERSION } from '../index/fields';
+import { Segment, SegmentBuilder } from '../index/segment';
+import { mergeSegments } from '../index/merge';
+import { acquireLock } from '../store/lock';
+import {
+  corruptionDiagnostic,
+  IndexStore,
+  StoreCorruptError,
+  tombstoneBitmap,
+  type FileState,
+  type Manifest,
+  type RefreshSummary,
+  type SegmentRef,
+  type StateTable,
+} from '../store/store';
+
+export interface RefreshProgress {
+  phase: 'discover' | 'read' | 'chunk' | 'write' | 'merge';
+  done: number;
+  total: number;
+  message?: string;
+}
+
+export interface RefreshOptions {
+  /** Refresh only these relative paths (files or directories); others are left as they are. */
+  only?: string[];
+  /** Discard the index and build it again. */
+  rebuild?: boolean;
+  signal?: AbortSignal;
+  onProgress?: (p: RefreshProgress) => void;
+}
+
+export interface RefreshReport extends RefreshSummary {
+  generation: number;
+  files: number;
+  chunks: number;
+  skipped: SkippedFile[];
+  skippedByReason: Record<string, number>;
+  diagnostics: Diagnostic[];
+  /** True when the store was (re)created from nothing during this refresh. */
+  rebuilt: boolean;
+}
+
+/** Chunks documents; the engine passes its worker pool (or an in-process chunker). */
+export interface Chunker {
+  chunk(docs: SourceDocument[], signal?: AbortSignal): Promise<FileChunks[]>;
+}
+
+export interface IndexerConfig {
+  root: string;
+  store: IndexStore;
+  discovery: Partial<DiscoveryOptions>;
+  policy: ChunkingPolicy;
+  strategy: ChunkStrategy;
+  chunker: () => Promise<Chunker>;
+  lockTimeoutMs?: number;
+}
+
+/** Bytes of text read and chunked per batch: keeps memory flat and both cores busy. */
+const BATCH_BYTES = 4 * 1024 * 1024;
+const BATCH_FILES = 400;
+/** A builder holding more than this is written out as a segment and a new one started. */
+const SEGMENT_FLUSH_BYTES = 160 * 1024 * 1024;
+/** More segments than this are merged down (small ones first). */
+const MAX_SEGMENTS = 8;
+/** A segment with more tombstoned documents than this share is rewritten. */
+const MAX_DELETED_RATIO = 0.4;
+
+export function configHash(policy: ChunkingPolicy, strategy: ChunkStrategy): string {
+  return createHash('sha256').update(JSON.stringify({ policy, strategy, analyzer: ANALYZER_VERSION })).digest('hex').slice(0, 16);
+}
+
+function isUnder(path: string, prefixes: readonly string[]): boolean {
+  return prefixes.some((p) => p === '' || p === '.' || path === p || path.startsWith(p.endsWith('/') ? p : `${p}/`));
+}
+
+function countByReason(skipped: readonly SkippedFile[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const s of skipped) out[s.reason] = (out[s.reason] ?? 0) + 1;
+  return out;
+}
+
+export async function refreshIndex(config: IndexerConfig, options: RefreshOptions = {}): Promise<RefreshReport> {
+  const started = Date.now();
+  const { store } = config;
+  const diagnostics: Diagnostic[] = [];
+  const progress = options.onProgress ?? (() => {});
+  const signal = options.signal;
+  const lock = await acquireLock(store.dir, { timeoutMs: config.lockTimeoutMs, signal });
+  try {
+    // --- load the previous generation (or start over) -------------------------------
+    let previous: Manifest | undefined;
+    let state: StateTable = { files: {}, skipped: [] };
+    let rebuilt = false;
+    const wantedConfig = configHash(config.policy, config.strategy);
+    if (options.rebuild) {
+      store.clear();
+      rebuilt = true;
+    } else {
+      try {
+        previous = store.readManifest();
+        if (previous) {
+          state = store.readState(previous);
+          // Validate every live segment now: a corrupt one must not survive into the next generation.
+          store.snapshot();
+        }
+      } catch (e) {
+        if (!(e instanceof StoreCorruptError)) throw e;
+        diagnostics.push(corruptionDiagnostic(e));
+        store.clear();
+        previous = undefined;
+        state = { files: {}, skipped: [] };
+        rebuilt = true;
+      }
+    }
+    if (!previous) rebuilt = true;
+    const rechunkAll = previous !== undefined && previous.configHash !== wantedConfig;
+    if (rechunkAll) diagnostics.push({ code: 'config-changed', severity: 'info', message: 'chunking settings changed: every file is re-chunked' });
+
+    // --- 1. discover ------------------------------------------------------------------
+    const only = options.only?.map((p) => p.replace(/\\/g, '/').replace(/^\.\//, '').replace(/\/$/, ''));
+    progress({ phase: 'discover', done: 0, total: 0 });
+    const discovery = await discoverFiles(config.root, { ...config.discovery, only, signal });
+    const listed = new Map<string, DiscoveredFile>(discovery.files.map((f) => [f.path, f]));
+
+    // --- 2. decide what changed ----------------------------------------------------
+    const toRead: DiscoveredFile[] = [];
+    let unchanged = 0;
+    for (const f of discovery.files) {
+      const prev = state.files[f.path];
+      if (prev && !rechunkAll && prev.size === f.size && prev.mtimeMs === f.mtimeMs) unchanged++;
+      else toRead.push(f);
+    }
+    const removedPaths = new Set<string>();
+    for (const p of Object.keys(state.files)) {
+      if (listed.has(p)) continue;
+      if (!only || isUnder(p, only)) removedPaths.add(p);
+    }
+    const skipped: SkippedFile[] = [...discovery.skipped];
+
+    // --- 3. read, chunk, build -------------------------------------------------------
+    const newStates = new Map<string, FileState>();
+    const touched = new Map<string, FileState>(); // same content, new stat
+    const segmentsWritten: Array<{ name: string; segment: Segment }> = [];
+    let builder = new SegmentBuilder();
+    let builderName = store.newSegmentName();
+    let builderFiles: Array<{ path: string; state: Omit<FileState, 'segment'> }> = [];
+    let added = 0;
+    let changed = 0;
+    let chunksAdded = 0;
+
+    const flush = () => {
+      if (builder.docCount === 0 && builder.fileCount === 0) return;
+      progress({ phase: 'write', done: 0, total: 1, message: `writing ${builder.docCount} chunks` });
+      const bytes = builder.build();
+      store.writeSegment(builderName, bytes);
+      segmentsWritten.push({ name: builderName, segment: new Segment(builderName, bytes) });
+      for (const f of builderFiles) newStates.set(f.path, { ...f.state, segment: builderName });
+      builder = new SegmentBuilder();
+      builderName = store.newSegmentName();
+      builderFiles = [];
+    };
+
+    const batches = makeBatches(toRead);
+    let readDone = 0;
+    const chunker = toRead.length > 0 ? await config.chunker() : undefined;
+    let pendingRead = batches.length > 0 ? loadDocuments(config.root, batches[0] as DiscoveredFile[], { signal, maxFileBytes: config.discovery.maxFileBytes }) : undefined;
+    for (let b = 0; b < batches.length; b++) {
+      const { docs, skipped: readSkips } = await (pendingRead as ReturnType<typeof loadDocuments>);
+      // Read the next batch while this one is chunked.
+      pendingRead = b + 1 < batches.length ? loadDocuments(config.root, batches[b + 1] as DiscoveredFile[], { signal, maxFileBytes: config.discovery.maxFileBytes }) : undefined;
+      readDone += (batches[b] as DiscoveredFile[]).length;
+      progress({ phase: 'read', done: readDone, total: toRead.length });
+      for (const s of readSkips) {
+        skipped.push(s);
+        if (state.files[s.path]) removedPaths.add(s.path);
+      }
+      const toChunk: SourceDocument[] = [];
+      for (const doc of docs) {
+        const prev = state.files[doc.path];
+        if (prev && !rechunkAll && prev.hash === doc.hash) {
+          touched.set(doc.path, { ...prev, size: doc.size, mtimeMs: doc.mtimeMs });
+          unchanged++;
+        } else toChunk.push(doc);
+      }
+      if (toChunk.length === 0) continue;
+      const results = await (chunker as Chunker).chunk(toChunk, signal);
+      signal?.throwIfAborted();
+      results.forEach((fc, i) => {
+        const doc = toChunk[i] as SourceDocument;
+        diagnostics.push(...fc.diagnostics.map((d) => ({ ...d, path: d.path ?? doc.path })));
+        const { firstDoc, docCount } = builder.addFile(
+          { path: doc.path, size: doc.size, mtimeMs: doc.mtimeMs, hash: doc.hash, language: doc.language },
+          fc.chunks,
+        );
+        builderFiles.push({
+          path: doc.path,
+          state: { size: doc.size, mtimeMs: doc.mtimeMs, hash: doc.hash, language: doc.language, firstDoc, docCount, chunkIds: fc.chunks.map((c) => c.id) },
+        });
+        chunksAdded += docCount;
+        if (state.files[doc.path]) changed++;
+        else added++;
+      });
+      progress({ phase: 'chunk', done: readDone, total: toRead.length });
+      if (builder.approxBytes > SEGMENT_FLUSH_BYTES) flush();
+    }
+    flush();
+
+    // --- 4. tombstones ---------------------------------------------------------------
+    const refs = new Map<string, SegmentRef>((previous?.segments ?? []).map((s) => [s.name, { ...s, deleted: [...s.deleted] }]));
+    let chunksRemoved = 0;
+    const tombstone = (prev: FileState) => {
+      const ref = refs.get(prev.segment);
+      if (!ref || prev.docCount === 0) return;
+      ref.deleted.push([prev.firstDoc, prev.docCount]);
+      chunksRemoved += prev.docCount;
+    };
+    for (const p of removedPaths) tombstone(state.files[p] as FileState);
+    for (const p of newStates.keys()) {
+      const prev = state.files[p];
+      if (prev) tombstone(prev);
+    }
+
+    // --- next state ------------------------------------------------------------------
+    const files: Record<string, FileState> = { ...state.files };
+    for (const p of removedPaths) delete files[p];
+    for (const [p, s] of touched) files[p] = s;
+    for (const [p, s] of newStates) files[p] = s;
+    const nextSkipped = only
+      ? [...state.skipped.filter((s) => !isUnder(s.path, only)), ...skipped]
+      : skipped;
+    nextSkipped.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+
+    let segments: SegmentRef[] = [
+      ...[...refs.values()].map((r) => ({ ...r, deleted: normaliseRanges(r.deleted) })),
+      ...segmentsWritten.map(({ name, segment }) => ({ name, docCount: segment.docCount, bytes: segment.byteLength, deleted: [] as Array<[number, number]> })),
+    ];
+    // Fully deleted segments disappear.
+    segments = segments.filter((s) => s.docCount > 0 && liveCount(s) > 0);
+
+    // --- 5. merge --------------------------------------------------------------------
+    segments = maybeMerge(store, segments, files, progress);
+
+    const chunkTotal = segments.reduce((n, s) => n + liveCount(s), 0);
+    const summary: RefreshSummary = {
+      at: new Date().toISOString(),
+      durationMs: Date.now() - started,
+      filesScanned: discovery.files.length,
+      added,
+      changed,
+      removed: removedPaths.size,
+      unchanged,
+      chunksAdded,
+      chunksRemoved,
+    };
+    const nothingChanged = previous && !rechunkAll && added === 0 && changed === 0 && removedPaths.size === 0 && touched.size === 0 && sameSkips(state.skipped, nextSkipped);
+    const manifest = nothingChanged && previous
+      ? previous
+      : store.commit(
+          {
+            root: config.root,
+            configHash: wantedConfig,
+            segments,
+            createdAt: previous?.createdAt ?? summary.at,
+            updatedAt: summary.at,
+            files: Object.keys(files).length,
+            chunks: chunkTotal,
+            lastRefresh: summary,
+          },
+          { files, skipped: nextSkipped },
+          previous,
+        );
+    return {
+      ...summary,
+      durationMs: Date.now() - started,
+      generation: manifest.generation,
+      files: manifest.files,
+      chunks: manifest.chunks,
+      skipped: nextSkipped,
+      skippedByReason: countByReason(nextSkipped),
+      diagnostics,
+      rebuilt,
+    };
+  } finally {
+    lock.release();
+  }
+}
+
+function makeBatches(files: readonly DiscoveredFile[]): DiscoveredFile[][] {
+  const batches: DiscoveredFile[][] = [];
+  let current: DiscoveredFile[] = [];
+  let bytes = 0;
+  for (const f of files) {
+    current.push(f);
+    bytes += f.size;
+    if (bytes >= BATCH_BYTES || current.length >= BATCH_FILES) {
+      batches.push(current);
+      current = [];
+      bytes = 0;
+    }
+  }
+  if (current.length) batches.push(current);
+  return batches;
+}
+
+function liveCount(ref: SegmentRef): number {
+  return ref.docCount - ref.deleted.reduce((n, [, c]) => n + c, 0);
+}
+
+/** Sorts and coalesces tombstone ranges. */
+function normaliseRanges(ranges: Array<[number, number]>): Array<[number, number]> {
+  const sorted = ranges.filter(([, c]) => c > 0).sort((a, b) => a[0] - b[0]);
+  const out: Array<[number, number]> = [];
+  for (const [s, c] of sorted) {
+    const last = out[out.length - 1];
+    if (last && s <= last[0] + last[1]) last[1] = Math.max(last[1], s + c - last[0]);
+    else out.push([s, c]);
+  }
+  return out;
+}
+
+function sameSkips(a: readonly SkippedFile[], b: readonly SkippedFile[]): boolean {
+  return a.length === b.length && a.every((s, i) => s.path === b[i]?.path && s.reason === b[i]?.reason);
+}
+
+/**
+ * Tiered merging: too many segments -> the smallest are merged; a segment with many
+ * tombstones is rewritten (merged with the small ones). Updates file states in place.
+ */
+function maybeMerge(
+  store: IndexStore,
+  segments: SegmentRef[],
+  files: Record<string, FileState>,
+  progress: (p: RefreshProgress) => void,
+): SegmentRef[] {
+  const pick = new Set<string>();
+  for (const s of segments) if (s.deleted.length && (s.docCount - liveCount(s)) / s.docCount > MAX_DELETED_RATIO) pick.add(s.name);
+  if (segments.length > MAX_SEGMENTS) {
+    const bySize = [...segments].sort((a, b) => liveCount(a) - liveCount(b));
+    for (const s of bySize.slice(0, segments.length - MAX_SEGMENTS / 2)) pick.add(s.name);
+  }
+  if (pick.size === 0 || (pick.size === 1 && segments.length === 1 && segments[0]?.deleted.length === 0)) return segments;
+  const chosen = segments.filter((s) => pick.has(s.name));
+  if (chosen.length === 1 && chosen[0]?.deleted.length === 0) return segments;
+  progress({ phase: 'merge', done: 0, total: chosen.length, message: `merging ${chosen.length} segments` });
+  const inputs = chosen.map((ref) => {
+    const segment = store.loadSegment(ref.name);
+    return { segment, deleted: tombstoneBitmap(ref, segment.docCount) };
+  });
+  const bytes = mergeSegments(inputs);
+  const name = store.newSegmentName();
+  store.writeSegment(name, bytes);
+  const merged = new Segment(name, bytes);
+  for (const f of merged.files) {
+    const st = files[f.path];
+    if (st && pick.has(st.segment)) files[f.path] = { ...st, segment: name, firstDoc: f.firstDoc, docCount: f.docCount };
+  }
+  progress({ phase: 'merge', done: chosen.length, total: chosen.length });
+  const rest = segments.filter((s) => !pick.has(s.name));
+  return merged.docCount > 0 ? [...rest, { name, docCount: merged.docCount, bytes: merged.byteLength, deleted: [] }] : rest;
+}

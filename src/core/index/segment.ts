@@ -1,0 +1,529 @@
+// An immutable index segment: the documents (chunks) of some files, their metadata in
+// typed-array columns, a sorted term dictionary and varint postings with per-field term
+// frequencies. Written once, read zero-copy from one Buffer, never modified: deletes are
+// tombstones kept in the manifest, and merges write a new segment.
+//
+// Layout (little-endian):
+//   header   'CAIRNSEG' u32 version u32 docCount u32 termCount u32 fileCount u32 sectionCount u32 totalLength
+//   table    sectionCount x (u32 offset, u32 length)
+//   sections each 8-byte aligned (see SECTION)
+//   trailer  'CAIRNEND'
+import type { Chunk, ChunkKind } from '../types';
+import { analyzeChunk, docFlags, FIELD_COUNT, KIND_INDEX, KINDS, type AnalyzedDoc } from './fields';
+import { bucketOf } from '../languages';
+import { ByteReader, ByteWriter, CorruptDataError } from './varint';
+
+export const SEGMENT_FORMAT_VERSION = 1;
+const MAGIC = 'CAIRNSEG';
+const TRAILER = 'CAIRNEND';
+const HEADER_BYTES = 32;
+
+const SECTION = {
+  files: 0,
+  docFile: 1,
+  docStart: 2,
+  docEnd: 3,
+  docKind: 4,
+  docFlags: 5,
+  fieldLengths: 6,
+  symbols: 7,
+  contexts: 8,
+  recordOffsets: 9,
+  records: 10,
+  termOffsets: 11,
+  termBlob: 12,
+  postingOffsets: 13,
+  termDf: 14,
+  postings: 15,
+  fieldTotals: 16,
+} as const;
+const SECTION_COUNT = 17;
+
+/** A file whose chunks live in a segment; documents `firstDoc .. firstDoc+docCount-1`. */
+export interface SegmentFile {
+  path: string;
+  size: number;
+  mtimeMs: number;
+  hash: string;
+  language: string;
+  firstDoc: number;
+  docCount: number;
+}
+
+/** Per-document data that is only needed for displayed hits, decoded lazily. */
+export interface DocRecord {
+  id: string;
+  signature?: string;
+  docstring?: string;
+  parent?: string;
+  visibility?: string;
+  decorators?: string[];
+}
+
+export type SegmentFileInput = Omit<SegmentFile, 'firstDoc' | 'docCount'>;
+
+/** A document's metadata as stored, for low-level appends (merges copy these verbatim). */
+export interface RawDoc {
+  fileIndex: number;
+  startLine: number;
+  endLine: number;
+  kind: number;
+  flags: number;
+  fieldLengths: ArrayLike<number>;
+  symbol: string;
+  context: string;
+  /** JSON of the DocRecord. */
+  record: string;
+}
+
+interface TermPostings {
+  writer: ByteWriter;
+  lastDoc: number;
+  df: number;
+}
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+const MAX_RECORD_DOCSTRING = 600;
+
+/** One line per document in the symbol/context columns, so newlines inside are flattened. */
+function oneLine(s: string): string {
+  return s.includes('\n') || s.includes('\r') ? s.replace(/[\r\n]+/g, ' ') : s;
+}
+
+/** Accumulates documents and serialises them into the segment format. */
+export class SegmentBuilder {
+  private readonly files: SegmentFile[] = [];
+  private readonly docFile: number[] = [];
+  private readonly docStart: number[] = [];
+  private readonly docEnd: number[] = [];
+  private readonly docKind: number[] = [];
+  private readonly docFlags: number[] = [];
+  private fieldLengths = new ByteWriter(1024);
+  private readonly symbols: string[] = [];
+  private readonly contexts: string[] = [];
+  private readonly records: string[] = [];
+  private readonly postings = new Map<string, TermPostings>();
+  private readonly fieldTotals = new Float64Array(FIELD_COUNT);
+  /** Rough bytes held, so callers can flush large builds into several segments. */
+  approxBytes = 0;
+
+  get docCount(): number {
+    return this.docFile.length;
+  }
+
+  get fileCount(): number {
+    return this.files.length;
+  }
+
+  /** Adds a file and its chunks (already analysed, or analysed here). Returns its document range. */
+  addFile(file: SegmentFileInput, chunks: readonly Chunk[], analyzed?: readonly AnalyzedDoc[]): { firstDoc: number; docCount: number } {
+    const fileIndex = this.appendFile(file, chunks.length);
+    const firstDoc = this.docCount;
+    const flags = docFlags(file.path, file.language);
+    const bucket = bucketOf(file.language);
+    chunks.forEach((chunk, i) => {
+      const a = analyzed?.[i] ?? analyzeChunk(chunk, bucket);
+      const doc = this.appendDoc({
+        fileIndex,
+        startLine: chunk.startLine,
+        endLine: chunk.endLine,
+        kind: KIND_INDEX.get(chunk.kind) ?? (KIND_INDEX.get('text') as number),
+        flags,
+        fieldLengths: a.fieldLengths,
+        symbol: chunk.symbol,
+        context: chunk.context,
+        record: JSON.stringify(recordOf(chunk)),
+      });
+      const { terms, tfs } = a;
+      for (let t = 0; t < terms.length; t++) this.appendPosting(terms[t] as string, doc, tfs, t * FIELD_COUNT);
+    });
+    return { firstDoc, docCount: chunks.length };
+  }
+
+  /** Low-level: registers a file whose `docCount` documents are appended next. Returns its index. */
+  appendFile(file: SegmentFileInput, docCount: number): number {
+    this.files.push({ ...file, firstDoc: this.docCount, docCount });
+    return this.files.length - 1;
+  }
+
+  /** Low-level: appends one document's metadata. Returns its doc number. */
+  appendDoc(d: RawDoc): number {
+    const doc = this.docCount;
+    this.docFile.push(d.fileIndex);
+    this.docStart.push(d.startLine);
+    this.docEnd.push(d.endLine);
+    this.docKind.push(d.kind);
+    this.docFlags.push(d.flags);
+    this.symbols.push(oneLine(d.symbol));
+    this.contexts.push(oneLine(d.context));
+    this.records.push(d.record);
+    for (let f = 0; f < FIELD_COUNT; f++) {
+      const len = d.fieldLengths[f] as number;
+      this.fieldLengths.byte(len & 0xff);
+      this.fieldLengths.byte(len >>> 8);
+      this.fieldTotals[f] = (this.fieldTotals[f] as number) + len;
+    }
+    this.approxBytes += 64 + d.record.length + d.symbol.length + d.context.length;
+    return doc;
+  }
+
+  /**
+   * Low-level: appends a posting of `term` for `doc` with the field frequencies
+   * `tfs[base .. base+FIELD_COUNT)`. Docs must be appended in ascending order per term.
+   */
+  appendPosting(term: string, doc: number, tfs: Uint16Array, base: number): void {
+    let p = this.postings.get(term);
+    if (!p) {
+      p = { writer: new ByteWriter(8), lastDoc: 0, df: 0 };
+      this.postings.set(term, p);
+      this.approxBytes += term.length * 2 + 80;
+    }
+    const before = p.writer.length;
+    p.writer.varint(doc - p.lastDoc);
+    p.lastDoc = doc;
+    p.df++;
+    let mask = 0;
+    for (let f = 0; f < FIELD_COUNT; f++) if ((tfs[base + f] as number) > 0) mask |= 1 << f;
+    p.writer.byte(mask);
+    for (let f = 0; f < FIELD_COUNT; f++) {
+      const tf = tfs[base + f] as number;
+      if (tf > 0) p.writer.varint(tf);
+    }
+    this.approxBytes += p.writer.length - before;
+  }
+
+  /** Serialises the segment. The builder must not be used afterwards. */
+  build(): Uint8Array {
+    const docCount = this.docCount;
+    const terms = [...this.postings.keys()].sort();
+    const termBytes: Uint8Array[] = terms.map((t) => encoder.encode(t));
+    const termOffsets = new Uint32Array(terms.length + 1);
+    const postingOffsets = new Uint32Array(terms.length + 1);
+    const termDf = new Uint32Array(terms.length);
+    let termBlobLen = 0;
+    let postingsLen = 0;
+    terms.forEach((t, i) => {
+      termOffsets[i] = termBlobLen;
+      termBlobLen += (termBytes[i] as Uint8Array).length;
+      const p = this.postings.get(t) as TermPostings;
+      postingOffsets[i] = postingsLen;
+      postingsLen += p.writer.length;
+      termDf[i] = p.df;
+    });
+    termOffsets[terms.length] = termBlobLen;
+    postingOffsets[terms.length] = postingsLen;
+    const termBlob = new Uint8Array(termBlobLen);
+    const postings = new Uint8Array(postingsLen);
+    terms.forEach((t, i) => {
+      termBlob.set(termBytes[i] as Uint8Array, termOffsets[i] as number);
+      postings.set((this.postings.get(t) as TermPostings).writer.result(), postingOffsets[i] as number);
+    });
+    this.postings.clear();
+
+    const recordBytes = this.records.map((r) => encoder.encode(r));
+    const recordOffsets = new Uint32Array(docCount + 1);
+    let recLen = 0;
+    recordBytes.forEach((r, i) => {
+      recordOffsets[i] = recLen;
+      recLen += r.length;
+    });
+    recordOffsets[docCount] = recLen;
+    const records = new Uint8Array(recLen);
+    recordBytes.forEach((r, i) => records.set(r, recordOffsets[i] as number));
+
+    const filesJson = encoder.encode(
+      JSON.stringify(this.files.map((f) => [f.path, f.size, f.mtimeMs, f.hash, f.language, f.firstDoc, f.docCount])),
+    );
+    const sections: Uint8Array[] = [];
+    sections[SECTION.files] = filesJson;
+    sections[SECTION.docFile] = bytesOf(Uint32Array.from(this.docFile));
+    sections[SECTION.docStart] = bytesOf(Uint32Array.from(this.docStart));
+    sections[SECTION.docEnd] = bytesOf(Uint32Array.from(this.docEnd));
+    sections[SECTION.docKind] = Uint8Array.from(this.docKind);
+    sections[SECTION.docFlags] = Uint8Array.from(this.docFlags);
+    sections[SECTION.fieldLengths] = this.fieldLengths.result();
+    sections[SECTION.symbols] = encoder.encode(this.symbols.join('\n'));
+    sections[SECTION.contexts] = encoder.encode(this.contexts.join('\n'));
+    sections[SECTION.recordOffsets] = bytesOf(recordOffsets);
+    sections[SECTION.records] = records;
+    sections[SECTION.termOffsets] = bytesOf(termOffsets);
+    sections[SECTION.termBlob] = termBlob;
+    sections[SECTION.postingOffsets] = bytesOf(postingOffsets);
+    sections[SECTION.termDf] = bytesOf(termDf);
+    sections[SECTION.postings] = postings;
+    sections[SECTION.fieldTotals] = bytesOf(this.fieldTotals);
+    return assemble(sections, docCount, terms.length, this.files.length);
+  }
+}
+
+function recordOf(chunk: Chunk): DocRecord {
+  const r: DocRecord = { id: chunk.id };
+  if (chunk.signature) r.signature = chunk.signature;
+  if (chunk.docstring) r.docstring = chunk.docstring.length > MAX_RECORD_DOCSTRING ? `${chunk.docstring.slice(0, MAX_RECORD_DOCSTRING)}…` : chunk.docstring;
+  if (chunk.parent) r.parent = chunk.parent;
+  if (chunk.visibility) r.visibility = chunk.visibility;
+  if (chunk.decorators?.length) r.decorators = chunk.decorators;
+  return r;
+}
+
+function bytesOf(a: Uint32Array | Float64Array | Uint16Array): Uint8Array {
+  return new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
+}
+
+const align8 = (n: number) => (n + 7) & ~7;
+
+function assemble(sections: Uint8Array[], docCount: number, termCount: number, fileCount: number): Uint8Array {
+  let offset = align8(HEADER_BYTES + SECTION_COUNT * 8);
+  const placed: Array<[number, number]> = [];
+  for (const s of sections) {
+    placed.push([offset, s.length]);
+    offset = align8(offset + s.length);
+  }
+  const total = offset + TRAILER.length;
+  const out = new Uint8Array(total);
+  const view = new DataView(out.buffer);
+  out.set(encoder.encode(MAGIC), 0);
+  view.setUint32(8, SEGMENT_FORMAT_VERSION, true);
+  view.setUint32(12, docCount, true);
+  view.setUint32(16, termCount, true);
+  view.setUint32(20, fileCount, true);
+  view.setUint32(24, SECTION_COUNT, true);
+  view.setUint32(28, total, true);
+  placed.forEach(([o, l], i) => {
+    view.setUint32(HEADER_BYTES + i * 8, o, true);
+    view.setUint32(HEADER_BYTES + i * 8 + 4, l, true);
+    out.set(sections[i] as Uint8Array, o);
+  });
+  out.set(encoder.encode(TRAILER), total - TRAILER.length);
+  return out;
+}
+
+/** Decoded postings of one term in one segment: parallel arrays, docs ascending. */
+export interface Postings {
+  docs: Uint32Array;
+  /** `tfs[i * FIELD_COUNT + f]`: frequency of the term in field f of docs[i]. */
+  tfs: Uint16Array;
+}
+
+/** A loaded, validated segment. Zero-copy views over one buffer; string columns decode lazily. */
+export class Segment {
+  readonly docCount: number;
+  readonly termCount: number;
+  /** Size of the serialised segment in bytes. */
+  readonly byteLength: number;
+  readonly files: SegmentFile[];
+  readonly docFile: Uint32Array;
+  readonly docStart: Uint32Array;
+  readonly docEnd: Uint32Array;
+  readonly docKind: Uint8Array;
+  readonly docFlags: Uint8Array;
+  readonly fieldLengths: Uint16Array;
+  readonly fieldTotals: Float64Array;
+  private readonly recordOffsets: Uint32Array;
+  private readonly records: Uint8Array;
+  private readonly termOffsets: Uint32Array;
+  private readonly termBlob: Uint8Array;
+  private readonly postingOffsets: Uint32Array;
+  private readonly termDf: Uint32Array;
+  private readonly postingsBytes: Uint8Array;
+  private readonly symbolBytes: Uint8Array;
+  private readonly contextBytes: Uint8Array;
+  private symbolColumn?: string[];
+  private contextColumn?: string[];
+  private termList?: string[];
+  private readonly recordCache = new Map<number, DocRecord>();
+
+  /** Validates and wraps `bytes`. Throws CorruptDataError for anything malformed. */
+  constructor(
+    readonly name: string,
+    input: Uint8Array,
+  ) {
+    // Typed-array views need 4/8-byte alignment; Buffers from small reads may sit at odd offsets.
+    const bytes = input.byteOffset % 8 === 0 ? input : input.slice();
+    if (bytes.length < HEADER_BYTES + TRAILER.length) throw new CorruptDataError(`segment ${name} is truncated`);
+    if (decoder.decode(bytes.subarray(0, 8)) !== MAGIC) throw new CorruptDataError(`segment ${name} has no segment header`);
+    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    const version = view.getUint32(8, true);
+    if (version !== SEGMENT_FORMAT_VERSION) throw new CorruptDataError(`segment ${name} has format version ${version}, expected ${SEGMENT_FORMAT_VERSION}`);
+    this.byteLength = bytes.length;
+    this.docCount = view.getUint32(12, true);
+    this.termCount = view.getUint32(16, true);
+    const fileCount = view.getUint32(20, true);
+    const sectionCount = view.getUint32(24, true);
+    const total = view.getUint32(28, true);
+    if (total !== bytes.length) throw new CorruptDataError(`segment ${name} is ${bytes.length} bytes, header says ${total}`);
+    if (sectionCount !== SECTION_COUNT) throw new CorruptDataError(`segment ${name} has ${sectionCount} sections`);
+    if (decoder.decode(bytes.subarray(total - TRAILER.length)) !== TRAILER) throw new CorruptDataError(`segment ${name} has no trailer`);
+
+    const section = (i: number): Uint8Array => {
+      const o = view.getUint32(HEADER_BYTES + i * 8, true);
+      const l = view.getUint32(HEADER_BYTES + i * 8 + 4, true);
+      if (o % 8 !== 0 || o + l > total - TRAILER.length) throw new CorruptDataError(`segment ${name}: section ${i} out of bounds`);
+      return bytes.subarray(o, o + l);
+    };
+    const u32 = (i: number, expected: number) => {
+      const s = section(i);
+      if (s.length !== expected * 4) throw new CorruptDataError(`segment ${name}: section ${i} has wrong length`);
+      return new Uint32Array(s.buffer, s.byteOffset, expected);
+    };
+    const u8 = (i: number, expected: number) => {
+      const s = section(i);
+      if (s.length !== expected) throw new CorruptDataError(`segment ${name}: section ${i} has wrong length`);
+      return s;
+    };
+    const n = this.docCount;
+    try {
+      this.files = (JSON.parse(decoder.decode(section(SECTION.files))) as unknown[][]).map((f) => ({
+        path: String(f[0]),
+        size: Number(f[1]),
+        mtimeMs: Number(f[2]),
+        hash: String(f[3]),
+        language: String(f[4]),
+        firstDoc: Number(f[5]),
+        docCount: Number(f[6]),
+      }));
+    } catch (e) {
+      throw new CorruptDataError(`segment ${name}: file table unreadable (${(e as Error).message})`);
+    }
+    if (this.files.length !== fileCount) throw new CorruptDataError(`segment ${name}: file count mismatch`);
+    this.docFile = u32(SECTION.docFile, n);
+    this.docStart = u32(SECTION.docStart, n);
+    this.docEnd = u32(SECTION.docEnd, n);
+    this.docKind = u8(SECTION.docKind, n);
+    this.docFlags = u8(SECTION.docFlags, n);
+    const fl = u8(SECTION.fieldLengths, n * FIELD_COUNT * 2);
+    this.fieldLengths = new Uint16Array(fl.buffer, fl.byteOffset, n * FIELD_COUNT);
+    this.symbolBytes = section(SECTION.symbols);
+    this.contextBytes = section(SECTION.contexts);
+    this.recordOffsets = u32(SECTION.recordOffsets, n + 1);
+    this.records = section(SECTION.records);
+    this.termOffsets = u32(SECTION.termOffsets, this.termCount + 1);
+    this.termBlob = section(SECTION.termBlob);
+    this.postingOffsets = u32(SECTION.postingOffsets, this.termCount + 1);
+    this.termDf = u32(SECTION.termDf, this.termCount);
+    this.postingsBytes = section(SECTION.postings);
+    const ft = u8(SECTION.fieldTotals, FIELD_COUNT * 8);
+    this.fieldTotals = new Float64Array(ft.buffer, ft.byteOffset, FIELD_COUNT);
+    if (this.termOffsets[this.termCount] !== this.termBlob.length) throw new CorruptDataError(`segment ${name}: term dictionary length mismatch`);
+    if (this.postingOffsets[this.termCount] !== this.postingsBytes.length) throw new CorruptDataError(`segment ${name}: postings length mismatch`);
+    if (this.recordOffsets[n] !== this.records.length) throw new CorruptDataError(`segment ${name}: records length mismatch`);
+    for (const f of this.files) {
+      if (f.firstDoc + f.docCount > n) throw new CorruptDataError(`segment ${name}: file ${f.path} points past the documents`);
+    }
+  }
+
+  /** The raw JSON of a document's record (merges copy it without parsing). */
+  rawRecord(doc: number): string {
+    return decoder.decode(this.records.subarray(this.recordOffsets[doc], this.recordOffsets[doc + 1]));
+  }
+
+  kindOf(doc: number): ChunkKind {
+    return KINDS[this.docKind[doc] as number] ?? 'text';
+  }
+
+  fileOf(doc: number): SegmentFile {
+    return this.files[this.docFile[doc] as number] as SegmentFile;
+  }
+
+  /** The symbol name of every document, decoded on first use. */
+  symbols(): string[] {
+    if (!this.symbolColumn) this.symbolColumn = this.splitColumn(this.symbolBytes);
+    return this.symbolColumn;
+  }
+
+  /** The breadcrumb of every document, decoded on first use. */
+  contexts(): string[] {
+    if (!this.contextColumn) this.contextColumn = this.splitColumn(this.contextBytes);
+    return this.contextColumn;
+  }
+
+  private splitColumn(bytes: Uint8Array): string[] {
+    if (this.docCount === 0) return [];
+    const col = decoder.decode(bytes).split('\n');
+    if (col.length !== this.docCount) throw new CorruptDataError(`segment ${this.name}: string column has ${col.length} rows for ${this.docCount} documents`);
+    return col;
+  }
+
+  record(doc: number): DocRecord {
+    let r = this.recordCache.get(doc);
+    if (!r) {
+      const start = this.recordOffsets[doc] as number;
+      const end = this.recordOffsets[doc + 1] as number;
+      try {
+        r = JSON.parse(decoder.decode(this.records.subarray(start, end))) as DocRecord;
+      } catch {
+        throw new CorruptDataError(`segment ${this.name}: record ${doc} unreadable`);
+      }
+      this.recordCache.set(doc, r);
+    }
+    return r;
+  }
+
+  termAt(i: number): string {
+    return decoder.decode(this.termBlob.subarray(this.termOffsets[i], this.termOffsets[i + 1]));
+  }
+
+  /** Every term, sorted; decoded once (used for wildcard and fuzzy expansion). */
+  terms(): string[] {
+    if (!this.termList) {
+      const all = decoder.decode(this.termBlob);
+      // Offsets are in bytes; terms are mostly ASCII, so slice by bytes only when needed.
+      if (all.length === this.termBlob.length) {
+        this.termList = Array.from({ length: this.termCount }, (_, i) => all.slice(this.termOffsets[i], this.termOffsets[i + 1]));
+      } else {
+        this.termList = Array.from({ length: this.termCount }, (_, i) => this.termAt(i));
+      }
+    }
+    return this.termList;
+  }
+
+  /** Index of `term` in the dictionary, or -1. Binary search decoding only the probed terms. */
+  findTerm(term: string): number {
+    let lo = 0;
+    let hi = this.termCount - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      const t = this.termList ? (this.termList[mid] as string) : this.termAt(mid);
+      if (t === term) return mid;
+      if (t < term) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return -1;
+  }
+
+  /** First index whose term is >= `term`. */
+  lowerBound(term: string): number {
+    let lo = 0;
+    let hi = this.termCount;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.termAt(mid) < term) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  df(termIndex: number): number {
+    return this.termDf[termIndex] as number;
+  }
+
+  /** Decodes the postings of a term. Throws CorruptDataError if they do not decode within bounds. */
+  postings(termIndex: number): Postings {
+    const df = this.termDf[termIndex] as number;
+    const docs = new Uint32Array(df);
+    const tfs = new Uint16Array(df * FIELD_COUNT);
+    const r = new ByteReader(this.postingsBytes, this.postingOffsets[termIndex] as number, this.postingOffsets[termIndex + 1] as number);
+    let doc = 0;
+    for (let i = 0; i < df; i++) {
+      doc += r.varint();
+      if (doc >= this.docCount) throw new CorruptDataError(`segment ${this.name}: posting points past the documents`);
+      docs[i] = doc;
+      const mask = r.byte();
+      const base = i * FIELD_COUNT;
+      for (let f = 0; f < FIELD_COUNT; f++) if (mask & (1 << f)) tfs[base + f] = r.varint();
+    }
+    if (!r.done) throw new CorruptDataError(`segment ${this.name}: postings longer than their document frequency`);
+    return { docs, tfs };
+  }
+}

@@ -1,0 +1,139 @@
+// Code-aware tokenising, shared by indexing and querying so both sides agree exactly.
+//
+// An identifier is indexed whole (lower-cased) and also split into its parts:
+//   fetchUserName -> fetchusername, fetch, user, name
+//   fetch_user    -> fetch_user, fetch, user
+//   HTTPServer    -> httpserver, http, server
+// so both the exact name and its words match. Identifiers are never stemmed; only the
+// `prose` field (docs text) goes through lunr's stemmer, on both sides.
+import lunr = require('lunr');
+
+/** Words: identifiers (letters of any script, `_`, `$`), and numbers. Everything else separates. */
+const WORD = /[\p{L}_$][\p{L}\p{N}_$]*|\p{N}[\p{L}\p{N}_]*/gu;
+/** Parts of an identifier: `HTTPServer2Go` -> HTTP, Server2, Go. */
+const PART = /\p{Lu}+(?!\p{Ll})\p{N}*|\p{Lu}?\p{Ll}+\p{N}*|\p{N}+\p{Ll}*|\p{Lo}+\p{N}*/gu;
+/** Tokens longer than this are noise (hashes, base64, minified blobs): not indexed. */
+export const MAX_TOKEN_LENGTH = 48;
+
+const partsCache = new Map<string, readonly string[]>();
+const PARTS_CACHE_LIMIT = 200_000;
+const NO_PARTS: readonly string[] = [];
+
+/** The lower-cased parts of an identifier, or [] when it has only one part. Memoised: identifiers repeat. */
+export function identifierParts(word: string): readonly string[] {
+  const cached = partsCache.get(word);
+  if (cached) return cached;
+  let result: readonly string[] = NO_PARTS;
+  if (word.length > 1) {
+    const parts: string[] = [];
+    for (const piece of word.split(/[_$]+/)) {
+      if (!piece) continue;
+      const m = piece.match(PART);
+      if (m) for (const p of m) parts.push(p.toLowerCase());
+      else parts.push(piece.toLowerCase());
+    }
+    const unique = [...new Set(parts.filter((p) => p.length > 1))];
+    if (unique.length > 1 || (unique.length === 1 && unique[0] !== word.toLowerCase())) result = unique;
+  }
+  if (partsCache.size >= PARTS_CACHE_LIMIT) partsCache.clear();
+  partsCache.set(word, result);
+  return result;
+}
+
+/**
+ * Calls `emit` for every index token of `text`: each word whole (lower-cased), then its parts.
+ * Allocation-light: this runs over every byte of the workspace.
+ */
+export function forEachToken(text: string, emit: (token: string) => void): void {
+  WORD.lastIndex = 0;
+  for (let m = WORD.exec(text); m !== null; m = WORD.exec(text)) {
+    const word = m[0];
+    if (word.length > MAX_TOKEN_LENGTH) continue;
+    const lower = word.toLowerCase();
+    const trimmed = trimAffixes(lower);
+    if (trimmed.length === 0) continue;
+    emit(trimmed);
+    const parts = identifierParts(word);
+    for (let i = 0; i < parts.length; i++) {
+      const p = parts[i] as string;
+      if (p !== trimmed) emit(p);
+    }
+  }
+}
+
+/** `__init__` -> `init`, `$el` -> `el`: leading/trailing `_`/`$` carry no meaning for search. */
+function trimAffixes(token: string): string {
+  let start = 0;
+  let end = token.length;
+  while (start < end && (token.charCodeAt(start) === 95 || token.charCodeAt(start) === 36)) start++;
+  while (end > start && (token.charCodeAt(end - 1) === 95 || token.charCodeAt(end - 1) === 36)) end--;
+  return start === 0 && end === token.length ? token : token.slice(start, end);
+}
+
+/** All index tokens of a text, in order, with repeats. */
+export function tokenize(text: string): string[] {
+  const out: string[] = [];
+  forEachToken(text, (t) => out.push(t));
+  return out;
+}
+
+// ---------------------------------------------------------------------------
+// Prose: lunr's stop-word filter and Porter stemmer, applied to the same tokens.
+
+const stemCache = new Map<string, string>();
+
+/** The prose form of a token: '' for stop words, else its stem. Numbers and long identifiers pass through. */
+export function proseForm(token: string): string {
+  const cached = stemCache.get(token);
+  if (cached !== undefined) return cached;
+  let result: string;
+  if (isStopWord(token)) result = '';
+  else if (/^[a-z]{3,}$/.test(token)) result = String(lunr.stemmer(new lunr.Token(token, {})));
+  else result = token;
+  if (stemCache.size >= PARTS_CACHE_LIMIT) stemCache.clear();
+  stemCache.set(token, result);
+  return result;
+}
+
+function isStopWord(token: string): boolean {
+  return lunr.stopWordFilter(new lunr.Token(token, {})) === undefined;
+}
+
+/** Prose tokens of a text: code tokens mapped through proseForm, stop words dropped. */
+export function forEachProseToken(text: string, emit: (token: string) => void): void {
+  forEachToken(text, (t) => {
+    const p = proseForm(t);
+    if (p) emit(p);
+  });
+}
+
+// ---------------------------------------------------------------------------
+// Query side
+
+/** One word of a query term, analysed like the index analyses text. */
+export interface QueryWord {
+  /** The whole word, lower-cased and trimmed: what an exact identifier match needs. */
+  whole: string;
+  /** Its parts (empty when it has one part). */
+  parts: readonly string[];
+  /** The original spelling, for exact-name boosts and symbol lookup. */
+  original: string;
+}
+
+/** Splits a query term (original case) into words the way the index tokenises text. */
+export function analyzeQueryTerm(term: string): QueryWord[] {
+  const words: QueryWord[] = [];
+  WORD.lastIndex = 0;
+  for (let m = WORD.exec(term); m !== null; m = WORD.exec(term)) {
+    const original = m[0];
+    const whole = trimAffixes(original.toLowerCase());
+    if (!whole || original.length > MAX_TOKEN_LENGTH) continue;
+    words.push({ whole, parts: identifierParts(original).filter((p) => p !== whole), original });
+  }
+  return words;
+}
+
+/** True when a word looks like a code identifier rather than an English word (camelCase, snake_case, digits). */
+export function looksLikeIdentifier(word: string): boolean {
+  return /\p{Ll}\p{Lu}|\p{Lu}{2}\p{Ll}|_|\$|\p{L}\p{N}/u.test(word);
+}

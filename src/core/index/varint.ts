@@ -1,0 +1,84 @@
+// LEB128 unsigned varints: postings are mostly small deltas and term frequencies of 1.
+
+/** A growable byte buffer that appends varints. */
+export class ByteWriter {
+  bytes: Uint8Array;
+  length = 0;
+
+  constructor(initialCapacity = 16) {
+    this.bytes = new Uint8Array(initialCapacity);
+  }
+
+  private ensure(extra: number): void {
+    if (this.length + extra <= this.bytes.length) return;
+    let cap = this.bytes.length * 2;
+    while (cap < this.length + extra) cap *= 2;
+    const next = new Uint8Array(cap);
+    next.set(this.bytes.subarray(0, this.length));
+    this.bytes = next;
+  }
+
+  byte(value: number): void {
+    this.ensure(1);
+    this.bytes[this.length++] = value;
+  }
+
+  varint(value: number): void {
+    this.ensure(5);
+    let v = value >>> 0;
+    while (v >= 0x80) {
+      this.bytes[this.length++] = (v & 0x7f) | 0x80;
+      v >>>= 7;
+    }
+    this.bytes[this.length++] = v;
+  }
+
+  append(bytes: Uint8Array): void {
+    this.ensure(bytes.length);
+    this.bytes.set(bytes, this.length);
+    this.length += bytes.length;
+  }
+
+  result(): Uint8Array {
+    return this.bytes.subarray(0, this.length);
+  }
+}
+
+/** Thrown when encoded data runs past its bounds: the caller treats the segment as corrupt. */
+export class CorruptDataError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'CorruptDataError';
+  }
+}
+
+/** Reads varints from `bytes` starting at `pos`; bounds-checked against `end`. */
+export class ByteReader {
+  constructor(
+    private readonly bytes: Uint8Array,
+    public pos: number,
+    private readonly end: number,
+  ) {}
+
+  get done(): boolean {
+    return this.pos >= this.end;
+  }
+
+  byte(): number {
+    if (this.pos >= this.end) throw new CorruptDataError('read past end of postings');
+    return this.bytes[this.pos++] as number;
+  }
+
+  varint(): number {
+    let result = 0;
+    let shift = 0;
+    for (;;) {
+      if (this.pos >= this.end) throw new CorruptDataError('truncated varint');
+      const b = this.bytes[this.pos++] as number;
+      result += (b & 0x7f) * 2 ** shift;
+      if (b < 0x80) return result;
+      shift += 7;
+      if (shift > 35) throw new CorruptDataError('varint too long');
+    }
+  }
+}

@@ -1,0 +1,132 @@
+// Turns a document of a segment into a SearchHit: metadata from the segment, preview lines
+// from the working tree, and a staleness check so a hit never silently points at wrong lines.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { createHash } from 'node:crypto';
+import { bucketOf } from '../languages';
+import { makeDocid } from '../chunking/ids';
+import type { Segment, SegmentFile } from '../index/segment';
+import { identifierParts, proseForm } from '../index/tokenizer';
+import { wildcardMatcher, type ParsedQuery } from './query';
+import type { SearchHit } from './types';
+
+const MAX_PREVIEW_LINE = 240;
+
+interface FileView {
+  lines?: string[];
+  stale?: 'modified' | 'deleted';
+}
+
+/** Reads working-tree files for previews; one instance per query (caches per path). */
+export class FileReader {
+  private readonly files = new Map<string, FileView>();
+
+  constructor(readonly root: string) {}
+
+  private view(file: SegmentFile): FileView {
+    let v = this.files.get(file.path);
+    if (v) return v;
+    v = {};
+    const abs = path.join(this.root, file.path);
+    try {
+      const st = fs.lstatSync(abs);
+      if (!st.isFile()) v.stale = 'deleted';
+      else {
+        const bytes = fs.readFileSync(abs);
+        if (st.size !== file.size || Math.floor(st.mtimeMs) !== Math.floor(file.mtimeMs)) {
+          if (createHash('sha256').update(bytes).digest('hex') !== file.hash) v.stale = 'modified';
+        }
+        let text = bytes.toString('utf8');
+        if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+        v.lines = text.split(/\r?\n/);
+      }
+    } catch {
+      v.stale = 'deleted';
+    }
+    this.files.set(file.path, v);
+    return v;
+  }
+
+  /** Lines start..end (1-based, inclusive) of a file as it is now, or undefined. */
+  text(relPath: string, startLine: number, endLine: number): string | undefined {
+    const v = this.files.get(relPath);
+    const lines = v?.lines;
+    if (!lines) return undefined;
+    return lines.slice(startLine - 1, endLine).join('\n');
+  }
+
+  isProse(hit: SearchHit): boolean {
+    return bucketOf(hit.language) === 'prose';
+  }
+
+  hit(seg: Segment, doc: number, previewLines: number, parsed: ParsedQuery | undefined): SearchHit {
+    const file = seg.fileOf(doc);
+    const startLine = seg.docStart[doc] as number;
+    const endLine = seg.docEnd[doc] as number;
+    const record = seg.record(doc);
+    const v = this.view(file);
+    const hit: SearchHit = {
+      docid: makeDocid(file.path, startLine, endLine),
+      path: file.path,
+      startLine,
+      endLine,
+      score: 0,
+      scoreBreakdown: [],
+      symbol: seg.symbols()[doc] as string,
+      kind: seg.kindOf(doc),
+      language: file.language,
+      context: seg.contexts()[doc] as string,
+      preview: v.lines ? preview(v.lines, startLine, endLine, previewLines, parsed) : '',
+      id: record.id,
+    };
+    if (record.signature) hit.signature = record.signature;
+    if (v.stale) {
+      hit.stale = true;
+      hit.staleReason = v.stale;
+    }
+    return hit;
+  }
+}
+
+/** The first lines of a span, trimmed of common indentation, with matched words marked «…». */
+export function preview(lines: readonly string[], startLine: number, endLine: number, count: number, parsed: ParsedQuery | undefined): string {
+  const slice: string[] = [];
+  for (let i = startLine - 1; i < Math.min(endLine, lines.length) && slice.length < count; i++) {
+    const line = lines[i] as string;
+    if (slice.length === 0 && line.trim() === '') continue;
+    slice.push(line.length > MAX_PREVIEW_LINE ? `${line.slice(0, MAX_PREVIEW_LINE)}…` : line);
+  }
+  const indent = Math.min(...slice.filter((l) => l.trim()).map((l) => /^\s*/.exec(l)?.[0].length ?? 0));
+  const text = slice.map((l) => l.slice(Number.isFinite(indent) ? indent : 0).trimEnd()).join('\n');
+  return parsed ? markMatches(text, parsed) : text;
+}
+
+const WORD = /[\p{L}_$][\p{L}\p{N}_$]*|\p{N}[\p{L}\p{N}_]*/gu;
+
+/** Wraps words of `text` that the query matched in «». */
+export function markMatches(text: string, parsed: ParsedQuery): string {
+  const exact = new Set<string>();
+  const stems = new Set<string>();
+  const wildcards: Array<(t: string) => boolean> = [];
+  for (const c of parsed.clauses) {
+    if (c.presence === 'prohibited') continue;
+    if (c.wildcard) wildcards.push(wildcardMatcher(c.wildcard).test);
+    for (const w of c.words) {
+      for (const t of [w.whole, ...w.parts]) {
+        exact.add(t);
+        const s = proseForm(t);
+        if (s) stems.add(s);
+      }
+    }
+  }
+  if (exact.size === 0 && wildcards.length === 0) return text;
+  return text.replace(WORD, (word) => {
+    const lower = word.toLowerCase().replace(/^[_$]+|[_$]+$/g, '');
+    const hit =
+      exact.has(lower) ||
+      stems.has(proseForm(lower)) ||
+      identifierParts(word).some((p) => exact.has(p)) ||
+      wildcards.some((t) => t(lower));
+    return hit ? `«${word}»` : word;
+  });
+}

@@ -1,0 +1,153 @@
+// Queries use lunr's query language, parsed by lunr.QueryParser:
+//   terms, field:term, +required, -excluded, prefix*, term~1, term^10
+// lunr lower-cases terms while parsing; the original spelling is recovered from the lexer so
+// camelCase identifiers can still be split into parts and matched against definitions.
+import lunr = require('lunr');
+import { FIELDS, type FieldName } from '../index/fields';
+import { analyzeQueryTerm, type QueryWord } from '../index/tokenizer';
+
+export type Presence = 'optional' | 'required' | 'prohibited';
+
+export interface QueryClause {
+  fields: FieldName[];
+  presence: Presence;
+  boost: number;
+  /** Term as typed (original case, escapes removed). */
+  raw: string;
+  /** Words of the term analysed like indexed text; empty for wildcard terms. */
+  words: QueryWord[];
+  /** Lower-cased wildcard pattern (`fetch*`, `*user`), when the term has `*`. */
+  wildcard?: string;
+  /** Levenshtein distance for fuzzy terms (`term~1`). */
+  editDistance: number;
+}
+
+export interface ParsedQuery {
+  clauses: QueryClause[];
+  /** Problems with the query that were worked around (shown to the user, never fatal). */
+  warnings: string[];
+  /** Whole words the user typed, lower-cased: candidates for exact-definition boosts. */
+  identifiers: string[];
+  /** The query is about tests (so tests are not demoted). */
+  mentionsTests: boolean;
+}
+
+/** Field names accepted in `field:term`, with friendly aliases. */
+const FIELD_ALIASES: Record<string, FieldName> = {
+  ...Object.fromEntries(FIELDS.map((f) => [f, f])),
+  name: 'symbol',
+  sym: 'symbol',
+  breadcrumb: 'context',
+  file: 'path',
+  sig: 'signature',
+  doc: 'signature',
+  code: 'body',
+  text: 'prose',
+  docs: 'prose',
+};
+
+const PRESENCE: Record<number, Presence> = {
+  [lunr.Query.presence.OPTIONAL]: 'optional',
+  [lunr.Query.presence.REQUIRED]: 'required',
+  [lunr.Query.presence.PROHIBITED]: 'prohibited',
+};
+
+interface LunrClause {
+  fields: string[];
+  term: string;
+  boost?: number;
+  presence?: number;
+  editDistance?: number;
+  wildcard?: number;
+}
+
+interface Lexeme {
+  type: string;
+  str: string;
+}
+
+/** lunr ships QueryParser but its type definitions omit it. */
+const LunrQueryParser = (lunr as unknown as { QueryParser: new (input: string, query: lunr.Query) => { parse(): void; lexemes: Lexeme[] } }).QueryParser;
+
+const TEST_WORDS = /\b(tests?|specs?|testing|unittests?|e2e|fixtures?|mocks?)\b/i;
+
+export function parseQuery(input: string): ParsedQuery {
+  const warnings: string[] = [];
+  let clauses: QueryClause[];
+  try {
+    clauses = parseWithLunr(input);
+  } catch (e) {
+    const reason = e instanceof Error ? e.message : String(e);
+    warnings.push(`query syntax: ${reason}; searched for the words instead`);
+    clauses = parseWithLunr(input.replace(/[:^~+*\\]/g, ' ').replace(/(^|\s)-+/g, '$1'));
+  }
+  const identifiers = [...new Set(clauses.filter((c) => c.presence !== 'prohibited').flatMap((c) => c.words.map((w) => w.whole)))];
+  return { clauses, warnings, identifiers, mentionsTests: TEST_WORDS.test(input) };
+}
+
+function parseWithLunr(input: string): QueryClause[] {
+  const query = new lunr.Query(Object.keys(FIELD_ALIASES));
+  const parser = new LunrQueryParser(input, query);
+  parser.parse();
+  const termLexemes = parser.lexemes.filter((l) => l.type === 'TERM');
+  const raw = query.clauses as unknown as LunrClause[];
+  const out: QueryClause[] = [];
+  raw.forEach((c, i) => {
+    const original = termLexemes[i]?.str ?? c.term;
+    const fields = [...new Set(c.fields.map((f) => FIELD_ALIASES[f] ?? 'body'))];
+    const base = {
+      fields: fields.length === Object.keys(FIELD_ALIASES).length || c.fields.length > 1 ? [...FIELDS] : fields,
+      presence: PRESENCE[c.presence ?? lunr.Query.presence.OPTIONAL] ?? 'optional',
+      boost: c.boost && c.boost > 0 ? c.boost : 1,
+      raw: original,
+      editDistance: Math.min(Math.max(c.editDistance ?? 0, 0), 2),
+    } satisfies Omit<QueryClause, 'words'>;
+    if (original.includes('*')) {
+      const pattern = original.toLowerCase().replace(/[^\p{L}\p{N}_$*]/gu, '');
+      if (pattern.replace(/\*/g, '').length === 0) return; // a bare `*` matches nothing useful
+      out.push({ ...base, words: [], wildcard: pattern });
+      return;
+    }
+    const words = analyzeQueryTerm(original);
+    if (words.length > 0) out.push({ ...base, words });
+  });
+  return out;
+}
+
+/** Compiles a lower-case wildcard pattern to a test function over dictionary terms. */
+export function wildcardMatcher(pattern: string): { prefix: string; test: (term: string) => boolean } {
+  const firstStar = pattern.indexOf('*');
+  const prefix = firstStar < 0 ? pattern : pattern.slice(0, firstStar);
+  if (/^[^*]*\*$/.test(pattern)) return { prefix, test: (t) => t.startsWith(prefix) };
+  const re = new RegExp(`^${pattern.split('*').map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`, 'u');
+  return { prefix, test: (t) => re.test(t) };
+}
+
+/**
+ * Edit distance with adjacent transpositions counting one edit (optimal string alignment),
+ * like lunr's fuzzy matching; abandons early once every path exceeds `max`.
+ */
+export function boundedLevenshtein(a: string, b: string, max: number): number {
+  if (Math.abs(a.length - b.length) > max) return max + 1;
+  if (a === b) return 0;
+  const n = b.length;
+  let prev2 = new Array<number>(n + 1).fill(0);
+  let prev = new Array<number>(n + 1);
+  let curr = new Array<number>(n + 1);
+  for (let j = 0; j <= n; j++) prev[j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    curr[0] = i;
+    let rowMin = i;
+    const ca = a.charCodeAt(i - 1);
+    for (let j = 1; j <= n; j++) {
+      const cb = b.charCodeAt(j - 1);
+      let v = Math.min((prev[j] as number) + 1, (curr[j - 1] as number) + 1, (prev[j - 1] as number) + (ca === cb ? 0 : 1));
+      if (i > 1 && j > 1 && ca === b.charCodeAt(j - 2) && a.charCodeAt(i - 2) === cb) v = Math.min(v, (prev2[j - 2] as number) + 1);
+      curr[j] = v;
+      if (v < rowMin) rowMin = v;
+    }
+    if (rowMin > max) return max + 1;
+    [prev2, prev, curr] = [prev, curr, prev2];
+  }
+  return prev[n] as number;
+}

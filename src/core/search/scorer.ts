@@ -1,0 +1,292 @@
+// BM25F over the segments of one snapshot, term-at-a-time into dense per-segment accumulators.
+// Dense accumulators are simple and fast at workspace scale (50k documents = 400 KB per query),
+// and keep every score explainable: the breakdown of a hit is recomputed from the same
+// postings, so its parts add up to the score exactly.
+import { DEFAULT_FIELD_PARAMS, FIELD_COUNT, FIELDS, PROSE_FIELDS, type FieldName, type FieldParams } from '../index/fields';
+import { proseForm } from '../index/tokenizer';
+import type { Postings, Segment } from '../index/segment';
+import type { Snapshot } from '../store/store';
+import { boundedLevenshtein, wildcardMatcher, type ParsedQuery } from './query';
+import type { ScoreComponent } from './types';
+
+export const K1 = 1.2;
+/** Identifier parts count less than the whole identifier the user typed. */
+export const PART_WEIGHT = 0.35;
+/** Wildcard/fuzzy expansions: at most this many dictionary terms per clause (most frequent first). */
+const MAX_EXPANSIONS = 64;
+
+/** One dictionary term to score, for some fields of one query clause. */
+interface ScoredTerm {
+  token: string;
+  /** Bit f set when field f counts for this term. */
+  fieldMask: number;
+  weight: number;
+  /** Presence bit of the clause word this term satisfies (primary terms only), or -1. */
+  presenceBit: number;
+  label: string;
+}
+
+export interface Candidate {
+  seg: number;
+  doc: number;
+  base: number;
+  /** Presence bits matched. */
+  bits: number;
+}
+
+interface PreparedTerm extends ScoredTerm {
+  idf: number;
+  /** Per segment: decoded postings, or undefined when the segment lacks the term. */
+  postings: Array<Postings | undefined>;
+}
+
+export interface ScoringResult {
+  candidates: Candidate[];
+  terms: PreparedTerm[];
+  /** Presence requirements: all bits in `required` must be set. */
+  required: number;
+  /** Each group: a document matching all of the group's bits is excluded. */
+  prohibited: number[];
+  warnings: string[];
+}
+
+const ALL_FIELDS_MASK = (1 << FIELD_COUNT) - 1;
+const PROSE_MASK = FIELDS.reduce((m, f, i) => (PROSE_FIELDS.has(f) ? m | (1 << i) : m), 0);
+const CODE_MASK = ALL_FIELDS_MASK & ~PROSE_MASK;
+
+function maskOf(fields: readonly FieldName[]): number {
+  return fields.reduce((m, f) => m | (1 << FIELDS.indexOf(f)), 0);
+}
+
+export class SnapshotScorer {
+  readonly totalDocs: number;
+  readonly liveDocs: number;
+  readonly avgFieldLength: Float64Array;
+  private readonly params: FieldParams[];
+
+  constructor(
+    readonly snapshot: Snapshot,
+    params: Readonly<Record<FieldName, FieldParams>> = DEFAULT_FIELD_PARAMS,
+  ) {
+    this.params = FIELDS.map((f) => params[f]);
+    let docs = 0;
+    let deleted = 0;
+    const totals = new Float64Array(FIELD_COUNT);
+    snapshot.segments.forEach((seg, i) => {
+      docs += seg.docCount;
+      const del = snapshot.deleted[i] as Uint8Array;
+      for (let d = 0; d < del.length; d++) deleted += del[d] as number;
+      for (let f = 0; f < FIELD_COUNT; f++) totals[f] = (totals[f] as number) + (seg.fieldTotals[f] as number);
+    });
+    this.totalDocs = docs;
+    this.liveDocs = docs - deleted;
+    this.avgFieldLength = totals.map((t) => (docs > 0 ? Math.max(t / docs, 1) : 1));
+  }
+
+  /** Expands clauses into dictionary terms with field masks, weights and presence bits. */
+  private expand(query: ParsedQuery): { terms: ScoredTerm[]; required: number; prohibited: number[]; warnings: string[] } {
+    const terms: ScoredTerm[] = [];
+    const warnings: string[] = [];
+    let required = 0;
+    const prohibited: number[] = [];
+    let nextBit = 0;
+    const bit = () => (nextBit < 31 ? nextBit++ : -1);
+
+    for (const clause of query.clauses) {
+      const clauseMask = maskOf(clause.fields);
+      const codeMask = clauseMask & CODE_MASK;
+      const proseMask = clauseMask & PROSE_MASK;
+      const w = clause.boost;
+      const clauseBits: number[] = [];
+      const push = (token: string, fieldMask: number, weight: number, presenceBit: number, label: string) => {
+        if (token && fieldMask) terms.push({ token, fieldMask, weight, presenceBit, label });
+      };
+
+      if (clause.wildcard) {
+        const b = bit();
+        clauseBits.push(b);
+        const expansions = this.expandWildcard(clause.wildcard);
+        if (expansions.length === 0) warnings.push(`no indexed term matches ${clause.raw}`);
+        for (const t of expansions) push(t, clauseMask, w, b, `${clause.raw}→${t}`);
+      } else {
+        for (const word of clause.words) {
+          const b = bit();
+          clauseBits.push(b);
+          if (clause.editDistance > 0) {
+            for (const [t, dist] of this.expandFuzzy(word.whole, clause.editDistance)) {
+              push(t, clauseMask, w / (1 + dist), b, dist === 0 ? t : `${word.whole}~${t}`);
+            }
+            continue;
+          }
+          const prose = proseForm(word.whole);
+          if (prose === word.whole) push(word.whole, codeMask | proseMask, w, b, word.whole);
+          else {
+            push(word.whole, codeMask, w, b, word.whole);
+            push(prose, proseMask, w, b, prose);
+          }
+          if (clause.presence !== 'prohibited') {
+            for (const part of word.parts) {
+              const pp = proseForm(part);
+              if (pp === part) push(part, codeMask | proseMask, w * PART_WEIGHT, -1, part);
+              else {
+                push(part, codeMask, w * PART_WEIGHT, -1, part);
+                push(pp, proseMask, w * PART_WEIGHT, -1, pp);
+              }
+            }
+          }
+        }
+      }
+      const bits = clauseBits.filter((b) => b >= 0);
+      if (clause.presence === 'required') for (const b of bits) required |= 1 << b;
+      if (clause.presence === 'prohibited' && bits.length) prohibited.push(bits.reduce((m, b) => m | (1 << b), 0));
+    }
+    return { terms, required, prohibited, warnings };
+  }
+
+  private expandWildcard(pattern: string): string[] {
+    const { prefix, test } = wildcardMatcher(pattern);
+    const found = new Map<string, number>();
+    for (const seg of this.snapshot.segments) {
+      if (prefix) {
+        for (let i = seg.lowerBound(prefix); i < seg.termCount; i++) {
+          const t = seg.termAt(i);
+          if (!t.startsWith(prefix)) break;
+          if (test(t)) found.set(t, (found.get(t) ?? 0) + seg.df(i));
+        }
+      } else {
+        seg.terms().forEach((t, i) => {
+          if (test(t)) found.set(t, (found.get(t) ?? 0) + seg.df(i));
+        });
+      }
+    }
+    return mostFrequent(found);
+  }
+
+  private expandFuzzy(term: string, maxDistance: number): Array<[string, number]> {
+    const found = new Map<string, number>();
+    const dist = new Map<string, number>();
+    for (const seg of this.snapshot.segments) {
+      seg.terms().forEach((t, i) => {
+        const d = boundedLevenshtein(term, t, maxDistance);
+        if (d <= maxDistance) {
+          found.set(t, (found.get(t) ?? 0) + seg.df(i));
+          dist.set(t, d);
+        }
+      });
+    }
+    return mostFrequent(found).map((t) => [t, dist.get(t) as number]);
+  }
+
+  /** Scores every matching live document; filters by presence. Boosts and filters come later. */
+  score(query: ParsedQuery): ScoringResult {
+    const { terms, required, prohibited, warnings } = this.expand(query);
+    const segs = this.snapshot.segments;
+    const prepared: PreparedTerm[] = terms.map((t) => {
+      let df = 0;
+      const postings = segs.map((seg) => {
+        const i = seg.findTerm(t.token);
+        if (i < 0) return undefined;
+        df += seg.df(i);
+        return seg.postings(i);
+      });
+      const n = Math.max(this.totalDocs, 1);
+      const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
+      return { ...t, idf, postings };
+    });
+
+    const candidates: Candidate[] = [];
+    const positive = prepared.some((t) => t.presenceBit < 0 || !prohibited.some((g) => g & (1 << t.presenceBit)));
+    if (!positive) return { candidates, terms: prepared, required, prohibited, warnings };
+
+    segs.forEach((seg, s) => {
+      const scores = new Float64Array(seg.docCount);
+      const bits = new Uint32Array(seg.docCount);
+      for (const t of prepared) {
+        const p = t.postings[s];
+        if (!p) continue;
+        const isProhibitedOnly = t.presenceBit >= 0 && prohibited.some((g) => g & (1 << t.presenceBit));
+        for (let i = 0; i < p.docs.length; i++) {
+          const doc = p.docs[i] as number;
+          const tf = this.termFrequency(seg, doc, p.tfs, i * FIELD_COUNT, t.fieldMask);
+          if (tf <= 0) continue;
+          if (t.presenceBit >= 0) bits[doc] = (bits[doc] as number) | (1 << t.presenceBit);
+          if (!isProhibitedOnly) scores[doc] = (scores[doc] as number) + t.weight * t.idf * ((tf * (K1 + 1)) / (tf + K1));
+        }
+      }
+      const deleted = this.snapshot.deleted[s] as Uint8Array;
+      for (let doc = 0; doc < seg.docCount; doc++) {
+        const sc = scores[doc] as number;
+        if (sc <= 0 || deleted[doc]) continue;
+        const b = bits[doc] as number;
+        if ((b & required) !== required) continue;
+        if (prohibited.some((g) => (b & g) === g)) continue;
+        candidates.push({ seg: s, doc, base: sc, bits: b });
+      }
+    });
+    return { candidates, terms: prepared, required, prohibited, warnings };
+  }
+
+  /** BM25F pseudo term frequency: weighted, length-normalised sum over the allowed fields. */
+  private termFrequency(seg: Segment, doc: number, tfs: Uint16Array, base: number, fieldMask: number): number {
+    let sum = 0;
+    const lens = seg.fieldLengths;
+    const lenBase = doc * FIELD_COUNT;
+    for (let f = 0; f < FIELD_COUNT; f++) {
+      const tf = tfs[base + f] as number;
+      if (tf === 0 || !(fieldMask & (1 << f))) continue;
+      const p = this.params[f] as FieldParams;
+      const norm = 1 - p.b + (p.b * (lens[lenBase + f] as number)) / (this.avgFieldLength[f] as number);
+      sum += (p.weight * tf) / norm;
+    }
+    return sum;
+  }
+
+  /** Per field and term contributions of one document; their values add up to its base score. */
+  breakdown(result: ScoringResult, seg: number, doc: number): ScoreComponent[] {
+    const out: ScoreComponent[] = [];
+    const segment = this.snapshot.segments[seg] as Segment;
+    const lenBase = doc * FIELD_COUNT;
+    for (const t of result.terms) {
+      const p = t.postings[seg];
+      if (!p) continue;
+      if (t.presenceBit >= 0 && result.prohibited.some((g) => g & (1 << t.presenceBit))) continue;
+      const i = binarySearch(p.docs, doc);
+      if (i < 0) continue;
+      const parts: Array<[number, number]> = [];
+      let total = 0;
+      for (let f = 0; f < FIELD_COUNT; f++) {
+        const tf = p.tfs[i * FIELD_COUNT + f] as number;
+        if (tf === 0 || !(t.fieldMask & (1 << f))) continue;
+        const prm = this.params[f] as FieldParams;
+        const norm = 1 - prm.b + (prm.b * (segment.fieldLengths[lenBase + f] as number)) / (this.avgFieldLength[f] as number);
+        const v = (prm.weight * tf) / norm;
+        parts.push([f, v]);
+        total += v;
+      }
+      if (total <= 0) continue;
+      const termScore = t.weight * t.idf * ((total * (K1 + 1)) / (total + K1));
+      for (const [f, v] of parts) out.push({ kind: 'field', field: FIELDS[f] as FieldName, term: t.label, value: (termScore * v) / total });
+    }
+    return out;
+  }
+}
+
+function mostFrequent(found: Map<string, number>): string[] {
+  return [...found.entries()]
+    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+    .slice(0, MAX_EXPANSIONS)
+    .map(([t]) => t);
+}
+
+function binarySearch(a: Uint32Array, x: number): number {
+  let lo = 0;
+  let hi = a.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    const v = a[mid] as number;
+    if (v === x) return mid;
+    if (v < x) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return -1;
+}

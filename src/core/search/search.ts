@@ -1,0 +1,247 @@
+// Ranked chunk search over a snapshot: BM25F base scores, filters, boosts a user would expect,
+// top-k selection with stable ordering, then hydration of the few hits that are shown.
+import { DEFINITION_KINDS, FLAG_TEST, FLAG_VENDORED, bucketOfFlags } from '../index/fields';
+import type { Segment } from '../index/segment';
+import { parseQuery, type ParsedQuery } from './query';
+import { compileFilters, unknownKinds } from './filters';
+import type { Candidate, SnapshotScorer } from './scorer';
+import type { ScoreComponent, SearchHit, SearchOptions } from './types';
+import { FileReader } from './hydrate';
+import { crossReferenceNames } from './crossref';
+import type { SymbolIndex } from './symbols';
+
+/** Multiplicative boosts; each shows up in a hit's breakdown as the score it added or removed. */
+export interface RankingParams {
+  /** A definition whose name is a word of the query. */
+  exactDefinition: number;
+  /** Any named definition (function, class…) over glue code and plain text. */
+  definition: number;
+  /** Tests, unless the query is about tests. */
+  test: number;
+  /** Vendored, generated or minified files. */
+  vendored: number;
+  /** Scope `code`: prose and config relative to code. */
+  codeFirstProse: number;
+  codeFirstConfig: number;
+}
+
+export const DEFAULT_RANKING: RankingParams = {
+  exactDefinition: 2.5,
+  definition: 1.2,
+  test: 0.6,
+  vendored: 0.5,
+  codeFirstProse: 0.3,
+  codeFirstConfig: 0.75,
+};
+
+interface Ranked {
+  c: Candidate;
+  score: number;
+  boosts: Array<{ name: string; factor: number }>;
+}
+
+export interface RawSearchResult {
+  hits: SearchHit[];
+  total: number;
+  warnings: string[];
+  parsed: ParsedQuery;
+}
+
+export function searchSnapshot(
+  scorer: SnapshotScorer,
+  symbols: SymbolIndex,
+  reader: FileReader,
+  query: string,
+  options: SearchOptions = {},
+  ranking: RankingParams = DEFAULT_RANKING,
+): RawSearchResult {
+  const limit = clampInt(options.limit ?? 20, 1, 1000);
+  const offset = clampInt(options.offset ?? 0, 0, 100_000);
+  const parsed = parseQuery(query);
+  const warnings = [...parsed.warnings];
+  const badKinds = unknownKinds(options.kinds);
+  if (badKinds.length) warnings.push(`unknown kind ${badKinds.join(', ')}`);
+  if (parsed.clauses.length === 0) {
+    if (query.trim()) warnings.push('nothing to search for in the query');
+    return { hits: [], total: 0, warnings, parsed };
+  }
+
+  const scoring = scorer.score(parsed);
+  warnings.push(...scoring.warnings);
+  const filters = compileFilters(options);
+  const segs = scorer.snapshot.segments;
+  const identifiers = new Set(parsed.identifiers);
+  const scope = options.scope ?? 'all';
+
+  const heap = new TopK<Ranked>(offset + limit, (a, b) => better(a, b, segs));
+  let total = 0;
+  for (const c of scoring.candidates) {
+    const seg = segs[c.seg] as Segment;
+    if (!filters.fileAllowed(c.seg, seg)[seg.docFile[c.doc] as number]) continue;
+    if (!filters.docAllowed(seg, c.doc)) continue;
+    total++;
+    const boosts = boostsFor(seg, c.doc, identifiers, symbols, c.seg, parsed.mentionsTests, scope, ranking);
+    let score = c.base;
+    for (const b of boosts) score *= b.factor;
+    heap.push({ c, score, boosts });
+  }
+
+  const ranked = heap.sorted().slice(offset);
+  const hits = ranked.map((r) => toHit(scorer, scoring, r, reader, parsed, options.previewLines ?? 3));
+  hits.sort(compareHits);
+  if (options.crossReferences !== false) addCrossReferences(hits, symbols, reader, scorer, options.previewLines ?? 3, limit);
+  return { hits, total, warnings, parsed };
+}
+
+function boostsFor(
+  seg: Segment,
+  doc: number,
+  identifiers: ReadonlySet<string>,
+  symbols: SymbolIndex,
+  segIndex: number,
+  mentionsTests: boolean,
+  scope: string,
+  ranking: RankingParams,
+): Array<{ name: string; factor: number }> {
+  const out: Array<{ name: string; factor: number }> = [];
+  const kind = seg.kindOf(doc);
+  const isDefinition = DEFINITION_KINDS.has(kind);
+  if (isDefinition && identifiers.size > 0 && identifiers.has(symbols.lowerSymbol(segIndex, doc))) {
+    out.push({ name: 'exact-definition', factor: ranking.exactDefinition });
+  } else if (isDefinition) {
+    out.push({ name: 'definition', factor: ranking.definition });
+  }
+  const flags = seg.docFlags[doc] as number;
+  if (flags & FLAG_TEST && !mentionsTests) out.push({ name: 'test-file', factor: ranking.test });
+  if (flags & FLAG_VENDORED) out.push({ name: 'vendored-or-generated', factor: ranking.vendored });
+  if (scope === 'code') {
+    const bucket = bucketOfFlags(flags);
+    if (bucket === 'prose') out.push({ name: 'code-first:prose', factor: ranking.codeFirstProse });
+    if (bucket === 'config') out.push({ name: 'code-first:config', factor: ranking.codeFirstConfig });
+  }
+  return out;
+}
+
+function toHit(
+  scorer: SnapshotScorer,
+  scoring: ReturnType<SnapshotScorer['score']>,
+  r: Ranked,
+  reader: FileReader,
+  parsed: ParsedQuery,
+  previewLines: number,
+): SearchHit {
+  const seg = scorer.snapshot.segments[r.c.seg] as Segment;
+  const components: ScoreComponent[] = scorer.breakdown(scoring, r.c.seg, r.c.doc).map((p) => ({ ...p, value: round(p.value) }));
+  let running = components.reduce((s, p) => s + p.value, 0);
+  for (const b of r.boosts) {
+    const value = round(running * (b.factor - 1));
+    components.push({ kind: 'boost', name: b.name, factor: b.factor, value });
+    running += value;
+  }
+  const hit = reader.hit(seg, r.c.doc, previewLines, parsed);
+  hit.score = round(components.reduce((s, p) => s + p.value, 0));
+  hit.scoreBreakdown = components;
+  return hit;
+}
+
+/** Docs ↔ code: definitions named in the top prose hits, added as marked cross-references. */
+function addCrossReferences(hits: SearchHit[], symbols: SymbolIndex, reader: FileReader, scorer: SnapshotScorer, previewLines: number, limit: number): void {
+  const seen = new Set(hits.map((h) => h.docid));
+  const added: SearchHit[] = [];
+  const maxAdded = Math.min(5, Math.max(1, Math.floor(limit / 2)));
+  for (const from of hits.slice(0, 5)) {
+    if (added.length >= maxAdded) break;
+    if (!reader.isProse(from)) continue;
+    const text = reader.text(from.path, from.startLine, from.endLine);
+    if (!text) continue;
+    for (const name of crossReferenceNames(text)) {
+      if (added.length >= maxAdded) break;
+      const target = name.includes('/') ? symbols.firstChunkOfPath(name) : symbols.definitionsNamed(name)[0];
+      if (!target) continue;
+      const seg = scorer.snapshot.segments[target.seg] as Segment;
+      const hit = reader.hit(seg, target.doc, previewLines, undefined);
+      if (seen.has(hit.docid)) continue;
+      seen.add(hit.docid);
+      const value = round(from.score * 0.5);
+      hit.score = value;
+      hit.scoreBreakdown = [{ kind: 'match', name: `cross-reference from ${from.docid}`, value }];
+      hit.crossReferenceFrom = from.docid;
+      added.push(hit);
+    }
+  }
+  hits.push(...added);
+  hits.sort(compareHits);
+}
+
+/** Stable order: score descending, then path, then start line. */
+export function compareHits(a: SearchHit, b: SearchHit): number {
+  return b.score - a.score || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0) || a.startLine - b.startLine;
+}
+
+function better(a: Ranked, b: Ranked, segs: readonly Segment[]): boolean {
+  if (a.score !== b.score) return a.score > b.score;
+  const sa = segs[a.c.seg] as Segment;
+  const sb = segs[b.c.seg] as Segment;
+  const pa = sa.fileOf(a.c.doc).path;
+  const pb = sb.fileOf(b.c.doc).path;
+  if (pa !== pb) return pa < pb;
+  return (sa.docStart[a.c.doc] as number) < (sb.docStart[b.c.doc] as number);
+}
+
+export function round(x: number): number {
+  return Math.round(x * 1e6) / 1e6;
+}
+
+function clampInt(x: number, lo: number, hi: number): number {
+  return Math.min(hi, Math.max(lo, Math.floor(Number.isFinite(x) ? x : lo)));
+}
+
+/** Keeps the k best items seen; `better(a, b)` is true when a ranks above b. */
+export class TopK<T> {
+  private readonly heap: T[] = [];
+  constructor(
+    private readonly k: number,
+    private readonly better: (a: T, b: T) => boolean,
+  ) {}
+
+  push(item: T): void {
+    const h = this.heap;
+    if (h.length < this.k) {
+      h.push(item);
+      this.up(h.length - 1);
+    } else if (h.length > 0 && this.better(item, h[0] as T)) {
+      h[0] = item;
+      this.down(0);
+    }
+  }
+
+  /** Best first. */
+  sorted(): T[] {
+    return [...this.heap].sort((a, b) => (this.better(a, b) ? -1 : this.better(b, a) ? 1 : 0));
+  }
+
+  // Min-heap on "better": the root is the worst kept item.
+  private up(i: number): void {
+    const h = this.heap;
+    while (i > 0) {
+      const p = (i - 1) >> 1;
+      if (!this.better(h[p] as T, h[i] as T)) break;
+      [h[p], h[i]] = [h[i] as T, h[p] as T];
+      i = p;
+    }
+  }
+
+  private down(i: number): void {
+    const h = this.heap;
+    for (;;) {
+      const l = 2 * i + 1;
+      const r = l + 1;
+      let worst = i;
+      if (l < h.length && this.better(h[worst] as T, h[l] as T)) worst = l;
+      if (r < h.length && this.better(h[worst] as T, h[r] as T)) worst = r;
+      if (worst === i) break;
+      [h[worst], h[i]] = [h[i] as T, h[worst] as T];
+      i = worst;
+    }
+  }
+}

@@ -1,0 +1,107 @@
+// Result shapes of search and symbol lookup. Plain data: returned by the engine, printed by the
+// CLI with --json, sent to MCP clients and to the extension's views unchanged.
+import type { ChunkKind, Diagnostic } from '../types';
+import type { FieldName } from '../index/fields';
+
+/** One addend of a hit's score. The values of a hit's breakdown add up to its score. */
+export type ScoreComponent =
+  | { kind: 'field'; field: FieldName; term: string; value: number }
+  | { kind: 'boost'; name: string; factor: number; value: number }
+  | { kind: 'match'; name: string; value: number };
+
+export type Scope = 'code' | 'docs' | 'all';
+
+export interface SearchFilters {
+  /** Language ids or aliases (`ts`, `python`). Empty/undefined = any. */
+  languages?: string[];
+  /** Chunk kinds (`function`, `class`). */
+  kinds?: string[];
+  /** Path globs relative to the root (`src/**`); a value without glob characters matches as a substring. */
+  paths?: string[];
+  /**
+   * `code`: code first — prose is heavily demoted (it still appears when nothing in code matches);
+   * `docs`: only prose (Markdown, rst, text); `all`: no preference.
+   */
+  scope?: Scope;
+}
+
+export interface SearchOptions extends SearchFilters {
+  limit?: number;
+  offset?: number;
+  /** Lines of preview per hit (default 3). */
+  previewLines?: number;
+  /** Add code definitions named in top doc hits, marked as cross-references (default true). */
+  crossReferences?: boolean;
+}
+
+export interface SearchHit {
+  docid: string;
+  path: string;
+  startLine: number;
+  endLine: number;
+  score: number;
+  scoreBreakdown: ScoreComponent[];
+  symbol: string;
+  kind: ChunkKind;
+  language: string;
+  context: string;
+  /** The chunk's first lines, matched words marked «like this». */
+  preview: string;
+  signature?: string;
+  /** Stable chunk id (survives re-indexing unchanged code). */
+  id: string;
+  /** True when the file changed since it was indexed: the lines may have moved. */
+  stale?: boolean;
+  staleReason?: 'modified' | 'deleted';
+  /** For cross-references: the doc hit whose text named this definition. */
+  crossReferenceFrom?: string;
+  /** Workspace folder (multi-root front ends fill this in). */
+  root?: string;
+}
+
+export interface IndexFreshness {
+  files: number;
+  chunks: number;
+  /** True when the index was refreshed before answering (or nothing changed since). */
+  fresh: boolean;
+  generation: number;
+}
+
+export interface SearchResponse {
+  query: string;
+  results: SearchHit[];
+  /** Hits before limit/offset. */
+  total: number;
+  tookMs: number;
+  index: IndexFreshness;
+  warnings: string[];
+  diagnostics: Diagnostic[];
+}
+
+export type SymbolMatch = 'exact' | 'exact-ignore-case' | 'qualified' | 'prefix' | 'camel-case' | 'fuzzy';
+
+export interface SymbolHit extends SearchHit {
+  match: SymbolMatch;
+  /** Breadcrumb-qualified name (`Bar.baz`). */
+  qualifiedName: string;
+}
+
+export interface SymbolOptions {
+  languages?: string[];
+  kinds?: string[];
+  paths?: string[];
+  limit?: number;
+  previewLines?: number;
+}
+
+export interface SymbolResponse {
+  query: string;
+  /** True when at least one result matches the name exactly (case-sensitive or not). */
+  exact: boolean;
+  results: SymbolHit[];
+  /** Plain-language summary when there is no exact match. */
+  note?: string;
+  tookMs: number;
+  index: IndexFreshness;
+  diagnostics: Diagnostic[];
+}

@@ -1,0 +1,57 @@
+// Crash-safe file writes: write a temporary file beside the target, fsync it, rename it over
+// the target, fsync the directory. A crash at any moment leaves the old file or the new one.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { randomBytes } from 'node:crypto';
+
+export function writeFileAtomic(file: string, data: string | Uint8Array): void {
+  const dir = path.dirname(file);
+  const tmp = path.join(dir, `.${path.basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  const fd = fs.openSync(tmp, 'w', 0o644);
+  try {
+    fs.writeFileSync(fd, data);
+    fs.fsyncSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
+  try {
+    fs.renameSync(tmp, file);
+  } catch (e) {
+    fs.rmSync(tmp, { force: true });
+    throw e;
+  }
+  fsyncDir(dir);
+}
+
+/** Makes a rename durable. Some file systems refuse to open directories: that is not an error. */
+export function fsyncDir(dir: string): void {
+  let fd: number | undefined;
+  try {
+    fd = fs.openSync(dir, 'r');
+    fs.fsyncSync(fd);
+  } catch {
+    // best effort
+  } finally {
+    if (fd !== undefined) fs.closeSync(fd);
+  }
+}
+
+/** Removes temporary files left by writers that crashed mid-write (older than `maxAgeMs`). */
+export function removeStaleTemporaries(dir: string, maxAgeMs = 10 * 60_000): void {
+  let names: string[];
+  try {
+    names = fs.readdirSync(dir);
+  } catch {
+    return;
+  }
+  const now = Date.now();
+  for (const name of names) {
+    if (!name.startsWith('.') || !name.endsWith('.tmp')) continue;
+    const p = path.join(dir, name);
+    try {
+      if (now - fs.statSync(p).mtimeMs > maxAgeMs) fs.rmSync(p, { force: true });
+    } catch {
+      // raced with another cleaner
+    }
+  }
+}

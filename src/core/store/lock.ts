@@ -1,0 +1,173 @@
+// The store's writer lock. Several processes (the extension's worker, a CLI run, the MCP
+// server) may share one store; writers are serialised by an exclusive lock file, readers
+// never lock (they read the atomically replaced manifest).
+//
+// A crashed holder cannot leave the lock stuck: the holder refreshes the lock file's mtime
+// every few seconds, and a waiter breaks a lock whose holder is a dead process on this host
+// or whose heartbeat stopped for `staleMs`.
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { randomBytes } from 'node:crypto';
+
+export interface LockOptions {
+  /** Give up waiting after this long. */
+  timeoutMs?: number;
+  /** A lock whose heartbeat is older than this is considered abandoned. */
+  staleMs?: number;
+  /** Heartbeat period. */
+  heartbeatMs?: number;
+  signal?: AbortSignal;
+}
+
+interface LockInfo {
+  pid: number;
+  host: string;
+  token: string;
+  acquiredAt: string;
+}
+
+export class LockTimeoutError extends Error {
+  constructor(
+    readonly lockPath: string,
+    readonly holder: LockInfo | undefined,
+  ) {
+    super(`timed out waiting for the index lock ${lockPath}${holder ? ` held by pid ${holder.pid} on ${holder.host} since ${holder.acquiredAt}` : ''}`);
+    this.name = 'LockTimeoutError';
+  }
+}
+
+/** Same-process writers (e.g. two engines on one store) queue here before touching the file lock. */
+const processQueues = new Map<string, Promise<void>>();
+
+export interface HeldLock {
+  release(): void;
+}
+
+function readInfo(file: string): LockInfo | undefined {
+  try {
+    return JSON.parse(fs.readFileSync(file, 'utf8')) as LockInfo;
+  } catch {
+    return undefined;
+  }
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function isStale(file: string, staleMs: number): boolean {
+  let mtimeMs: number;
+  try {
+    mtimeMs = fs.statSync(file).mtimeMs;
+  } catch {
+    return false; // gone: not stale, just retry
+  }
+  const info = readInfo(file);
+  if (info && info.host === os.hostname() && info.pid !== process.pid && !processAlive(info.pid)) return true;
+  // A lock file that is still empty/unparseable was either just created or left by a crash mid-write.
+  return Date.now() - mtimeMs > staleMs;
+}
+
+/** Removes a stale lock without racing another breaker: rename first (only one wins), then delete. */
+function breakLock(file: string): void {
+  const grave = `${file}.stale-${randomBytes(4).toString('hex')}`;
+  try {
+    fs.renameSync(file, grave);
+    fs.rmSync(grave, { force: true });
+  } catch {
+    // someone else broke or released it
+  }
+}
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+/** Acquires the lock `dir/write.lock`, waiting with backoff. Always pair with release(). */
+export async function acquireLock(dir: string, options: LockOptions = {}): Promise<HeldLock> {
+  const timeoutMs = options.timeoutMs ?? 120_000;
+  const staleMs = options.staleMs ?? 30_000;
+  const heartbeatMs = options.heartbeatMs ?? Math.max(250, Math.floor(staleMs / 4));
+  const file = path.join(dir, 'write.lock');
+
+  // In-process queue first, so threads of one process don't fight over the file.
+  const previous = processQueues.get(file) ?? Promise.resolve();
+  let releaseQueue!: () => void;
+  const mine = new Promise<void>((r) => (releaseQueue = r));
+  const chained = previous.then(() => mine);
+  processQueues.set(file, chained);
+  const cleanupQueue = () => {
+    releaseQueue();
+    if (processQueues.get(file) === chained) processQueues.delete(file);
+  };
+  await previous;
+
+  const deadline = Date.now() + timeoutMs;
+  let delay = 10;
+  const token = randomBytes(8).toString('hex');
+  for (;;) {
+    if (options.signal?.aborted) {
+      cleanupQueue();
+      throw options.signal.reason ?? new Error('aborted');
+    }
+    try {
+      fs.mkdirSync(dir, { recursive: true });
+      const fd = fs.openSync(file, 'wx', 0o644);
+      const info: LockInfo = { pid: process.pid, host: os.hostname(), token, acquiredAt: new Date().toISOString() };
+      fs.writeSync(fd, JSON.stringify(info));
+      fs.closeSync(fd);
+      break;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') {
+        cleanupQueue();
+        throw e;
+      }
+    }
+    if (isStale(file, staleMs)) {
+      breakLock(file);
+      continue;
+    }
+    if (Date.now() > deadline) {
+      cleanupQueue();
+      throw new LockTimeoutError(file, readInfo(file));
+    }
+    await sleep(delay + Math.random() * delay);
+    delay = Math.min(delay * 2, 400);
+  }
+
+  const heartbeat = setInterval(() => {
+    try {
+      const now = new Date();
+      fs.utimesSync(file, now, now);
+    } catch {
+      // lock was broken by someone who judged us dead; release() will notice
+    }
+  }, heartbeatMs);
+  heartbeat.unref();
+
+  let released = false;
+  return {
+    release() {
+      if (released) return;
+      released = true;
+      clearInterval(heartbeat);
+      // Only remove the lock if it is still ours.
+      if (readInfo(file)?.token === token) fs.rmSync(file, { force: true });
+      cleanupQueue();
+    },
+  };
+}
+
+/** Runs `fn` while holding the store's writer lock. */
+export async function withLock<T>(dir: string, fn: () => Promise<T>, options?: LockOptions): Promise<T> {
+  const lock = await acquireLock(dir, options);
+  try {
+    return await fn();
+  } finally {
+    lock.release();
+  }
+}

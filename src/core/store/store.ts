@@ -1,0 +1,297 @@
+// The on-disk index store: one directory per indexed root.
+//
+//   manifest.json        the commit point: format version, generation, live segments with their
+//                        tombstones, the state table's file name. Replaced atomically.
+//   seg-<id>.cseg        immutable segments (src/core/index/segment.ts)
+//   state-<gen>.json     per-file state: size, mtime, SHA-256, language, and the chunks it produced
+//   write.lock           the writer lock (lock.ts)
+//
+// A commit writes new segment and state files first, then the manifest. Readers read the
+// manifest, then the files it names; a file removed by a later commit makes them re-read the
+// manifest. Anything that fails validation is reported as a Diagnostic and rebuilt by the caller.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import type { Diagnostic, SkippedFile } from '../types';
+import { Segment, SEGMENT_FORMAT_VERSION } from '../index/segment';
+import { CorruptDataError } from '../index/varint';
+import { removeStaleTemporaries, writeFileAtomic } from './atomic';
+
+/** Bump whenever anything written to the store changes shape. Older or newer stores are rebuilt. */
+export const STORE_FORMAT_VERSION = 3 * 1000 + SEGMENT_FORMAT_VERSION;
+const MANIFEST = 'manifest.json';
+
+export interface SegmentRef {
+  name: string;
+  docCount: number;
+  bytes: number;
+  /** Tombstoned document ranges `[first, count]`. */
+  deleted: Array<[number, number]>;
+}
+
+export interface RefreshSummary {
+  at: string;
+  durationMs: number;
+  filesScanned: number;
+  added: number;
+  changed: number;
+  removed: number;
+  unchanged: number;
+  chunksAdded: number;
+  chunksRemoved: number;
+}
+
+export interface Manifest {
+  format: 'cairn-index';
+  version: number;
+  generation: number;
+  root: string;
+  /** Hash of everything that changes how a file is chunked or analysed; a change re-chunks every file. */
+  configHash: string;
+  segments: SegmentRef[];
+  state: string;
+  createdAt: string;
+  updatedAt: string;
+  files: number;
+  chunks: number;
+  lastRefresh?: RefreshSummary;
+}
+
+export interface FileState {
+  size: number;
+  mtimeMs: number;
+  hash: string;
+  language: string;
+  segment: string;
+  firstDoc: number;
+  docCount: number;
+  /** Stable ids of the chunks this file produced, in document order. */
+  chunkIds: string[];
+}
+
+export interface StateTable {
+  files: Record<string, FileState>;
+  /** Files left out by the last full refresh, with reasons (shown in status views). */
+  skipped: SkippedFile[];
+}
+
+/** A consistent read view: one manifest generation and its loaded segments. */
+export interface Snapshot {
+  manifest: Manifest;
+  segments: Segment[];
+  /** Per segment, deleted[doc] === 1 for tombstoned documents. */
+  deleted: Uint8Array[];
+}
+
+export class StoreCorruptError extends Error {
+  constructor(
+    message: string,
+    readonly code: 'store-corrupt' | 'store-version' = 'store-corrupt',
+  ) {
+    super(message);
+    this.name = 'StoreCorruptError';
+  }
+}
+
+function isManifest(m: unknown): m is Manifest {
+  if (!m || typeof m !== 'object') return false;
+  const o = m as Record<string, unknown>;
+  return (
+    o.format === 'cairn-index' &&
+    typeof o.version === 'number' &&
+    typeof o.generation === 'number' &&
+    typeof o.state === 'string' &&
+    typeof o.configHash === 'string' &&
+    Array.isArray(o.segments) &&
+    o.segments.every((s) => s && typeof s.name === 'string' && typeof s.docCount === 'number' && Array.isArray(s.deleted))
+  );
+}
+
+export class IndexStore {
+  private readonly segmentCache = new Map<string, Segment>();
+
+  constructor(readonly dir: string) {}
+
+  manifestPath(): string {
+    return path.join(this.dir, MANIFEST);
+  }
+
+  exists(): boolean {
+    return fs.existsSync(this.manifestPath());
+  }
+
+  /**
+   * Reads the manifest. `undefined` when there is no index yet. Throws StoreCorruptError when
+   * the manifest is unreadable or from another format version.
+   */
+  readManifest(): Manifest | undefined {
+    let text: string;
+    try {
+      text = fs.readFileSync(this.manifestPath(), 'utf8');
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw new StoreCorruptError(`cannot read ${MANIFEST}: ${(e as Error).message}`);
+    }
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      throw new StoreCorruptError(`${MANIFEST} is not valid JSON`);
+    }
+    if (parsed && typeof parsed === 'object' && (parsed as Manifest).format === 'cairn-index' && (parsed as Manifest).version !== STORE_FORMAT_VERSION) {
+      throw new StoreCorruptError(`index format version ${(parsed as Manifest).version} differs from ${STORE_FORMAT_VERSION}`, 'store-version');
+    }
+    if (!isManifest(parsed)) throw new StoreCorruptError(`${MANIFEST} does not describe a Cairn index`);
+    return parsed;
+  }
+
+  loadSegment(name: string): Segment {
+    let seg = this.segmentCache.get(name);
+    if (!seg) {
+      if (!/^seg-[\w-]+\.cseg$/.test(name)) throw new StoreCorruptError(`manifest names an invalid segment file ${JSON.stringify(name)}`);
+      let bytes: Buffer;
+      try {
+        bytes = fs.readFileSync(path.join(this.dir, name));
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code === 'ENOENT') throw e; // caller retries with a newer manifest
+        throw new StoreCorruptError(`cannot read segment ${name}: ${(e as Error).message}`);
+      }
+      try {
+        seg = new Segment(name, bytes);
+      } catch (e) {
+        if (e instanceof CorruptDataError) throw new StoreCorruptError(e.message);
+        throw e;
+      }
+      this.segmentCache.set(name, seg);
+    }
+    return seg;
+  }
+
+  /** Loads a snapshot of the current generation, retrying when a concurrent commit removed files. */
+  snapshot(): Snapshot | undefined {
+    for (let attempt = 0; ; attempt++) {
+      const manifest = this.readManifest();
+      if (!manifest) return undefined;
+      try {
+        const segments = manifest.segments.map((s) => this.loadSegment(s.name));
+        segments.forEach((seg, i) => {
+          const ref = manifest.segments[i] as SegmentRef;
+          if (seg.docCount !== ref.docCount) throw new StoreCorruptError(`segment ${ref.name} has ${seg.docCount} documents, manifest says ${ref.docCount}`);
+        });
+        const deleted = manifest.segments.map((ref, i) => tombstoneBitmap(ref, (segments[i] as Segment).docCount));
+        // Drop cached segments this generation no longer uses.
+        const live = new Set(manifest.segments.map((s) => s.name));
+        for (const name of this.segmentCache.keys()) if (!live.has(name)) this.segmentCache.delete(name);
+        return { manifest, segments, deleted };
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code === 'ENOENT' && attempt < 5) continue;
+        if ((e as NodeJS.ErrnoException).code === 'ENOENT') throw new StoreCorruptError(`a segment named by the manifest is missing`);
+        throw e;
+      }
+    }
+  }
+
+  readState(manifest: Manifest): StateTable {
+    const name = manifest.state;
+    if (!/^state-[\w-]+\.json$/.test(name)) throw new StoreCorruptError(`manifest names an invalid state file ${JSON.stringify(name)}`);
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(fs.readFileSync(path.join(this.dir, name), 'utf8'));
+    } catch (e) {
+      throw new StoreCorruptError(`state table ${name} unreadable: ${(e as Error).message}`);
+    }
+    const t = parsed as StateTable;
+    if (!t || typeof t !== 'object' || typeof t.files !== 'object' || !Array.isArray(t.skipped)) {
+      throw new StoreCorruptError(`state table ${name} is malformed`);
+    }
+    return t;
+  }
+
+  newSegmentName(): string {
+    return `seg-${Date.now().toString(36)}-${randomBytes(4).toString('hex')}.cseg`;
+  }
+
+  writeSegment(name: string, bytes: Uint8Array): void {
+    fs.mkdirSync(this.dir, { recursive: true });
+    writeFileAtomic(path.join(this.dir, name), bytes);
+  }
+
+  /**
+   * Commits a new generation: writes the state table, then the manifest (the commit point),
+   * then removes files no longer referenced. Call with the writer lock held, after writing
+   * any new segments.
+   */
+  commit(manifest: Omit<Manifest, 'state' | 'generation' | 'version' | 'format'>, state: StateTable, previous?: Manifest): Manifest {
+    fs.mkdirSync(this.dir, { recursive: true });
+    const generation = (previous?.generation ?? 0) + 1;
+    const stateName = `state-${generation}-${randomBytes(3).toString('hex')}.json`;
+    writeFileAtomic(path.join(this.dir, stateName), JSON.stringify(state));
+    const next: Manifest = { format: 'cairn-index', version: STORE_FORMAT_VERSION, generation, ...manifest, state: stateName };
+    writeFileAtomic(this.manifestPath(), JSON.stringify(next, null, 1));
+    this.collectGarbage(next);
+    return next;
+  }
+
+  /** Deletes segment and state files the manifest does not reference, and stale temporaries. */
+  collectGarbage(manifest: Manifest): void {
+    const keep = new Set([MANIFEST, manifest.state, ...manifest.segments.map((s) => s.name)]);
+    let names: string[] = [];
+    try {
+      names = fs.readdirSync(this.dir);
+    } catch {
+      return;
+    }
+    for (const name of names) {
+      if (keep.has(name)) continue;
+      if (/^(seg-[\w-]+\.cseg|state-[\w-]+\.json)$/.test(name)) fs.rmSync(path.join(this.dir, name), { force: true });
+    }
+    removeStaleTemporaries(this.dir);
+  }
+
+  /** Removes the index (not the lock). Call with the writer lock held. */
+  clear(): void {
+    this.segmentCache.clear();
+    let names: string[] = [];
+    try {
+      names = fs.readdirSync(this.dir);
+    } catch {
+      return;
+    }
+    for (const name of names) {
+      if (name === 'write.lock') continue;
+      if (name === MANIFEST || /^(seg-[\w-]+\.cseg|state-[\w-]+\.json)$/.test(name) || name.endsWith('.tmp')) {
+        fs.rmSync(path.join(this.dir, name), { force: true });
+      }
+    }
+  }
+
+  /** Bytes used by the files of the current generation. */
+  sizeOnDisk(manifest: Manifest): number {
+    let total = 0;
+    for (const name of [MANIFEST, manifest.state, ...manifest.segments.map((s) => s.name)]) {
+      try {
+        total += fs.statSync(path.join(this.dir, name)).size;
+      } catch {
+        // raced with a commit
+      }
+    }
+    return total;
+  }
+}
+
+export function tombstoneBitmap(ref: SegmentRef, docCount: number): Uint8Array {
+  const bits = new Uint8Array(docCount);
+  for (const [first, count] of ref.deleted) {
+    if (first < 0 || count < 0 || first + count > docCount) throw new StoreCorruptError(`tombstones of ${ref.name} point past its documents`);
+    bits.fill(1, first, first + count);
+  }
+  return bits;
+}
+
+export function corruptionDiagnostic(e: StoreCorruptError): Diagnostic {
+  return {
+    code: e.code,
+    severity: 'warning',
+    message: `${e.message}; the index was discarded and rebuilt`,
+  };
+}

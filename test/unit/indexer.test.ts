@@ -1,0 +1,146 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { TempWorkspace } from './helpers/workspace';
+import type { Engine } from '../../src/core/engine/engine';
+
+/** Paths of the hits for a query, in order. */
+async function paths(engine: Engine, query: string): Promise<string[]> {
+  const r = await engine.search(query, { limit: 50, refresh: 'never', crossReferences: false });
+  return [...new Set(r.results.map((h) => h.path))];
+}
+
+describe('incremental indexing', function () {
+  this.timeout(20000);
+  let ws: TempWorkspace;
+  let engine: Engine;
+
+  beforeEach(async () => {
+    ws = new TempWorkspace({
+      'src/alpha.ts': 'export function alphaOne() {\n  return 1;\n}\n',
+      'src/beta.ts': 'export function betaTwo() {\n  return 2;\n}\n',
+      'docs/guide.md': '# Guide\n\nHow to use alphaOne.\n',
+    });
+    engine = ws.engine({ strategy: 'lines' });
+    const first = await engine.refresh();
+    assert.equal(first.files, 3);
+    assert.equal(first.added, 3);
+  });
+  afterEach(() => ws.dispose());
+
+  it('a no-op refresh reads nothing and changes nothing', async () => {
+    const gen = engine.status().generation;
+    const r = await engine.refresh();
+    assert.deepEqual([r.added, r.changed, r.removed, r.unchanged, r.chunksAdded], [0, 0, 0, 3, 0]);
+    assert.equal(engine.status().generation, gen, 'nothing committed');
+  });
+
+  it('adds a new file', async () => {
+    ws.write('src/gamma.ts', 'export function gammaThree() {}\n');
+    const r = await engine.refresh();
+    assert.equal(r.added, 1);
+    assert.deepEqual(await paths(engine, 'gammaThree'), ['src/gamma.ts']);
+  });
+
+  it('re-chunks a changed file and forgets its old content', async () => {
+    ws.write('src/alpha.ts', 'export function zulu() {\n  return 10;\n}\n');
+    const r = await engine.refresh();
+    assert.deepEqual([r.changed, r.chunksAdded, r.chunksRemoved], [1, 1, 1]);
+    assert.deepEqual(await paths(engine, 'zulu'), ['src/alpha.ts']);
+    assert.deepEqual(await paths(engine, 'alphaone'), ['docs/guide.md']);
+  });
+
+  it('a file whose size and mtime are unchanged is skipped without being read', async () => {
+    const abs = path.join(ws.root, 'src/beta.ts');
+    const before = fs.statSync(abs);
+    // Same length, different bytes, original mtime: only a read could notice.
+    fs.writeFileSync(abs, 'export function yankeez() {\n  return 2;\n}\n');
+    fs.utimesSync(abs, before.atime, before.mtime);
+    const r = await engine.refresh();
+    assert.equal(r.changed, 0);
+    assert.deepEqual(await paths(engine, 'yankeez'), []);
+  });
+
+  it('a touched file with the same content is hashed but not re-chunked', async () => {
+    const abs = path.join(ws.root, 'src/beta.ts');
+    const later = new Date(Date.now() + 5000);
+    fs.utimesSync(abs, later, later);
+    const r = await engine.refresh();
+    assert.deepEqual([r.changed, r.chunksAdded, r.unchanged], [0, 0, 3]);
+    // The new mtime is remembered: the next refresh does not hash it again.
+    const gen = engine.status().generation;
+    await engine.refresh();
+    assert.equal(engine.status().generation, gen);
+  });
+
+  it('removes a deleted file', async () => {
+    ws.remove('src/beta.ts');
+    const r = await engine.refresh();
+    assert.equal(r.removed, 1);
+    assert.deepEqual(await paths(engine, 'betaTwo'), []);
+    assert.equal(engine.status().files, 2);
+  });
+
+  it('follows a rename', async () => {
+    ws.rename('src/beta.ts', 'lib/beta-renamed.ts');
+    const r = await engine.refresh();
+    assert.deepEqual([r.added, r.removed], [1, 1]);
+    assert.deepEqual(await paths(engine, 'betaTwo'), ['lib/beta-renamed.ts']);
+  });
+
+  it('refreshes only the given paths', async () => {
+    ws.write('src/alpha.ts', 'export function xray() {}\n');
+    ws.write('src/beta.ts', 'export function whiskey() {}\n');
+    const r = await engine.refresh({ only: ['src/alpha.ts'] });
+    assert.equal(r.changed, 1);
+    assert.deepEqual(await paths(engine, 'xray'), ['src/alpha.ts']);
+    assert.deepEqual(await paths(engine, 'whiskey'), [], 'beta was not asked for');
+    // A path given in `only` that no longer exists is removed.
+    ws.remove('src/beta.ts');
+    const r2 = await engine.refresh({ only: ['src/beta.ts'] });
+    assert.equal(r2.removed, 1);
+  });
+
+  it('editing .cairnignore removes and re-adds only the affected files', async () => {
+    ws.write('.cairnignore', 'docs/\n');
+    const r = await engine.refresh();
+    assert.equal(r.removed, 1);
+    assert.equal(r.chunksAdded, 1, 'only the .cairnignore file itself is new');
+    assert.deepEqual(await paths(engine, 'guide'), []);
+    ws.write('.cairnignore', '# nothing ignored\n');
+    const r2 = await engine.refresh();
+    assert.equal(r2.added, 1);
+    assert.equal(r2.changed, 1, '.cairnignore itself changed');
+    assert.deepEqual(await paths(engine, 'guide'), ['docs/guide.md']);
+  });
+
+  it('chunk ids are stable across runs and survive a rebuild', async () => {
+    const ids = () => Object.fromEntries(Object.entries(stateFiles(ws)).map(([p, s]) => [p, s.chunkIds]));
+    const before = ids();
+    await engine.refresh({ rebuild: true });
+    assert.deepEqual(ids(), before);
+  });
+
+  it('changing the chunking policy re-chunks every file', async () => {
+    const other = ws.engine({ strategy: 'lines', policy: { lineChunkChars: { code: 20, prose: 20, config: 20 } } });
+    const r = await other.refresh();
+    assert.equal(r.changed, 3);
+    assert.ok(r.diagnostics.some((d) => d.code === 'config-changed'));
+  });
+
+  it('merges segments instead of letting them pile up', async () => {
+    for (let i = 0; i < 12; i++) {
+      ws.write(`src/file${i}.ts`, `export const value${i} = ${i};\n`);
+      await engine.refresh();
+    }
+    const status = engine.status();
+    assert.ok(status.segments <= 8, `${status.segments} segments`);
+    assert.equal(status.files, 15);
+    for (let i = 0; i < 12; i++) assert.deepEqual(await paths(engine, `value${i}`), [`src/file${i}.ts`]);
+  });
+});
+
+function stateFiles(ws: TempWorkspace): Record<string, { chunkIds: string[] }> {
+  const manifest = JSON.parse(fs.readFileSync(path.join(ws.storeDir, 'manifest.json'), 'utf8')) as { state: string };
+  return (JSON.parse(fs.readFileSync(path.join(ws.storeDir, manifest.state), 'utf8')) as { files: Record<string, { chunkIds: string[] }> }).files;
+}

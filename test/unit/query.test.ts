@@ -1,0 +1,74 @@
+import { checkAll } from './check';
+import { boundedLevenshtein, parseQuery, wildcardMatcher } from '../../src/core/search/query';
+
+describe('query parsing (lunr query language)', () => {
+  checkAll(
+    [
+      { input: 'fetchUserName', expected: [{ fields: 'all', presence: 'optional', boost: 1, words: ['fetchusername'], edit: 0 }] },
+      { input: '+parse -test', expected: [{ fields: 'all', presence: 'required', boost: 1, words: ['parse'], edit: 0 }, { fields: 'all', presence: 'prohibited', boost: 1, words: ['test'], edit: 0 }] },
+      { input: 'symbol:Greeter', expected: [{ fields: 'symbol', presence: 'optional', boost: 1, words: ['greeter'], edit: 0 }] },
+      { input: 'name:greet', expected: [{ fields: 'symbol', presence: 'optional', boost: 1, words: ['greet'], edit: 0 }] },
+      { input: 'load^10', expected: [{ fields: 'all', presence: 'optional', boost: 10, words: ['load'], edit: 0 }] },
+      { input: 'tokenzie~1', expected: [{ fields: 'all', presence: 'optional', boost: 1, words: ['tokenzie'], edit: 1 }] },
+      { input: 'fetch*', expected: [{ fields: 'all', presence: 'optional', boost: 1, wildcard: 'fetch*', edit: 0 }] },
+      { input: 'path:src/api/client.ts', expected: [{ fields: 'path', presence: 'optional', boost: 1, words: ['src', 'api', 'client', 'ts'], edit: 0 }] },
+    ],
+    (q) =>
+      parseQuery(q).clauses.map((c) => ({
+        fields: c.fields.length > 1 ? 'all' : c.fields[0],
+        presence: c.presence,
+        boost: c.boost,
+        ...(c.wildcard ? { wildcard: c.wildcard } : { words: c.words.map((w) => w.whole) }),
+        edit: c.editDistance,
+      })),
+  );
+
+  describe('syntax errors fall back to plain words with a warning', () => {
+    checkAll(
+      [
+        { input: 'kind:function load', expected: { words: ['kind', 'function', 'load'], warned: true } },
+        { input: 'foo:', expected: { words: ['foo'], warned: true } },
+        { input: 'plain words', expected: { words: ['plain', 'words'], warned: false } },
+      ],
+      (q) => {
+        const p = parseQuery(q);
+        return { words: p.clauses.flatMap((c) => c.words.map((w) => w.whole)), warned: p.warnings.length > 0 };
+      },
+    );
+  });
+
+  describe('tests are not demoted when the query is about tests', () => {
+    checkAll(
+      [
+        { input: 'parser tests', expected: true },
+        { input: 'spec for login', expected: true },
+        { input: 'attestation', expected: false },
+      ],
+      (q) => parseQuery(q).mentionsTests,
+    );
+  });
+
+  describe('wildcards', () => {
+    checkAll(
+      [
+        { input: ['fetch*', 'fetchuser'], expected: true },
+        { input: ['fetch*', 'prefetch'], expected: false },
+        { input: ['*user', 'loaduser'], expected: true },
+        { input: ['f*h', 'fetch'], expected: true },
+      ],
+      ([p, t]) => wildcardMatcher(p as string).test(t as string),
+    );
+  });
+
+  describe('edit distance counts a transposition as one edit', () => {
+    checkAll(
+      [
+        { input: ['tokenzie', 'tokenize'], expected: 1 },
+        { input: ['kitten', 'sitting'], expected: 3 },
+        { input: ['same', 'same'], expected: 0 },
+        { input: ['a', 'abcd'], expected: 3 },
+      ],
+      ([a, b]) => boundedLevenshtein(a as string, b as string, 2) > 2 ? 3 : boundedLevenshtein(a as string, b as string, 3),
+    );
+  });
+});

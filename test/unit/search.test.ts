@@ -1,0 +1,118 @@
+import * as assert from 'node:assert/strict';
+import { checkAll } from './check';
+import { markMatches } from '../../src/core/search/hydrate';
+import { parseQuery } from '../../src/core/search/query';
+import type { Chunk } from '../../src/core/types';
+import type { SearchOptions } from '../../src/core/search/types';
+import { c, searcher } from './helpers/snapshot';
+
+const corpus: Chunk[] = [
+  c('src/user/service.ts:1-12 function fetchUserName', 'export async function fetchUserName(id: string) {\n  const user = await db.get(id);\n  return user.name;\n}', 'fetchUserName'),
+  c('src/user/profile.ts:1-8 function renderProfile', 'function renderProfile(id) {\n  // shows the name via fetchUserName\n  const n = fetchUserName(id);\n  log(fetchUserName(id), fetchUserName(id));\n}'),
+  c('src/config/parse.ts:1-9 function parseConfig', 'export function parseConfig(raw: string): Config {\n  return JSON.parse(raw);\n}'),
+  c('src/config/parse.ts:11-20 class ConfigError', 'class ConfigError extends Error {\n  constructor(msg) { super(msg) }\n}'),
+  c('test/config/parse.test.ts:1-10 function testParseConfig', "it('parses config', () => {\n  expect(parseConfig('{}')).toEqual({});\n});"),
+  c('vendor/lib/parse.js:1-5 function parseConfig', 'function parseConfig(s) { return eval(s) }'),
+  c('docs/config.md:1-6 section Configuration', 'Configuration is read by `parseConfig` in src/config/parse.ts.\nParsing errors raise ConfigError.', 'Configuration'),
+  c('src/http/server.go:1-9 method Start', 'func (s *Server) Start() error {\n  return s.listen()\n}', 'Server.Start'),
+  c('src/http/server.go:11-15 function NewServer', 'func NewServer() *Server { return &Server{} }'),
+];
+
+describe('search ranking', () => {
+  const search = searcher(corpus);
+  const top = (q: string, o?: SearchOptions) => search(q, o).hits.map((h) => h.docid);
+
+  describe('top hit for a query', () => {
+    checkAll(
+      [
+        { name: 'a definition named like the query outranks mentions', input: 'fetchUserName', expected: 'src/user/service.ts:1-12' },
+        { name: 'camelCase parts find the identifier', input: 'fetch user name', expected: 'src/user/service.ts:1-12' },
+        { name: 'words match identifiers split into parts', input: 'parse config', expected: 'src/config/parse.ts:1-9' },
+        { name: 'source outranks tests and vendored copies', input: 'parseConfig', expected: 'src/config/parse.ts:1-9' },
+        { name: 'a query about tests does not demote tests', input: 'parseConfig test', expected: 'test/config/parse.test.ts:1-10' },
+        { name: 'breadcrumbs match qualified names', input: 'Server Start', expected: 'src/http/server.go:1-9' },
+        { name: 'prose is stemmed: "parsing" finds "parses"/"Parsing"', input: 'parsing errors', expected: 'docs/config.md:1-6' },
+        { name: 'field query', input: 'symbol:ConfigError', expected: 'src/config/parse.ts:11-20' },
+        { name: 'prefix wildcard', input: 'renderProf*', expected: 'src/user/profile.ts:1-8' },
+        { name: 'fuzzy term', input: 'renderProfil~1', expected: 'src/user/profile.ts:1-8' },
+      ],
+      (q) => top(q)[0],
+    );
+  });
+
+  it('required and excluded terms', () => {
+    assert.deepEqual(top('+config +error'), ['src/config/parse.ts:11-20', 'docs/config.md:1-6']);
+    assert.ok(!top('parseConfig -eval').includes('vendor/lib/parse.js:1-5'));
+    assert.deepEqual(top('-parse'), [], 'only exclusions: nothing to search for');
+  });
+
+  describe('filters', () => {
+    checkAll(
+      [
+        { name: 'language', input: { q: 'server', o: { languages: ['go'] } }, expected: ['src/http/server.go'] },
+        { name: 'kind', input: { q: 'config', o: { kinds: ['class'] } }, expected: ['src/config/parse.ts'] },
+        { name: 'path glob', input: { q: 'parseConfig', o: { paths: ['test/**'] } }, expected: ['test/config/parse.test.ts'] },
+        { name: 'path substring', input: { q: 'parseConfig', o: { paths: ['vendor'] } }, expected: ['vendor/lib/parse.js'] },
+        { name: 'negated glob', input: { q: 'parseConfig', o: { paths: ['!vendor/**', '!test/**', '!docs/**'] } }, expected: ['src/config/parse.ts'] },
+        { name: 'scope docs', input: { q: 'parseConfig', o: { scope: 'docs' as const } }, expected: ['docs/config.md'] },
+      ],
+      ({ q, o }) => [...new Set(search(q, o).hits.map((h) => h.path))],
+    );
+  });
+
+  it('scope code really prefers code: docs fall below every code hit', () => {
+    const all = search('configuration parse', { scope: 'all' }).hits;
+    const code = search('configuration parse', { scope: 'code' }).hits;
+    assert.equal(all[0]?.path, 'docs/config.md', 'the docs hit wins without a preference');
+    const docIndex = code.findIndex((h) => h.path === 'docs/config.md');
+    assert.ok(docIndex > 0, 'still present, but not first');
+    assert.ok(code.slice(0, docIndex).every((h) => h.language !== 'markdown'));
+  });
+
+  it('every score breakdown adds up to the score', () => {
+    for (const q of ['fetchUserName', 'parse config', 'Server Start', 'renderProf*', '+config +error']) {
+      for (const h of search(q).hits) {
+        const sum = h.scoreBreakdown.reduce((s, p) => s + p.value, 0);
+        assert.ok(Math.abs(sum - h.score) < 1e-5, `${q}: ${h.docid} ${sum} vs ${h.score}`);
+        assert.ok(h.scoreBreakdown.length > 0);
+      }
+    }
+    const b = search('parseConfig').hits[0]!.scoreBreakdown;
+    assert.ok(b.some((p) => p.kind === 'field' && p.field === 'symbol'));
+    assert.ok(b.some((p) => p.kind === 'boost' && p.name === 'exact-definition'));
+  });
+
+  it('ordering is stable: score, then path, then start line', () => {
+    const dup = searcher([
+      c('b.ts:5-6 text', 'same words here'),
+      c('a.ts:9-9 text', 'same words here'),
+      c('a.ts:1-1 text', 'same words here'),
+    ]);
+    assert.deepEqual(dup('same words').hits.map((h) => h.docid), ['a.ts:1-1', 'a.ts:9-9', 'b.ts:5-6']);
+  });
+
+  it('limit and offset page through the same order', () => {
+    const all = top('config', { limit: 50 });
+    assert.deepEqual([...top('config', { limit: 2 }), ...top('config', { limit: 2, offset: 2 })], all.slice(0, 4));
+    assert.equal(search('config').total, all.length);
+  });
+
+  it('hits carry exact spans, metadata and a marked preview', () => {
+    const h = search('parseConfig').hits[0]!;
+    assert.deepEqual([h.path, h.startLine, h.endLine, h.kind, h.symbol, h.language], ['src/config/parse.ts', 1, 9, 'function', 'parseConfig', 'typescript']);
+    assert.match(h.preview, /export function «parseConfig»\(raw: string\)/);
+    assert.equal(h.stale, undefined);
+  });
+
+  it('marks matched words including identifier parts and stems', () => {
+    const p = parseQuery('user parsing');
+    assert.equal(markMatches('fetchUserName parses users', p), '«fetchUserName» «parses» «users»');
+  });
+
+  it('docs ↔ code: definitions named in a doc hit are added as cross-references', () => {
+    const r = search('Configuration', { crossReferences: true, scope: 'docs' });
+    const xrefs = r.hits.filter((h) => h.crossReferenceFrom);
+    assert.ok(xrefs.some((h) => h.docid === 'src/config/parse.ts:1-9'), JSON.stringify(r.hits.map((h) => h.docid)));
+    assert.ok(xrefs.every((h) => h.crossReferenceFrom === 'docs/config.md:1-6'));
+  });
+});

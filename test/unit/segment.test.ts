@@ -1,0 +1,82 @@
+import * as assert from 'node:assert/strict';
+import { Segment, SegmentBuilder } from '../../src/core/index/segment';
+import { mergeSegments } from '../../src/core/index/merge';
+import { CorruptDataError } from '../../src/core/index/varint';
+import { FIELDS } from '../../src/core/index/fields';
+import { makeChunkId, makeDocid } from '../../src/core/chunking/ids';
+import type { Chunk, ChunkKind } from '../../src/core/types';
+
+function chunk(path: string, start: number, end: number, kind: ChunkKind, symbol: string, text: string): Chunk {
+  return { docid: makeDocid(path, start, end), id: makeChunkId(path, kind, symbol, start, text), path, startLine: start, endLine: end, text, language: 'typescript', kind, symbol, context: symbol, signature: `function ${symbol}()` };
+}
+
+function build(files: Array<[string, Chunk[]]>): Uint8Array {
+  const b = new SegmentBuilder();
+  for (const [path, chunks] of files) b.addFile({ path, size: 10, mtimeMs: 1, hash: 'h', language: 'typescript' }, chunks);
+  return b.build();
+}
+
+const sample: Array<[string, Chunk[]]> = [
+  ['src/a.ts', [chunk('src/a.ts', 1, 3, 'function', 'loadUser', 'function loadUser(id) { return fetchUser(id) }'), chunk('src/a.ts', 5, 9, 'class', 'UserStore', 'class UserStore { users = new Map() }')]],
+  ['src/b.ts', [chunk('src/b.ts', 1, 2, 'function', 'saveUser', 'function saveUser(user) { db.write(user) }')]],
+];
+
+describe('segment format', () => {
+  it('round-trips documents, metadata and postings', () => {
+    const seg = new Segment('seg-test.cseg', build(sample));
+    assert.equal(seg.docCount, 3);
+    assert.deepEqual(seg.files.map((f) => [f.path, f.firstDoc, f.docCount]), [['src/a.ts', 0, 2], ['src/b.ts', 2, 1]]);
+    assert.deepEqual(seg.symbols(), ['loadUser', 'UserStore', 'saveUser']);
+    assert.equal(seg.kindOf(1), 'class');
+    assert.equal(seg.record(0).signature, 'function loadUser()');
+    assert.equal(seg.record(2).id, sample[1]![1][0]!.id);
+    const t = seg.findTerm('user');
+    assert.ok(t >= 0);
+    const p = seg.postings(t);
+    assert.deepEqual([...p.docs], [0, 1, 2]);
+    // `user` is a part of the symbol loadUser (doc 0) and appears in doc 2's body twice.
+    assert.equal(p.tfs[0 * FIELDS.length + FIELDS.indexOf('symbol')], 1);
+    assert.equal(p.tfs[2 * FIELDS.length + FIELDS.indexOf('body')], 3);
+    assert.equal(seg.findTerm('nosuchterm'), -1);
+    assert.deepEqual(seg.terms(), [...seg.terms()].sort());
+  });
+
+  it('merges segments, dropping tombstoned documents and remapping postings', () => {
+    const a = new Segment('seg-a.cseg', build(sample));
+    const b = new Segment('seg-b.cseg', build([['src/c.ts', [chunk('src/c.ts', 1, 1, 'function', 'loadUser', 'function loadUser() {}')]]]));
+    const deletedA = new Uint8Array(a.docCount);
+    deletedA[0] = 1;
+    deletedA[1] = 1; // all of src/a.ts
+    const merged = new Segment('seg-m.cseg', mergeSegments([{ segment: a, deleted: deletedA }, { segment: b, deleted: new Uint8Array(b.docCount) }]));
+    assert.deepEqual(merged.files.map((f) => [f.path, f.firstDoc, f.docCount]), [['src/b.ts', 0, 1], ['src/c.ts', 1, 1]]);
+    assert.deepEqual(merged.symbols(), ['saveUser', 'loadUser']);
+    assert.deepEqual([...merged.postings(merged.findTerm('loaduser')).docs], [1]);
+    assert.equal(merged.findTerm('userstore'), -1, 'terms only in deleted documents are gone');
+  });
+
+  describe('rejects damaged data with CorruptDataError', () => {
+    const good = build(sample);
+    const cases: Array<[string, (b: Uint8Array) => Uint8Array]> = [
+      ['truncated', (b) => b.slice(0, b.length - 100)],
+      ['garbage', () => new TextEncoder().encode('not a segment at all, just some text that is long enough')],
+      ['wrong version', (b) => { const c = b.slice(); c[8] = 99; return c; }],
+      ['missing trailer', (b) => { const c = b.slice(); c[c.length - 1] = 0; return c; }],
+      ['section table out of bounds', (b) => { const c = b.slice(); new DataView(c.buffer).setUint32(32, 0xfffffff8, true); return c; }],
+    ];
+    for (const [name, damage] of cases) {
+      it(name, () => assert.throws(() => new Segment('seg-x.cseg', damage(good)), CorruptDataError));
+    }
+    it('postings that point past the documents', () => {
+      const seg = new Segment('seg-x.cseg', good);
+      // Flip bytes inside the postings block: decoding must fail cleanly, never return wild doc numbers.
+      const c = good.slice();
+      const view = new DataView(c.buffer);
+      const postingsOffset = view.getUint32(32 + 15 * 8, true);
+      const postingsLength = view.getUint32(32 + 15 * 8 + 4, true);
+      for (let i = 0; i < postingsLength; i++) c[postingsOffset + i] = 0xff;
+      const damaged = new Segment('seg-x.cseg', c);
+      assert.throws(() => damaged.postings(damaged.findTerm('user')), CorruptDataError);
+      assert.ok(seg.postings(seg.findTerm('user')).docs.length > 0);
+    });
+  });
+});

@@ -1,0 +1,147 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { spawn } from 'node:child_process';
+import { TempWorkspace } from './helpers/workspace';
+import { acquireLock, LockTimeoutError } from '../../src/core/store/lock';
+import { STORE_FORMAT_VERSION } from '../../src/core/store/store';
+
+const ENGINE_JS = path.resolve(__dirname, '../../src/core/engine/engine.js');
+const GRAMMARS = path.resolve(__dirname, '../../../grammars');
+
+function manifestOf(storeDir: string): { state: string; segments: Array<{ name: string }>; version: number } {
+  return JSON.parse(fs.readFileSync(path.join(storeDir, 'manifest.json'), 'utf8'));
+}
+
+/** Runs a refresh in a separate Node process; resolves with its exit code and output. */
+function refreshInChild(root: string, storeDir: string, extra = ''): { done: Promise<{ code: number | null; out: string }>; kill: () => void } {
+  const script = `
+    const { Engine } = require(${JSON.stringify(ENGINE_JS)});
+    const e = new Engine({ root: ${JSON.stringify(root)}, storeDir: ${JSON.stringify(storeDir)}, grammarsDir: ${JSON.stringify(GRAMMARS)}, strategy: 'lines', workers: 0 });
+    ${extra}
+    e.refresh().then((r) => { console.log(JSON.stringify({ files: r.files, chunks: r.chunks })); return e.close(); })
+      .catch((err) => { console.error(err); process.exit(3); });`;
+  const child = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout.on('data', (d) => (out += d));
+  child.stderr.on('data', (d) => (out += d));
+  return {
+    done: new Promise((resolve) => child.on('close', (code) => resolve({ code, out }))),
+    kill: () => child.kill('SIGKILL'),
+  };
+}
+
+describe('index store', function () {
+  this.timeout(30000);
+  let ws: TempWorkspace;
+  beforeEach(() => {
+    ws = new TempWorkspace({
+      'src/a.ts': 'export function apple() { return 1 }\n',
+      'src/b.ts': 'export function banana() { return 2 }\n',
+    });
+  });
+  afterEach(() => ws.dispose());
+
+  // [name, damage, does searching read the damaged file?]
+  const corruptions: Array<[string, (storeDir: string) => void, boolean?]> = [
+    ['a truncated segment', (d) => { const f = path.join(d, manifestOf(d).segments[0]!.name); fs.truncateSync(f, fs.statSync(f).size - 40); }],
+    ['a garbage segment', (d) => fs.writeFileSync(path.join(d, manifestOf(d).segments[0]!.name), 'garbage'.repeat(50))],
+    ['a missing segment', (d) => fs.rmSync(path.join(d, manifestOf(d).segments[0]!.name))],
+    ['a garbage manifest', (d) => fs.writeFileSync(path.join(d, 'manifest.json'), '{"format": "cairn-index", "vers')],
+    ['a manifest from another format version', (d) => { const m = manifestOf(d); m.version = STORE_FORMAT_VERSION - 1; fs.writeFileSync(path.join(d, 'manifest.json'), JSON.stringify(m)); }],
+    ['a corrupt state table', (d) => fs.writeFileSync(path.join(d, manifestOf(d).state), '{"files": 12}'), false],
+  ];
+  for (const [name, damage, readPath = true] of corruptions) {
+    it(`rebuilds after ${name}, with a diagnostic, and still answers`, async () => {
+      await ws.engine({ strategy: 'lines' }).refresh();
+      damage(ws.storeDir);
+      const fresh = ws.engine({ strategy: 'lines' });
+      const r = await fresh.search('banana');
+      assert.deepEqual(r.results.map((h) => h.path), ['src/b.ts']);
+      if (readPath) assert.ok(r.diagnostics.some((d) => d.code === 'store-corrupt' || d.code === 'store-version'), JSON.stringify(r.diagnostics));
+      // A refresh on the damaged store also recovers, and says so.
+      damage(ws.storeDir);
+      const report = await ws.engine({ strategy: 'lines' }).refresh();
+      assert.equal(report.files, 2);
+      assert.ok(report.rebuilt);
+      assert.ok(report.diagnostics.some((d) => d.code === 'store-corrupt' || d.code === 'store-version'), JSON.stringify(report.diagnostics));
+    });
+  }
+
+  it('status reports a corrupt store without throwing', async () => {
+    await ws.engine({ strategy: 'lines' }).refresh();
+    fs.writeFileSync(path.join(ws.storeDir, 'manifest.json'), 'nope');
+    const s = ws.engine({ strategy: 'lines' }).status();
+    assert.equal(s.exists, false);
+    assert.equal(s.diagnostics[0]?.code, 'store-corrupt');
+  });
+
+  it('serialises concurrent writers from several processes', async () => {
+    for (let i = 0; i < 30; i++) ws.write(`src/gen${i}.ts`, `export const item${i} = ${i};\n`);
+    const runs = [0, 1, 2].map(() => refreshInChild(ws.root, ws.storeDir));
+    const results = await Promise.all(runs.map((r) => r.done));
+    for (const r of results) assert.equal(r.code, 0, r.out);
+    const engine = ws.engine({ strategy: 'lines' });
+    const status = engine.status();
+    assert.equal(status.files, 32);
+    assert.equal(status.chunks, 32, 'each file indexed exactly once');
+    const hits = await engine.search('item17', { refresh: 'never' });
+    assert.deepEqual(hits.results.map((h) => h.path), ['src/gen17.ts']);
+  });
+
+  it('a writer killed at any moment leaves the old or the new index, never a torn one', async () => {
+    for (let i = 0; i < 200; i++) ws.write(`src/many${i}.ts`, `export function fn${i}() { return ${i} }\n`.repeat(20));
+    await ws.engine({ strategy: 'lines' }).refresh();
+    for (const delayMs of [5, 40, 90, 160, 260]) {
+      for (let i = 0; i < 200; i += 7) ws.write(`src/many${i}.ts`, `export function changed${i}_${delayMs}() {}\n`);
+      const child = refreshInChild(ws.root, ws.storeDir);
+      await new Promise((r) => setTimeout(r, delayMs));
+      child.kill();
+      await child.done;
+      // Whatever the kill interrupted, the store opens cleanly and a refresh completes.
+      const engine = ws.engine({ strategy: 'lines', lockTimeoutMs: 60000 });
+      const r = await engine.search('changed7', { refresh: 'never' });
+      assert.deepEqual(r.diagnostics, [], `store was torn after a kill at ${delayMs} ms`);
+      const report = await engine.refresh();
+      assert.equal(report.files, 202);
+    }
+  });
+
+  it('a lock left by a dead process is broken at once', async () => {
+    fs.mkdirSync(ws.storeDir, { recursive: true });
+    fs.writeFileSync(path.join(ws.storeDir, 'write.lock'), JSON.stringify({ pid: 2 ** 22 + 12345, host: os.hostname(), token: 'dead', acquiredAt: new Date().toISOString() }));
+    const started = Date.now();
+    const lock = await acquireLock(ws.storeDir, { timeoutMs: 5000 });
+    lock.release();
+    assert.ok(Date.now() - started < 2000);
+  });
+
+  it('a lock whose holder stopped its heartbeat is broken after staleMs', async () => {
+    fs.mkdirSync(ws.storeDir, { recursive: true });
+    const file = path.join(ws.storeDir, 'write.lock');
+    fs.writeFileSync(file, JSON.stringify({ pid: process.pid, host: 'another-host', token: 'x', acquiredAt: new Date().toISOString() }));
+    const old = new Date(Date.now() - 60_000);
+    fs.utimesSync(file, old, old);
+    const lock = await acquireLock(ws.storeDir, { timeoutMs: 5000, staleMs: 1000 });
+    lock.release();
+  });
+
+  it('a live holder makes waiters time out with a clear error', async () => {
+    const held = await acquireLock(ws.storeDir, { heartbeatMs: 100 });
+    try {
+      const child = spawn(process.execPath, ['-e', `
+        const { acquireLock } = require(${JSON.stringify(path.resolve(__dirname, '../../src/core/store/lock.js'))});
+        acquireLock(${JSON.stringify(ws.storeDir)}, { timeoutMs: 600, staleMs: 5000 })
+          .then(() => process.exit(0), (e) => { console.log(e.name); process.exit(7); });`], { stdio: ['ignore', 'pipe', 'inherit'] });
+      let out = '';
+      child.stdout.on('data', (d) => (out += d));
+      const code = await new Promise((r) => child.on('close', r));
+      assert.equal(code, 7);
+      assert.match(out, /LockTimeoutError/);
+    } finally {
+      held.release();
+    }
+    assert.ok(LockTimeoutError);
+  });
+});

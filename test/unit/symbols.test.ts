@@ -1,0 +1,71 @@
+import * as assert from 'node:assert/strict';
+import { checkAll } from './check';
+import { c, symbolIndex } from './helpers/snapshot';
+
+const table = symbolIndex([
+  c('src/user/service.ts:1-5 function getUserName', 'function getUserName() {}'),
+  c('src/user/service.ts:7-9 function getusername', 'function getusername() {}'),
+  c('src/user/model.ts:1-20 class User', 'class User {}', 'User'),
+  c('src/user/model.ts:3-6 method save', 'save() {}', 'User.save'),
+  c('src/order/model.ts:1-20 class Order', 'class Order {}', 'Order'),
+  c('src/order/model.ts:3-6 method save', 'save() {}', 'Order.save'),
+  c('src/net/client.ts:1-4 function fetchUser', 'export function fetchUser() {}'),
+  c('src/util/strings.ts:1-3 function formatUserLabel', 'function formatUserLabel() {}'),
+  c('test/user.test.ts:1-3 function getUserName', 'function getUserName() {}'),
+  c('docs/guide.md:1-9 section Installation', '# Installation', 'Installation'),
+  c('src/util/http.rs:1-9 impl HttpClient', 'impl HttpClient {}', 'HttpClient'),
+  c('src/util/http.rs:2-4 method send', 'fn send() {}', 'HttpClient::send'),
+]);
+
+const find = (q: string, o = {}) => {
+  const r = table.find(q, o);
+  return { exact: r.exact, hits: r.candidates.map((x) => `${x.match} ${x.qualifiedName}`) };
+};
+
+describe('symbol lookup', () => {
+  describe('tiers: exact, case-insensitive, qualified, prefix, camel-case, fuzzy', () => {
+    checkAll(
+      [
+        {
+          name: 'exact (case-sensitive) first, then case-insensitive; source before tests',
+          input: 'getUserName',
+          expected: { exact: true, hits: ['exact getusername', 'exact getusername', 'exact-ignore-case getusername'] },
+        },
+        { name: 'qualified Class.method', input: 'User.save', expected: { exact: true, hits: ['qualified user.save'] } },
+        { name: 'qualified prefix', input: 'User.sa', expected: { exact: false, hits: ['prefix user.save'] } },
+        { name: 'qualified with ::', input: 'HttpClient::send', expected: { exact: true, hits: ['qualified httpclient.send'] } },
+        { name: 'module-qualified pkg.func', input: 'client.fetchUser', expected: { exact: true, hits: ['qualified fetchuser'] } },
+        { name: 'camel-case humps', input: 'gUN', expected: { exact: false, hits: ['camel-case getusername', 'camel-case getusername'] } },
+        { name: 'initials', input: 'ful', expected: { exact: false, hits: ['camel-case formatuserlabel'] } },
+        { name: 'prefix', input: 'format', expected: { exact: false, hits: ['prefix formatuserlabel'] } },
+        { name: 'fuzzy: closest when nothing matches', input: 'fetchUsr', expected: { exact: false, hits: ['fuzzy fetchuser'] } },
+        { name: 'markdown headings are symbols too', input: 'Installation', expected: { exact: true, hits: ['exact installation'] } },
+        { name: 'nothing close', input: 'zzzzqqq', expected: { exact: false, hits: [] } },
+      ],
+      (q) => {
+        const r = find(q);
+        return { exact: r.exact, hits: r.hits.slice(0, 3) };
+      },
+    );
+  });
+
+  it('the exact-case match is listed before the same name in another case', () => {
+    const r = table.find('getusername');
+    assert.equal(r.candidates[0]?.match, 'exact');
+    assert.equal(r.candidates[0]?.doc, 1);
+  });
+
+  it('filters by kind, language and path', () => {
+    assert.deepEqual(find('save', { kinds: ['method'], paths: ['src/order/**'] }).hits, ['exact order.save']);
+    assert.deepEqual(find('getUserName', { paths: ['test/**'] }).hits, ['exact getusername']);
+    assert.deepEqual(find('send', { languages: ['rust'] }).hits, ['exact httpclient.send']);
+    assert.deepEqual(find('send', { languages: ['python'] }).hits, []);
+  });
+
+  it('returns at most five closest when nothing matches exactly', () => {
+    const r = table.find('er');
+    assert.equal(r.exact, false);
+    assert.ok(r.candidates.length <= 5);
+  });
+
+});
