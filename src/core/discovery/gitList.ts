@@ -1,0 +1,109 @@
+// Candidate listing through git, so .gitignore, .git/info/exclude and the global excludes file
+// are honoured exactly as git honours them, at git's speed (index + untracked cache).
+import { spawn } from 'node:child_process';
+
+export interface GitListing {
+  /** Paths relative to the root (POSIX, as git prints them), tracked and untracked-not-ignored. */
+  paths: string[];
+  /** Index mode of tracked paths (`100644`, `120000` symlink, `160000` submodule). */
+  modes: Map<string, string>;
+}
+
+export const GIT_MODE_SYMLINK = '120000';
+export const GIT_MODE_SUBMODULE = '160000';
+
+/** Past this many characters of pathspecs, list everything and filter in memory (command-line limits). */
+const MAX_PATHSPEC_CHARS = 16_000;
+
+interface GitRun {
+  code: number;
+  stdout: Buffer;
+}
+
+/**
+ * Variables a parent git process (a hook, `git rebase -x`) may have exported would point git
+ * at another repository than the one holding root.
+ */
+function gitEnv(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, GIT_OPTIONAL_LOCKS: '0' };
+  for (const name of ['GIT_DIR', 'GIT_WORK_TREE', 'GIT_INDEX_FILE', 'GIT_PREFIX', 'GIT_COMMON_DIR', 'GIT_NAMESPACE']) {
+    delete env[name];
+  }
+  return env;
+}
+
+/** Runs git; never rejects. A missing git binary or an abort yields code -1. */
+function runGit(cwd: string, args: string[], signal?: AbortSignal): Promise<GitRun> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let settled = false;
+    const finish = (code: number) => {
+      if (settled) return;
+      settled = true;
+      resolve({ code, stdout: Buffer.concat(chunks) });
+    };
+    try {
+      const child = spawn('git', args, { cwd, env: gitEnv(), stdio: ['ignore', 'pipe', 'ignore'], signal, windowsHide: true });
+      child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
+      child.on('error', () => finish(-1));
+      child.on('close', (code) => finish(code ?? -1));
+    } catch {
+      finish(-1);
+    }
+  });
+}
+
+function splitNul(output: Buffer): string[] {
+  return output
+    .toString('utf8')
+    .split('\0')
+    .filter((entry) => entry.length > 0);
+}
+
+/**
+ * Lists candidates under root with `git ls-files` (cwd = root, so paths are relative to root
+ * even when root is a subdirectory of the work tree). Returns undefined when git cannot
+ * answer: git missing, root not inside a work tree, or root itself ignored by the enclosing
+ * repository (a gitignored folder opened on its own is still meant to be indexed).
+ * `only` restricts the listing to these relative paths or directories (literal pathspecs).
+ */
+export async function listWithGit(root: string, only?: readonly string[], signal?: AbortSignal): Promise<GitListing | undefined> {
+  const pathspecs = only && only.reduce((n, p) => n + p.length + 1, 0) <= MAX_PATHSPEC_CHARS ? ['--', ...only] : [];
+  const base = ['-c', 'core.quotepath=off', '--literal-pathspecs', 'ls-files', '-z'];
+  // Two listings instead of `--cached --others` in one: the tracked one carries index modes,
+  // which reveal symlinks and submodules without a stat, and the formats cannot be mixed unambiguously.
+  const [tracked, untracked] = await Promise.all([
+    runGit(root, [...base, '--cached', '--stage', ...pathspecs], signal),
+    runGit(root, [...base, '--others', '--exclude-standard', ...pathspecs], signal),
+  ]);
+  if (tracked.code !== 0 || untracked.code !== 0) return undefined;
+
+  const modes = new Map<string, string>();
+  const paths = new Set<string>();
+  for (const record of splitNul(tracked.stdout)) {
+    // `<mode> <object> <stage>\t<path>`; unmerged paths appear once per stage.
+    const tab = record.indexOf('\t');
+    if (tab < 0) continue;
+    const path = record.slice(tab + 1);
+    modes.set(path, record.slice(0, record.indexOf(' ')));
+    paths.add(path);
+  }
+  for (const path of splitNul(untracked.stdout)) {
+    // Untracked nested repositories are listed as `dir/`: a separate project, not our files.
+    if (!path.endsWith('/')) paths.add(path);
+  }
+
+  if (paths.size === 0 && (await isRootIgnored(root, signal))) return undefined;
+  return { paths: [...paths], modes };
+}
+
+async function isRootIgnored(root: string, signal?: AbortSignal): Promise<boolean> {
+  const run = await runGit(root, ['check-ignore', '-q', '--', '.'], signal);
+  return run.code === 0;
+}
+
+/** Whether root lies inside a git work tree git can read (git installed, repository valid). */
+export async function isInsideWorkTree(root: string, signal?: AbortSignal): Promise<boolean> {
+  const run = await runGit(root, ['rev-parse', '--is-inside-work-tree'], signal);
+  return run.code === 0 && run.stdout.toString('utf8').trim() === 'true';
+}
