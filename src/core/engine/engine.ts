@@ -17,6 +17,8 @@ import { compareHits, DEFAULT_RANKING, round, searchSnapshot, type RankingParams
 import { FileReader } from '../search/hydrate';
 import type { IndexFreshness, SearchOptions, SearchResponse, SymbolHit, SymbolOptions, SymbolResponse } from '../search/types';
 import { refreshIndex, type Chunker, type RefreshOptions, type RefreshReport } from './indexer';
+import { ChunkLocator } from '../search/locate';
+import { fuseHybrid, ripgrepProvider, type ProviderAnswer, type ProviderContext } from '../providers/providers';
 
 export interface EngineOptions {
   /** Absolute path of the folder to index. */
@@ -35,6 +37,26 @@ export interface EngineOptions {
   ranking?: Partial<RankingParams>;
   fieldParams?: Partial<Record<FieldName, FieldParams>>;
   lockTimeoutMs?: number;
+  /** The ripgrep binary for the `ripgrep` and `hybrid` providers (the host knows where it is). */
+  ripgrepPath?: string;
+}
+
+/** One line of `cairn export --format jsonl`. */
+export interface ExportedChunk {
+  docid: string;
+  id: string;
+  path: string;
+  startLine: number;
+  endLine: number;
+  language: string;
+  kind: string;
+  symbol: string;
+  context: string;
+  signature?: string;
+  docstring?: string;
+  parent?: string;
+  text: string;
+  stale?: boolean;
 }
 
 /** When a query should first bring the index up to date. */
@@ -59,11 +81,15 @@ export interface IndexStatus {
   diagnostics: Diagnostic[];
 }
 
+/** Jobs smaller than this are chunked in-process even when a worker script is available. */
+const IN_PROCESS_BYTES = 256 * 1024;
+
 interface View {
   key: string;
   snapshot: Snapshot;
   scorer: SnapshotScorer;
   symbols: SymbolIndex;
+  locator: ChunkLocator;
 }
 
 export class Engine {
@@ -73,7 +99,8 @@ export class Engine {
   private readonly strategy: ChunkStrategy;
   private readonly ranking: RankingParams;
   private readonly fieldParams: Record<FieldName, FieldParams>;
-  private pool?: Promise<ChunkPool>;
+  private threadPool?: Promise<ChunkPool>;
+  private localPool?: Promise<ChunkPool>;
   private view?: View;
   private lastRefreshGeneration = -1;
 
@@ -104,23 +131,36 @@ export class Engine {
       options,
     );
     this.lastRefreshGeneration = report.generation;
-    const pool = this.pool ? await this.pool : undefined;
-    if (pool?.diagnostics.length) report.diagnostics.push(...pool.diagnostics.filter((d) => !report.diagnostics.includes(d)));
+    for (const p of [this.threadPool, this.localPool]) {
+      const pool = p ? await p : undefined;
+      for (const d of pool?.diagnostics ?? []) if (!report.diagnostics.some((x) => x.code === d.code)) report.diagnostics.push(d);
+    }
     return report;
   }
 
+  /**
+   * Chunks on worker threads for real jobs, in this thread for small ones: starting workers and
+   * loading grammars in each costs more than chunking a few saved files.
+   */
   private async chunker(): Promise<Chunker> {
-    if (!this.pool) {
-      this.pool = ChunkPool.create({
-        workerScript: this.options.workerScript ?? '',
-        grammarsDir: this.options.grammarsDir,
-        workers: this.options.workerScript ? this.options.workers : 0,
-        policy: this.policy,
-        strategy: this.strategy,
-      });
-    }
-    const pool = await this.pool;
-    return { chunk: (docs) => pool.chunk(docs) };
+    return {
+      chunk: async (docs) => {
+        const bytes = docs.reduce((n, d) => n + d.text.length, 0);
+        const threads = this.options.workerScript && this.options.workers !== 0 && (this.threadPool || bytes > IN_PROCESS_BYTES);
+        const pool = threads ? await (this.threadPool ??= this.createPool(this.options.workers)) : await (this.localPool ??= this.createPool(0));
+        return pool.chunk(docs);
+      },
+    };
+  }
+
+  private createPool(workers: number | undefined): Promise<ChunkPool> {
+    return ChunkPool.create({
+      workerScript: this.options.workerScript ?? '',
+      grammarsDir: this.options.grammarsDir,
+      workers,
+      policy: this.policy,
+      strategy: this.strategy,
+    });
   }
 
   /**
@@ -155,7 +195,7 @@ export class Engine {
       const key = `${snapshot.manifest.generation}:${snapshot.manifest.segments.map((s) => `${s.name}/${s.deleted.length}`).join(',')}`;
       if (this.view?.key !== key) {
         const scorer = new SnapshotScorer(snapshot, this.fieldParams);
-        this.view = { key, snapshot, scorer, symbols: new SymbolIndex(snapshot) };
+        this.view = { key, snapshot, scorer, symbols: new SymbolIndex(snapshot), locator: new ChunkLocator(snapshot) };
       }
       return { view: this.view, fresh: fresh || this.lastRefreshGeneration === snapshot.manifest.generation };
     }
@@ -167,28 +207,52 @@ export class Engine {
     return { files: m?.files ?? 0, chunks: m?.chunks ?? 0, fresh, generation: m?.generation ?? 0 };
   }
 
-  async search(query: string, options: SearchOptions & { refresh?: RefreshMode; refreshStale?: boolean } = {}): Promise<SearchResponse> {
+  async search(query: string, options: SearchOptions & { refresh?: RefreshMode; refreshStale?: boolean; signal?: AbortSignal } = {}): Promise<SearchResponse> {
     const started = performance.now();
     const diagnostics: Diagnostic[] = [];
     let { view, fresh } = await this.currentView(options.refresh ?? 'if-missing', diagnostics);
     if (!view) return { query, results: [], total: 0, tookMs: round(performance.now() - started), index: this.freshness(undefined, false), warnings: ['no index yet'], diagnostics };
-    let result = searchSnapshot(view.scorer, view.symbols, new FileReader(this.root), query, options, this.ranking);
+    let answer = await this.answer(view, query, options);
     // Hits in files that changed since indexing: refresh just those files and ask again.
-    const stale = [...new Set(result.hits.filter((h) => h.stale).map((h) => h.path))];
+    const stale = [...new Set(answer.hits.filter((h) => h.stale).map((h) => h.path))];
     if (options.refreshStale && stale.length > 0) {
       await this.refresh({ only: stale });
       ({ view, fresh } = await this.currentView('never', diagnostics));
-      if (view) result = searchSnapshot(view.scorer, view.symbols, new FileReader(this.root), query, options, this.ranking);
+      if (view) answer = await this.answer(view, query, options);
     }
     return {
       query,
-      results: result.hits,
-      total: result.total,
+      results: answer.hits,
+      total: answer.total,
       tookMs: round(performance.now() - started),
       index: this.freshness(view, fresh),
-      warnings: result.warnings,
-      diagnostics,
+      warnings: answer.warnings,
+      diagnostics: [...diagnostics, ...answer.diagnostics],
     };
+  }
+
+  private async answer(view: View, query: string, options: SearchOptions & { signal?: AbortSignal }): Promise<ProviderAnswer> {
+    const reader = new FileReader(this.root);
+    const indexAnswer = (o: SearchOptions): ProviderAnswer => {
+      const r = searchSnapshot(view.scorer, view.symbols, reader, query, o, this.ranking);
+      return { hits: r.hits, total: r.total, warnings: r.warnings, diagnostics: [] };
+    };
+    const ctx: ProviderContext = { root: this.root, snapshot: view.snapshot, locator: view.locator, symbols: view.symbols, reader, rgPath: this.options.ripgrepPath };
+    switch (options.provider ?? 'index') {
+      case 'index':
+        return indexAnswer(options);
+      case 'ripgrep':
+        return ripgrepProvider(ctx, query, options);
+      case 'hybrid': {
+        const depth = Math.max(30, ((options.limit ?? 20) + (options.offset ?? 0)) * 3);
+        const idx = indexAnswer({ ...options, limit: depth, offset: 0 });
+        const rg = await ripgrepProvider(ctx, query, { ...options, regex: false, limit: depth, offset: 0 });
+        const fused = fuseHybrid(ctx, query, [{ name: 'index', hits: idx.hits }, { name: 'ripgrep', hits: rg.hits }], options);
+        return { hits: fused.hits, total: fused.total, warnings: [...idx.warnings, ...rg.warnings], diagnostics: rg.diagnostics };
+      }
+      default:
+        throw new Error(`unknown provider ${String(options.provider)}`);
+    }
   }
 
   async findSymbol(name: string, options: SymbolOptions & { refresh?: RefreshMode } = {}): Promise<SymbolResponse> {
@@ -277,40 +341,46 @@ export class Engine {
     };
   }
 
-  /** Every live chunk's location and metadata, for export and for pack building. */
-  async *chunkRecords(): AsyncGenerator<{ path: string; startLine: number; endLine: number; kind: string; symbol: string; context: string; language: string; id: string; signature?: string }> {
+  /**
+   * Every live chunk with its metadata and current text, file by file (for `cairn export` and
+   * external RAG/graph ingestion). Text comes from the working tree; `stale` marks files that
+   * changed since they were indexed.
+   */
+  async *exportChunks(): AsyncGenerator<ExportedChunk> {
     const diagnostics: Diagnostic[] = [];
     const { view } = await this.currentView('if-missing', diagnostics);
     if (!view) return;
-    const { segments, deleted } = view.snapshot;
-    for (let s = 0; s < segments.length; s++) {
-      const seg = segments[s] as Snapshot['segments'][number];
-      const del = deleted[s] as Uint8Array;
-      const symbols = seg.symbols();
-      const contexts = seg.contexts();
-      for (let d = 0; d < seg.docCount; d++) {
-        if (del[d]) continue;
-        const file = seg.fileOf(d);
-        const rec = seg.record(d);
+    const reader = new FileReader(this.root);
+    const { segments } = view.snapshot;
+    for (const filePath of view.locator.paths().sort()) {
+      for (const ref of view.locator.chunksOf(filePath)) {
+        const seg = segments[ref.seg] as Snapshot['segments'][number];
+        const hit = reader.hit(seg, ref.doc, 0, undefined);
+        const rec = seg.record(ref.doc);
         yield {
-          path: file.path,
-          startLine: seg.docStart[d] as number,
-          endLine: seg.docEnd[d] as number,
-          kind: seg.kindOf(d),
-          symbol: symbols[d] as string,
-          context: contexts[d] as string,
-          language: file.language,
-          id: rec.id,
+          docid: hit.docid,
+          id: hit.id,
+          path: hit.path,
+          startLine: hit.startLine,
+          endLine: hit.endLine,
+          language: hit.language,
+          kind: hit.kind,
+          symbol: hit.symbol,
+          context: hit.context,
           ...(rec.signature ? { signature: rec.signature } : {}),
+          ...(rec.docstring ? { docstring: rec.docstring } : {}),
+          ...(rec.parent ? { parent: rec.parent } : {}),
+          text: reader.text(hit.path, hit.startLine, hit.endLine) ?? '',
+          ...(hit.stale ? { stale: true } : {}),
         };
       }
     }
   }
 
   async close(): Promise<void> {
-    const pool = this.pool;
-    this.pool = undefined;
-    if (pool) await (await pool).close();
+    const pools = [this.threadPool, this.localPool];
+    this.threadPool = this.localPool = undefined;
+    await Promise.all(pools.map(async (p) => p && (await p).close()));
   }
 }
 

@@ -26,6 +26,10 @@ export interface SearchFilters {
 }
 
 export interface SearchOptions extends SearchFilters {
+  /** `index` (default), `ripgrep` (exact text), or `hybrid` (both, fused). */
+  provider?: 'index' | 'ripgrep' | 'hybrid';
+  /** With the ripgrep provider: treat the query as a regular expression. */
+  regex?: boolean;
   limit?: number;
   offset?: number;
   /** Lines of preview per hit (default 3). */
