@@ -120,4 +120,6 @@ export interface FileChunks {
   /** Which chunker produced the chunks (`lines` when the AST chunker fell back). */
   strategy: ChunkStrategy | 'markdown' | 'yaml';
   diagnostics: Diagnostic[];
+  /** Import specifiers as written in the file (`./util`, `os.path`, `github.com/x/y`), from the AST chunker. */
+  imports?: string[];
 }

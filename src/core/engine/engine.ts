@@ -19,6 +19,11 @@ import type { IndexFreshness, SearchOptions, SearchResponse, SymbolHit, SymbolOp
 import { refreshIndex, type Chunker, type RefreshOptions, type RefreshReport } from './indexer';
 import { ChunkLocator } from '../search/locate';
 import { fuseHybrid, ripgrepProvider, type ProviderAnswer, type ProviderContext } from '../providers/providers';
+import { ImportGraph } from '../pack/graph';
+import { buildPack, type PackContext } from '../pack/build';
+import type { ContextPack, GuidanceEntry, PackOptions } from '../pack/types';
+import { DEFINITION_KINDS } from '../index/fields';
+import { parseDocid } from '../chunking/ids';
 
 export interface EngineOptions {
   /** Absolute path of the folder to index. */
@@ -90,6 +95,8 @@ interface View {
   scorer: SnapshotScorer;
   symbols: SymbolIndex;
   locator: ChunkLocator;
+  /** Built on first use (packs), from the state table's import lists. */
+  graph?: ImportGraph;
 }
 
 export class Engine {
@@ -282,6 +289,74 @@ export class Engine {
         : `no symbol named "${name}" and nothing close`;
     }
     return response;
+  }
+
+  /**
+   * A context pack for a task: what to read (spans), what is related, and what was considered
+   * and left out, under a hard token budget. Refreshes the index first unless told not to.
+   */
+  async buildPack(
+    task: string,
+    options: PackOptions & { refresh?: RefreshMode; guidance?: (task: string) => Promise<GuidanceEntry[]> } = {},
+  ): Promise<ContextPack> {
+    const diagnostics: Diagnostic[] = [];
+    const { view } = await this.currentView(options.refresh ?? 'always', diagnostics);
+    if (!view) throw new Error('no index: refresh the index before building a pack');
+    const reader = new FileReader(this.root);
+    const hitOf = (seg: number, doc: number) => reader.hit(view.snapshot.segments[seg] as Snapshot['segments'][number], doc, 0, undefined);
+    if (!view.graph) view.graph = this.importGraph(view);
+    const ctx: PackContext = {
+      search: (query, o) => this.search(query, { ...o, refresh: 'never' }),
+      definitions: (name, limit) => {
+        const { exact, candidates } = view.symbols.find(name, { limit: limit * 3 });
+        if (!exact) return [];
+        return candidates
+          .filter((c) => c.match === 'exact' || c.match === 'exact-ignore-case' || c.match === 'qualified')
+          .filter((c) => DEFINITION_KINDS.has(view.snapshot.segments[c.seg]!.kindOf(c.doc)))
+          .slice(0, limit)
+          .map((c) => hitOf(c.seg, c.doc));
+      },
+      spanAt: (path, startLine, endLine) => {
+        const refs = view.locator.chunksOf(path);
+        const exact = refs.find((r) => {
+          const seg = view.snapshot.segments[r.seg]!;
+          return seg.docStart[r.doc] === startLine && (endLine === undefined || seg.docEnd[r.doc] === endLine);
+        });
+        const ref = exact ?? view.locator.locate(path, startLine);
+        return ref ? hitOf(ref.seg, ref.doc) : undefined;
+      },
+      chunksOf: (path) => view.locator.chunksOf(path).map((r) => hitOf(r.seg, r.doc)),
+      isIndexed: (path) => view.locator.has(path),
+      text: (path, start, end) => reader.text(path, start, end),
+      graph: view.graph,
+      guidance: options.guidance,
+    };
+    const pack = await buildPack(ctx, task, options);
+    pack.diagnostics.unshift(...diagnostics);
+    return pack;
+  }
+
+  /** The import graph of the current view's files (resolved from the state table's import lists). */
+  private importGraph(view: View): ImportGraph {
+    const imports = new Map<string, string[]>();
+    try {
+      const state = this.store.readState(view.snapshot.manifest);
+      for (const [p, f] of Object.entries(state.files)) if (f.imports?.length) imports.set(p, f.imports);
+    } catch (e) {
+      if (!(e instanceof StoreCorruptError)) throw e;
+    }
+    return new ImportGraph(imports, view.locator.paths());
+  }
+
+  /** The chunk a `path:start-end` id names (or the smallest containing its first line). */
+  async chunkFor(docid: string): Promise<{ path: string; startLine: number; endLine: number; symbol: string; kind: string } | undefined> {
+    const parsed = parseDocid(docid);
+    if (!parsed) return undefined;
+    const { view } = await this.currentView('if-missing', []);
+    const ref = view?.locator.locate(parsed.path, parsed.startLine);
+    if (!view || !ref) return undefined;
+    const seg = view.snapshot.segments[ref.seg]!;
+    return { path: parsed.path, startLine: seg.docStart[ref.doc] as number, endLine: seg.docEnd[ref.doc] as number, symbol: seg.symbols()[ref.doc] as string, kind: seg.kindOf(ref.doc) };
   }
 
   /** What is indexed, when, how fresh and how big. Never builds anything. */

@@ -209,7 +209,10 @@ export async function refreshIndex(config: IndexerConfig, options: RefreshOption
         );
         builderFiles.push({
           path: doc.path,
-          state: { size: doc.size, mtimeMs: doc.mtimeMs, hash: doc.hash, language: doc.language, firstDoc, docCount, chunkIds: fc.chunks.map((c) => c.id) },
+          state: {
+            size: doc.size, mtimeMs: doc.mtimeMs, hash: doc.hash, language: doc.language, firstDoc, docCount, chunkIds: fc.chunks.map((c) => c.id),
+            ...(fc.imports?.length ? { imports: fc.imports } : {}),
+          },
         });
         chunksAdded += docCount;
         if (state.files[doc.path]) changed++;

@@ -20,6 +20,7 @@ interface FileView {
 /** Reads working-tree files for previews; one instance per query (caches per path). */
 export class FileReader {
   private readonly files = new Map<string, FileView>();
+  private readonly unchecked = new Map<string, FileView>();
 
   constructor(readonly root: string) {}
 
@@ -47,10 +48,22 @@ export class FileReader {
     return v;
   }
 
-  /** Lines start..end (1-based, inclusive) of a file as it is now, or undefined. */
+  /** Lines start..end (1-based, inclusive) of a file as it is now, or undefined when unreadable. */
   text(relPath: string, startLine: number, endLine: number): string | undefined {
-    const v = this.files.get(relPath);
-    const lines = v?.lines;
+    let v = this.files.get(relPath) ?? this.unchecked.get(relPath);
+    if (!v) {
+      // Read without a staleness check; hit() still checks when the same file becomes a hit.
+      v = {};
+      try {
+        let text = fs.readFileSync(path.join(this.root, relPath), 'utf8');
+        if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+        v.lines = text.split(/\r?\n/);
+      } catch {
+        v.stale = 'deleted';
+      }
+      this.unchecked.set(relPath, v);
+    }
+    const lines = v.lines;
     if (!lines) return undefined;
     return lines.slice(startLine - 1, endLine).join('\n');
   }

@@ -67,6 +67,8 @@ export interface FileState {
   docCount: number;
   /** Stable ids of the chunks this file produced, in document order. */
   chunkIds: string[];
+  /** Import specifiers the file contains (for the dependency graph of context packs). */
+  imports?: string[];
 }
 
 export interface StateTable {

@@ -1,0 +1,137 @@
+// The import/dependency graph between indexed files. The AST chunker records each file's import
+// specifiers (tree-sitter, per language); here they are resolved to indexed paths, in both
+// directions, so a pack can follow "who imports this file" and "what does it import".
+import * as posix from 'node:path/posix';
+
+const RESOLVE_SUFFIXES = ['', '.ts', '.tsx', '.d.ts', '.js', '.jsx', '.mjs', '.cjs', '.mts', '.cts', '/index.ts', '/index.tsx', '/index.js', '/index.mjs', '.py', '/__init__.py', '.go', '.rs', '/mod.rs', '.rb', '.php', '.java', '.cs', '.swift', '.h', '.hpp', '.c', '.cc', '.cpp', '.css', '.scss', '.json'];
+
+export class ImportGraph {
+  private readonly out = new Map<string, Set<string>>();
+  private readonly in = new Map<string, Set<string>>();
+  private readonly paths: ReadonlySet<string>;
+  /** Directory -> files directly in it (Go packages, Java/C# namespaces by folder). */
+  private readonly byDir = new Map<string, string[]>();
+  /** Basename without suffix -> paths (last-resort resolution of module names). */
+  private readonly byStem = new Map<string, string[]>();
+
+  constructor(imports: ReadonlyMap<string, readonly string[]>, indexedPaths: Iterable<string>) {
+    this.paths = new Set(indexedPaths);
+    for (const p of this.paths) {
+      const dir = posix.dirname(p);
+      push(this.byDir, dir, p);
+      push(this.byStem, stemOf(p), p);
+    }
+    for (const [from, specs] of imports) {
+      for (const spec of specs) {
+        for (const to of this.resolve(from, spec)) {
+          if (to === from) continue;
+          add(this.out, from, to);
+          add(this.in, to, from);
+        }
+      }
+    }
+  }
+
+  /** Files `path` imports. */
+  importsOf(path: string): string[] {
+    return [...(this.out.get(path) ?? [])].sort();
+  }
+
+  /** Files that import `path`. */
+  importersOf(path: string): string[] {
+    return [...(this.in.get(path) ?? [])].sort();
+  }
+
+  get edgeCount(): number {
+    let n = 0;
+    for (const s of this.out.values()) n += s.size;
+    return n;
+  }
+
+  /** Resolves an import specifier written in `from` to indexed paths (possibly several for a package). */
+  resolve(from: string, spec: string): string[] {
+    const s = spec.trim().replace(/^['"<]|['">]$/g, '');
+    if (!s) return [];
+    const dir = posix.dirname(from);
+    // Relative specifiers: ./x, ../x (JS/TS, CSS, C includes "x.h", Ruby require_relative, PHP require).
+    if (s.startsWith('./') || s.startsWith('../') || (!s.includes(':') && /\.(h|hpp|hh|c|cc|cpp|php|rb|css|scss)$/.test(s))) {
+      const base = posix.normalize(posix.join(dir, s));
+      const hit = this.withSuffixes(base);
+      if (hit) return [hit];
+      if (!s.startsWith('.')) {
+        const anywhere = this.bySuffix(s);
+        if (anywhere) return [anywhere];
+      }
+      return [];
+    }
+    // Python relative imports: `.models`, `..utils.io`.
+    const pyRel = /^(\.+)(.*)$/.exec(s);
+    if (pyRel) {
+      let base = dir;
+      for (let i = 1; i < (pyRel[1] as string).length; i++) base = posix.dirname(base);
+      const rest = (pyRel[2] as string).replace(/\./g, '/');
+      const hit = this.withSuffixes(rest ? posix.join(base, rest) : posix.join(base, '__init__'));
+      return hit ? [hit] : [];
+    }
+    // Dotted / slashed module paths: Python `a.b.c`, Java `com.x.Y`, Go `github.com/o/r/pkg`,
+    // Rust `crate::a::b`, C# `A.B`, Swift/Kotlin modules. Try the longest suffix that is indexed.
+    const parts = s.replace(/^(crate|self|super)::/, '').split(/::|\.|\//).filter(Boolean);
+    for (let start = 0; start < parts.length; start++) {
+      const candidate = parts.slice(start).join('/');
+      const file = this.bySuffix(candidate);
+      if (file) return [file];
+      // A package directory (Go): every file in it.
+      const pkg = this.dirBySuffix(candidate);
+      if (pkg) return pkg;
+    }
+    return [];
+  }
+
+  private withSuffixes(base: string): string | undefined {
+    for (const suffix of RESOLVE_SUFFIXES) if (this.paths.has(base + suffix)) return base + suffix;
+    return undefined;
+  }
+
+  /** An indexed file whose path ends with `rel` plus a known suffix. */
+  private bySuffix(rel: string): string | undefined {
+    const stem = stemOf(rel);
+    const candidates = [...(this.byStem.get(stem) ?? []), ...(this.byStem.get('__init__') ?? []), ...(this.byStem.get('index') ?? []), ...(this.byStem.get('mod') ?? [])];
+    let best: string | undefined;
+    for (const p of candidates) {
+      for (const suffix of RESOLVE_SUFFIXES) {
+        // A bare suffix only when the specifier names a file (`util.h`), not a module (`pkg.models`).
+        if (!suffix && !/\.[A-Za-z0-9]{1,8}$/.test(rel)) continue;
+        const target = rel + suffix;
+        if (p === target || p.endsWith(`/${target}`)) {
+          if (!best || p.length < best.length) best = p;
+        }
+      }
+    }
+    return best;
+  }
+
+  private dirBySuffix(rel: string): string[] | undefined {
+    if (!rel.includes('/')) return undefined;
+    for (const [dir, files] of this.byDir) {
+      if (dir === rel || dir.endsWith(`/${rel}`)) return files.filter((f) => !/_test\.go$/.test(f));
+    }
+    return undefined;
+  }
+}
+
+function stemOf(p: string): string {
+  const name = p.split('/').pop() as string;
+  return name.replace(/(\.d)?\.[^.]+$/, '');
+}
+
+function push(map: Map<string, string[]>, key: string, value: string): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
+
+function add(map: Map<string, Set<string>>, key: string, value: string): void {
+  let set = map.get(key);
+  if (!set) map.set(key, (set = new Set()));
+  set.add(value);
+}

@@ -1,0 +1,162 @@
+import * as assert from 'node:assert/strict';
+import { checkAll } from './check';
+import { TempWorkspace } from './helpers/workspace';
+import { ImportGraph } from '../../src/core/pack/graph';
+import { estimateTokens, renderPackMarkdown } from '../../src/core/pack/markdown';
+import { calledNames } from '../../src/core/pack/build';
+
+const repo = {
+  'src/io/files.ts': 'export function readFileText(path: string): string {\n  return fs.readFileSync(path, "utf8");\n}\n',
+  'src/config/parse.ts': [
+    "import { readFileText } from '../io/files';",
+    '',
+    '/** Parses the configuration file into a Config. */',
+    'export function parseConfig(path: string): Config {',
+    '  const raw = readFileText(path);',
+    '  const data = JSON.parse(raw);',
+    '  return validateConfig(data);',
+    '}',
+    '',
+    'export function validateConfig(data: unknown): Config {',
+    "  if (!data || typeof data !== 'object') throw new ConfigError('config must be an object');",
+    '  return data as Config;',
+    '}',
+    '',
+  ].join('\n'),
+  'src/config/errors.ts': 'export class ConfigError extends Error {\n  constructor(message: string) {\n    super(message);\n  }\n}\n',
+  'src/app.ts': "import { parseConfig } from './config/parse';\n\nexport function main() {\n  const config = parseConfig('app.json');\n  start(config);\n}\n",
+  'test/config/parse.test.ts': "import { parseConfig } from '../../src/config/parse';\n\nit('parses config', () => {\n  parseConfig('fixture.json');\n});\n",
+  'docs/configuration.md': '# Configuration\n\nThe app reads `app.json` with `parseConfig`. Invalid files raise `ConfigError`.\n',
+  'vendor/legacy/parse.js': 'function parseConfig(s) { return eval(s) }\n',
+  'src/unrelated/colors.ts': 'export const RED = "#f00";\nexport function mixColors(a, b) { return a + b }\n',
+  'src/report/build.ts': `export function buildReport(rows: Row[]): string {\n${Array.from({ length: 120 }, (_, i) => `  const line${i} = format(rows[${i}]);`).join('\n')}\n  return lines.join('\\n');\n}\n`,
+};
+
+describe('context packs', function () {
+  this.timeout(30000);
+  let ws: TempWorkspace;
+  before(async () => {
+    ws = new TempWorkspace(repo);
+    await ws.engine().refresh();
+  });
+  after(() => ws.dispose());
+
+  it('puts the exact definition first, follows calls, tests and docs, and explains every item', async () => {
+    const pack = await ws.engine().buildPack('fix validation errors in parseConfig');
+    const first = pack.mustInspect[0]!;
+    assert.equal(first.docid, 'src/config/parse.ts:3-8');
+    assert.equal(first.relation, 'named-symbol');
+    assert.match(first.text ?? '', /export function parseConfig/);
+    const docids = pack.mustInspect.map((i) => i.docid);
+    assert.ok(docids.includes('src/config/parse.ts:10-13'), `validateConfig is called by parseConfig: ${docids}`);
+    assert.ok(docids.includes('src/io/files.ts:1-3'), `readFileText is called by parseConfig: ${docids}`);
+    const all = [...pack.mustInspect.map((i) => [i.path, i.relation]), ...pack.relatedFiles.map((r) => [r.path, r.relation])];
+    const testItem = [...pack.mustInspect, ...pack.relatedFiles].find((i) => i.path === 'test/config/parse.test.ts');
+    assert.ok(testItem && /test for src\/config\/parse\.ts/.test(testItem.reason), JSON.stringify(all));
+    assert.ok(all.some(([p, r]) => p === 'docs/configuration.md' && (r === 'doc' || r === 'lexical')), JSON.stringify(all));
+    for (const item of pack.mustInspect) {
+      assert.ok(item.reason.length > 5);
+      const sum = item.scoreBreakdown.reduce((s, p) => s + p.value, 0);
+      assert.ok(Math.abs(sum - item.score) < 1e-4, `${item.docid}: ${sum} vs ${item.score}`);
+    }
+    // The vendored copy is considered but never outranks source.
+    const vendorIndex = docids.indexOf('vendor/legacy/parse.js:1-1');
+    assert.ok(vendorIndex === -1 || vendorIndex > 2);
+  });
+
+  it('exact ids in the task outrank everything else', async () => {
+    const pack = await ws.engine().buildPack('look at src/unrelated/colors.ts:2-2 and parseConfig');
+    assert.equal(pack.mustInspect[0]?.docid, 'src/unrelated/colors.ts:2-2');
+    assert.equal(pack.mustInspect[0]?.relation, 'named-span');
+  });
+
+  it("honours the caller's negative examples", async () => {
+    const pack = await ws.engine().buildPack('parseConfig', { negatives: ['test/**', 'src/io/files.ts:1-3'] });
+    const included = [...pack.mustInspect.map((i) => i.docid), ...pack.relatedFiles.map((r) => r.docid)];
+    assert.ok(!included.some((d) => d?.startsWith('test/')), JSON.stringify(included));
+    assert.ok(!included.includes('src/io/files.ts:1-3'));
+    assert.ok(pack.rejectedFiles.some((r) => r.reason === 'marked irrelevant by the caller'));
+  });
+
+  it('never exceeds the token budget and lists what it cut', async () => {
+    for (const budget of [200, 300, 450, 700, 1200, 4000]) {
+      const pack = await ws.engine().buildPack('fix validation errors in parseConfig', { budgetTokens: budget, refresh: 'never' });
+      const used = estimateTokens(renderPackMarkdown(pack));
+      assert.ok(used <= budget, `budget ${budget}: used ${used}`);
+      assert.equal(pack.usedTokens, used);
+      assert.ok(pack.mustInspect.length >= 1, `budget ${budget} still shows the top span`);
+      if (budget <= 300) {
+        const accounted = [...pack.relatedFiles, ...pack.rejectedFiles].some((r) => /no room/i.test(r.reason)) || pack.warnings.some((w) => /no room/.test(w));
+        assert.ok(accounted, `budget ${budget}: what did not fit is listed with its reason`);
+      }
+      for (const item of pack.mustInspect.filter((i) => i.truncatedTo)) {
+        assert.ok(pack.cut.some((c) => c.docid === item.docid && c.action === 'truncated'));
+      }
+    }
+  });
+
+  it('cuts a span that is too big to its first lines, and says so', async () => {
+    const pack = await ws.engine().buildPack('buildReport', { budgetTokens: 500, refresh: 'never' });
+    const item = pack.mustInspect[0]!;
+    assert.equal(item.symbol, 'buildReport');
+    assert.ok(item.truncatedTo && item.truncatedTo.endLine < item.endLine);
+    assert.match(item.text ?? '', /… \(\d+ more lines\)$/);
+    assert.deepEqual(pack.cut.map((c) => [c.docid, c.action]), [[item.docid, 'truncated']]);
+    assert.ok(pack.cut[0]!.keptTokens < pack.cut[0]!.originalTokens);
+    assert.match(renderPackMarkdown(pack), /Cut to fit the budget: `src\/report\/build\.ts:1-\d+` \(kept \d+ of \d+ tokens\)/);
+  });
+
+  it('renders Markdown a person or an agent can read', async () => {
+    const pack = await ws.engine().buildPack('parseConfig', { refresh: 'never' });
+    const md = renderPackMarkdown(pack);
+    assert.match(md, /^# Context pack/);
+    assert.match(md, /### 1\. `src\/config\/parse\.ts:3-8` — function parseConfig/);
+    assert.match(md, /```ts\n\/\*\* Parses the configuration file into a Config\. \*\/\nexport function parseConfig/);
+    assert.match(md, /## Considered and left out|## Related files/);
+  });
+
+  it('is stable: the same task gives the same pack', async () => {
+    const a = await ws.engine().buildPack('config errors', { refresh: 'never' });
+    const b = await ws.engine().buildPack('config errors', { refresh: 'never' });
+    assert.deepEqual(a.mustInspect.map((i) => i.docid), b.mustInspect.map((i) => i.docid));
+    assert.deepEqual(a.relatedFiles, b.relatedFiles);
+  });
+});
+
+describe('import graph resolution', () => {
+  const files = ['src/app.ts', 'src/config/parse.ts', 'src/config/index.ts', 'pkg/models/__init__.py', 'pkg/models/user.py', 'pkg/util.py', 'cmd/server/main.go', 'internal/store/store.go', 'internal/store/db.go', 'src/lib.rs', 'src/net/mod.rs', 'include/util.h', 'src/util.c', 'com/acme/Order.java'];
+  const graph = new ImportGraph(new Map(), files);
+  checkAll(
+    [
+      { name: 'relative TS import', input: ['src/app.ts', './config/parse'], expected: ['src/config/parse.ts'] },
+      { name: 'directory import resolves index.ts', input: ['src/app.ts', './config'], expected: ['src/config/index.ts'] },
+      { name: 'python relative', input: ['pkg/models/user.py', '..util'], expected: ['pkg/util.py'] },
+      { name: 'python absolute', input: ['pkg/util.py', 'pkg.models.user'], expected: ['pkg/models/user.py'] },
+      { name: 'python package', input: ['pkg/util.py', 'pkg.models'], expected: ['pkg/models/__init__.py'] },
+      { name: 'go package dir', input: ['cmd/server/main.go', 'github.com/acme/app/internal/store'], expected: ['internal/store/db.go', 'internal/store/store.go'] },
+      { name: 'rust module path', input: ['src/lib.rs', 'crate::net'], expected: ['src/net/mod.rs'] },
+      { name: 'C include', input: ['src/util.c', 'util.h'], expected: ['include/util.h'] },
+      { name: 'java import', input: ['src/app.ts', 'com.acme.Order'], expected: ['com/acme/Order.java'] },
+      { name: 'external package', input: ['src/app.ts', 'lodash'], expected: [] },
+    ],
+    ([from, spec]) => graph.resolve(from as string, spec as string).sort(),
+  );
+
+  it('answers both directions', () => {
+    const g = new ImportGraph(new Map([['src/app.ts', ['./config/parse']], ['src/config/parse.ts', ['./index']]]), files);
+    assert.deepEqual(g.importsOf('src/app.ts'), ['src/config/parse.ts']);
+    assert.deepEqual(g.importersOf('src/config/parse.ts'), ['src/app.ts']);
+    assert.deepEqual(g.importersOf('src/config/index.ts'), ['src/config/parse.ts']);
+  });
+});
+
+describe('names a chunk calls', () => {
+  checkAll(
+    [
+      { input: 'const raw = readFileText(path); return validateConfig(JSON.parse(raw));', expected: ['readFileText', 'validateConfig', 'parse'] },
+      { input: 'throw new ConfigError("x")', expected: ['ConfigError'] },
+      { input: 'if (x) { return }', expected: [] },
+    ],
+    calledNames,
+  );
+});
