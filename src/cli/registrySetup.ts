@@ -1,0 +1,53 @@
+// What the registry commands (context, annotate, annotations) share: the root, where the cache
+// lives, which remotes are on (none unless .agent-context/config.json or $CAIRN_REGISTRY_REMOTE
+// says so), and how diagnostics are printed for people.
+import * as path from 'node:path';
+import { ContextRegistry, loadRegistryConfig, type RegistryDiagnostic, type RemoteSourceConfig } from '../core/registry';
+import type { OptionSpec, OptionValues } from './args';
+import { resolveRoot } from './engineSetup';
+import { CliError, type Output } from './output';
+import { resolveStoreDir } from './storeDir';
+
+export const REGISTRY_ROOT_OPTION: Record<string, OptionSpec> = {
+  root: { type: 'string', valueName: 'ROOT', description: 'the repository holding .agent-context/ (default: the current directory)' },
+};
+
+/** Comma- or space-separated registry URLs; when set, they replace the config file's remotes. */
+export const REMOTE_ENV = 'CAIRN_REGISTRY_REMOTE';
+
+export interface OpenedRegistry {
+  registry: ContextRegistry;
+  root: string;
+  /** Problems with the configuration, to be reported with the command's result. */
+  diagnostics: RegistryDiagnostic[];
+}
+
+export function openRegistry(values: OptionValues): OpenedRegistry {
+  const root = resolveRoot(values);
+  const { config, diagnostics } = loadRegistryConfig(root);
+  const registry = new ContextRegistry({
+    root,
+    cacheDir: path.join(resolveStoreDir(root), 'registry-cache'),
+    remote: remotesFromEnv() ?? config.remotes,
+    ...(config.registryDir ? { registryDir: config.registryDir } : {}),
+    ...(config.repository ? { repository: config.repository } : {}),
+  });
+  return { registry, root, diagnostics };
+}
+
+function remotesFromEnv(): RemoteSourceConfig[] | undefined {
+  const value = process.env[REMOTE_ENV]?.trim();
+  if (!value) return undefined;
+  return value.split(/[\s,]+/).map((url) => {
+    if (!/^https?:\/\/\S+$/i.test(url)) throw new CliError('invalid-config', `$${REMOTE_ENV}: '${url}' is not an http(s) URL`);
+    return { url };
+  });
+}
+
+/** Diagnostics for people, on stderr: `error: path: message [code]`. */
+export function noteDiagnostics(out: Output, diagnostics: readonly RegistryDiagnostic[]): void {
+  for (const d of diagnostics) {
+    const where = d.path ?? d.url;
+    out.note(`${d.severity}: ${where ? `${where}: ` : ''}${d.message} [${d.code}]`);
+  }
+}
