@@ -1,0 +1,27 @@
+// Every `cairn` subcommand. Adding one: write src/cli/commands/<name>.ts exporting `command`,
+// then add its line here. Modules load on demand, so `cairn --help` stays instant and one
+// command never pays for another's dependencies.
+import type { Command } from '../command';
+
+export interface CommandEntry {
+  name: string;
+  /** One line for `cairn --help`. */
+  summary: string;
+  load(): Promise<Command>;
+}
+
+export const COMMANDS: readonly CommandEntry[] = [
+  { name: 'index', summary: 'build or refresh the index of a folder (incremental)', load: async () => (await import('./index')).command },
+  { name: 'search', summary: 'ranked search over code and docs, with exact spans and score breakdowns', load: async () => (await import('./search')).command },
+  { name: 'symbol', summary: 'go to a definition by name (exact matches first)', load: async () => (await import('./symbol')).command },
+  { name: 'status', summary: 'what is indexed, when, how fresh, and the store size', load: async () => (await import('./status')).command },
+  { name: 'export', summary: 'write every chunk with its metadata as JSON lines (for RAG / graph tools)', load: async () => (await import('./export')).command },
+  { name: 'chunks', summary: 'show how files are cut into chunks (no index is written)', load: async () => (await import('./chunks')).command },
+  { name: 'context', summary: 'search and fetch guidance packs of the context registry (.agent-context/registry)', load: async () => (await import('./context')).command },
+  { name: 'annotate', summary: 'write a note about a context registry entry (user-written, untrusted)', load: async () => (await import('./annotate')).command },
+  { name: 'annotations', summary: 'read the notes about a context registry entry', load: async () => (await import('./annotations')).command },
+];
+
+export function findCommand(name: string): CommandEntry | undefined {
+  return COMMANDS.find((c) => c.name === name);
+}

@@ -1,0 +1,65 @@
+// `cairn search "QUERY"`: ranked chunk search. Refreshes the index incrementally first (so
+// what it prints is current), then answers with exact spans and score breakdowns.
+import type { Scope } from '../../core/search/types';
+import { choiceOption, intOption, type CommandSpec, type ParsedArgs } from '../args';
+import type { Command } from '../command';
+import { JSON_OPTION, listOption, openEngine, resolveRoot, ROOT_OPTION, STORE_OPTIONS } from '../engineSetup';
+import { CliError, type Output } from '../output';
+import { formatHit } from '../format';
+import { FILTER_OPTIONS } from '../filterOptions';
+
+const spec: CommandSpec = {
+  name: 'search',
+  usage: 'cairn search "QUERY" [--root ROOT] [--store DIR] [--limit N] [--lang L] [--kind K] [--path GLOB] [--scope code|docs|all] [--json]',
+  maxPositionals: 1,
+  options: {
+    ...ROOT_OPTION,
+    ...STORE_OPTIONS,
+    limit: { type: 'string', valueName: 'N', description: 'number of results (default 10)' },
+    offset: { type: 'string', valueName: 'N', description: 'skip the first N results' },
+    ...FILTER_OPTIONS,
+    scope: { type: 'string', valueName: 'code|docs|all', description: 'code: prefer code over docs; docs: only docs; all (default)' },
+    'no-refresh': { type: 'boolean', description: 'answer from the index as it is, without refreshing first' },
+    ...JSON_OPTION,
+  },
+};
+
+async function run(args: ParsedArgs, out: Output): Promise<number> {
+  const query = args.positionals[0];
+  if (query === undefined || !query.trim()) throw new CliError('usage', 'a query is required, e.g. cairn search "parse config"');
+  const root = resolveRoot(args.values);
+  const limit = intOption(args.values, 'limit', 1) ?? 10;
+  const offset = intOption(args.values, 'offset', 0) ?? 0;
+  const scope = choiceOption<Scope>(args.values, 'scope', ['code', 'docs', 'all'], 'all');
+  const engine = openEngine(args.values, root);
+  try {
+    const response = await engine.search(query, {
+      limit,
+      offset,
+      scope,
+      languages: listOption(args.values, 'lang'),
+      kinds: listOption(args.values, 'kind'),
+      paths: listOption(args.values, 'path'),
+      refresh: args.values['no-refresh'] ? 'if-missing' : 'always',
+    });
+    if (out.json) {
+      out.record(response);
+      return 0;
+    }
+    for (const w of response.warnings) out.note(`warning: ${w}`);
+    for (const d of response.diagnostics) out.note(`${d.severity}: ${d.message}`);
+    if (response.results.length === 0) {
+      out.line(`no results for ${JSON.stringify(query)} (${response.index.files} files, ${response.index.chunks} chunks indexed)`);
+      return 0;
+    }
+    for (const hit of response.results) {
+      for (const line of formatHit(hit, hit.crossReferenceFrom ? `  ← mentioned in ${hit.crossReferenceFrom}` : '')) out.line(line);
+    }
+    out.note(`${response.results.length} of ${response.total} results in ${response.tookMs.toFixed(1)} ms (${response.index.files} files, ${response.index.chunks} chunks)`);
+    return 0;
+  } finally {
+    await engine.close();
+  }
+}
+
+export const command: Command = { spec, run };

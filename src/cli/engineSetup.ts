@@ -1,0 +1,56 @@
+// Options every index-backed command shares (--root, --store), and the one place the CLI
+// assembles an Engine from them.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { Engine } from '../core/engine/engine';
+import type { OptionSpec, OptionValues } from './args';
+import { UsageError } from './args';
+import { locateAssets } from './assets';
+import { CliError } from './output';
+import { resolveStoreDir } from './storeDir';
+
+export const STORE_OPTIONS: Record<string, OptionSpec> = {
+  store: { type: 'string', valueName: 'DIR', description: 'index store directory (default: $CAIRN_STORE, else a per-root folder in the user cache)' },
+};
+
+export const ROOT_OPTION: Record<string, OptionSpec> = {
+  root: { type: 'string', valueName: 'ROOT', description: 'the indexed folder (default: the current directory)' },
+};
+
+export const JSON_OPTION: Record<string, OptionSpec> = {
+  json: { type: 'boolean', description: 'print JSON for machines' },
+};
+
+/** The root from a positional argument or --root, validated. */
+export function resolveRoot(values: OptionValues, positional?: string): string {
+  const given = positional ?? (typeof values.root === 'string' ? values.root : undefined) ?? '.';
+  const root = path.resolve(given);
+  let st: fs.Stats;
+  try {
+    st = fs.statSync(root);
+  } catch {
+    throw new CliError('not-found', `no such folder: ${given}`);
+  }
+  if (!st.isDirectory()) throw new CliError('not-a-directory', `${given} is not a folder`);
+  return root;
+}
+
+export function openEngine(values: OptionValues, root: string): Engine {
+  const assets = locateAssets();
+  const store = typeof values.store === 'string' ? values.store : undefined;
+  if (store === '') throw new UsageError('--store needs a directory');
+  return new Engine({
+    root,
+    storeDir: resolveStoreDir(root, store),
+    grammarsDir: assets.grammarsDir,
+    workerScript: assets.chunkWorker,
+  });
+}
+
+/** Splits repeatable, comma-separated list options (`--lang ts,py --lang go`). */
+export function listOption(values: OptionValues, name: string): string[] | undefined {
+  const v = values[name];
+  if (v === undefined || typeof v === 'boolean') return undefined;
+  const list = (Array.isArray(v) ? v : [v]).flatMap((x: string) => x.split(',')).map((x) => x.trim()).filter(Boolean);
+  return list.length ? list : undefined;
+}

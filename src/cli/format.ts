@@ -1,0 +1,45 @@
+// Human-readable rendering shared by commands.
+import type { SearchHit } from '../core/search/types';
+import type { Output } from './output';
+
+export function formatBytes(n: number): string {
+  if (n < 1024) return `${n} B`;
+  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`;
+  return `${(n / 1024 / 1024).toFixed(1)} MB`;
+}
+
+export function formatCounts(counts: Record<string, number>): string {
+  return Object.entries(counts)
+    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+    .map(([k, v]) => `${k} ${v}`)
+    .join(', ');
+}
+
+/** `path:start-end  kind symbol  (score)` then the indented preview. */
+export function formatHit(hit: SearchHit, extra = ''): string[] {
+  const name = hit.context || hit.symbol;
+  const head = `${hit.path}:${hit.startLine}-${hit.endLine}  ${hit.kind}${name ? ` ${name}` : ''}  (${hit.score.toFixed(2)})${extra}${hit.stale ? `  [stale: ${hit.staleReason}]` : ''}`;
+  const preview = hit.preview ? hit.preview.split('\n').map((l) => `    ${l}`) : [];
+  return [head, ...preview];
+}
+
+/** A single self-overwriting progress line on stderr, only when stderr is a terminal. */
+export class ProgressLine {
+  private shown = false;
+  private last = 0;
+  constructor(private readonly out: Output, private readonly stream: NodeJS.WriteStream = process.stderr) {}
+
+  update(text: string): void {
+    if (!this.stream.isTTY || this.out.json) return;
+    const now = Date.now();
+    if (now - this.last < 80) return;
+    this.last = now;
+    this.stream.write(`\r\x1b[2K${text.slice(0, (this.stream.columns ?? 80) - 1)}`);
+    this.shown = true;
+  }
+
+  clear(): void {
+    if (this.shown) this.stream.write('\r\x1b[2K');
+    this.shown = false;
+  }
+}

@@ -1,0 +1,28 @@
+// Where the CLI keeps a root's index when no --store is given: a per-root folder in the user's
+// cache directory, so running `cairn` never writes into the indexed tree.
+import { createHash } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+
+export function userCacheDir(): string {
+  if (process.env.XDG_CACHE_HOME) return process.env.XDG_CACHE_HOME;
+  if (process.platform === 'darwin') return path.join(os.homedir(), 'Library', 'Caches');
+  if (process.platform === 'win32') return process.env.LOCALAPPDATA ?? path.join(os.homedir(), 'AppData', 'Local');
+  return path.join(os.homedir(), '.cache');
+}
+
+/** `--store DIR`, else `$CAIRN_STORE`, else `<cache>/cairn/stores/<name>-<hash of the real root path>`. */
+export function resolveStoreDir(root: string, explicit?: string): string {
+  if (explicit) return path.resolve(explicit);
+  if (process.env.CAIRN_STORE) return path.resolve(process.env.CAIRN_STORE);
+  let real = root;
+  try {
+    real = fs.realpathSync(root);
+  } catch {
+    // root is validated by the engine; keep the resolved path for the name
+  }
+  const id = createHash('sha256').update(real).digest('hex').slice(0, 12);
+  const name = path.basename(real).replace(/[^\w.-]+/g, '_').slice(0, 40) || 'root';
+  return path.join(userCacheDir(), 'cairn', 'stores', `${name}-${id}`);
+}

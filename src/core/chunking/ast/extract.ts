@@ -1,0 +1,538 @@
+// The extraction engine: walks the containers of a syntax tree (file, class bodies, namespaces,
+// impl blocks...) and turns their members into chunk drafts, driven by a LanguageSpec.
+//
+// It never enters a function body: only the children of containers are listed, and an oversized
+// node is opened only to cut it (split.ts). Members are grouped into "units" of items sharing
+// rows, so chunks are whole lines; comments and attributes directly above a definition join it.
+import type { Language, Node } from 'web-tree-sitter';
+import type { ChunkKind } from '../../types';
+import { cleanComment } from './docs';
+import type { SourceText } from './source';
+import type { DefInfo, LanguageSpec, SpecContext } from './spec';
+import { oneLine } from './spec';
+import { atomsOf, packAtoms, type RowRange, type Splittable } from './split';
+
+/** What a definition's chunks share: every piece of a split function carries it. */
+export interface Identity {
+  kind: ChunkKind;
+  symbol: string;
+  /** Breadcrumb including the symbol (or the enclosing breadcrumb for code). */
+  path: string[];
+  parent: string[];
+  signature: string | undefined;
+  docstring: string | undefined;
+  visibility: string | undefined;
+  decorators: string[] | undefined;
+  /** Nesting depth, so a container sorts before members starting on the same row. */
+  depth: number;
+}
+
+/** A chunk before ids and docids are computed. Rows are 0-based. */
+export interface Draft extends Identity {
+  startRow: number;
+  endRow: number;
+  text: string;
+}
+
+/**
+ * Drafts are built field by field in one order so they share a single object shape
+ * (spreading objects with optional fields was a measurable cost on definition-dense files).
+ * Only the first piece of a definition keeps its docstring and decorators.
+ */
+function draftOf(id: Identity, startRow: number, endRow: number, text: string, first: boolean): Draft {
+  return {
+    kind: id.kind,
+    symbol: id.symbol,
+    path: id.path,
+    parent: id.parent,
+    signature: id.signature,
+    docstring: first ? id.docstring : undefined,
+    visibility: id.visibility,
+    decorators: first ? id.decorators : undefined,
+    depth: id.depth,
+    startRow,
+    endRow,
+    text,
+  };
+}
+
+export interface ExtractResult {
+  drafts: Draft[];
+  /** Definitions found (a file with none is a script, or unparseable). */
+  defCount: number;
+}
+
+const CLASS_LIKE: ReadonlySet<ChunkKind> = new Set<ChunkKind>(['class', 'struct', 'interface', 'trait', 'impl', 'enum', 'union']);
+/** Containers nested deeper than this are chunked as plain definitions. */
+const MAX_CONTAINER_DEPTH = 12;
+/** Nested flattenable nodes (ERROR in ERROR, #ifdef in #ifdef) deeper than this stay code. */
+const MAX_FLATTEN_DEPTH = 8;
+/** A member line longer than this is shortened in a summary and kept whole in a code chunk. */
+const INLINE_MEMBER_MAX = 160;
+const SIGNATURE_MAX = 200;
+const PUNCTUATION = /^[\s{}()[\];,.:]*$/;
+
+type Role = 'def' | 'comment' | 'attribute' | 'punct' | 'code';
+
+/** One member of a container: a node, or raw text outside a flattened node. */
+interface Item extends Splittable {
+  role: Role;
+  startIndex: number;
+  def?: DefInfo;
+  /** A visibility marker (`private:`) applying to later members. */
+  section?: string;
+}
+
+/** Consecutive items sharing rows, plus the comments/attributes attached above. */
+interface Unit {
+  role: Role;
+  items: Item[];
+  prefix: Item[];
+  startRow: number;
+  endRow: number;
+  startIndex: number;
+  endIndex: number;
+}
+
+/** A line of a container summary and the rows it stands for. */
+interface SummaryEntry {
+  text: string;
+  startRow: number;
+  endRow: number;
+}
+
+/** Rows of a container that its own header and closing occupy (members there share them). */
+interface SharedRows {
+  headerLastRow: number;
+  closingFirstRow: number;
+}
+
+export function extract(root: Node, src: SourceText, spec: LanguageSpec, budget: number): ExtractResult {
+  const ex = new Extractor(src, spec, budget, new TypeTable(root.tree.language));
+  const ctx: SpecContext = { source: src.text, depth: 0, budget };
+  const items: Item[] = [];
+  ex.collect(root, ctx, true, -1, items, 0);
+  ex.emitUnits(ex.group(items), ctx, [], undefined, undefined);
+  return { drafts: ex.drafts, defCount: ex.defCount };
+}
+
+class Extractor {
+  readonly drafts: Draft[] = [];
+  defCount = 0;
+
+  constructor(
+    private readonly src: SourceText,
+    private readonly spec: LanguageSpec,
+    private readonly budget: number,
+    private readonly types: TypeTable,
+  ) {}
+
+  // -------------------------------------------------------------------------
+  // Listing and grouping members
+
+  /** Lists the children of `parent` as items, splicing in flattened nodes. */
+  collect(parent: Node, ctx: SpecContext, keepAnonymous: boolean, skipUntil: number, out: Item[], flattenDepth: number): void {
+    const spec = this.spec;
+    const types = this.types;
+    const kids = parent.children;
+    const parentEnd = parent.endIndex;
+    for (let i = 0; i < kids.length; i++) {
+      const c = kids[i];
+      if (!c) continue;
+      // A child ends where the next begins, less whitespace: all text belongs to some child,
+      // and this saves a wasm call per child.
+      const endIndex = this.src.trimEnd(c.startIndex, kids[i + 1]?.startIndex ?? parentEnd);
+      if (endIndex <= skipUntil) continue;
+      const typeId = c.typeId;
+      if (!types.isNamed(typeId)) {
+        if (!keepAnonymous) continue;
+        const text = this.src.text.slice(c.startIndex, endIndex);
+        // Statement terminators that are just newlines (Go) carry nothing to chunk.
+        if (text.trim()) out.push(this.item(c, endIndex, PUNCTUATION.test(text) ? 'punct' : 'code'));
+        continue;
+      }
+      const type = types.name(typeId);
+      if (spec.comments.has(type)) {
+        out.push(this.item(c, endIndex, 'comment'));
+        continue;
+      }
+      if (spec.attributes?.has(type)) {
+        out.push(this.item(c, endIndex, 'attribute'));
+        continue;
+      }
+      if (flattenDepth < MAX_FLATTEN_DEPTH) {
+        // ERROR nodes are flattened so definitions inside a broken region are still found.
+        const inner = type === 'ERROR' ? c : spec.flatten?.(c, type, ctx);
+        if (inner) {
+          const innerEnd = inner === c ? endIndex : inner.endIndex;
+          this.pushRaw(out, c.startIndex, inner.startIndex);
+          this.collect(inner, ctx, true, -1, out, flattenDepth + 1);
+          this.pushRaw(out, innerEnd, endIndex);
+          continue;
+        }
+      }
+      const def = spec.definition(c, type, ctx);
+      if (def) {
+        const it = this.item(c, endIndex, 'def');
+        it.def = def;
+        out.push(it);
+        continue;
+      }
+      const it = this.item(c, endIndex, 'code');
+      const section = spec.section?.(c, type);
+      if (section) it.section = section;
+      out.push(it);
+    }
+  }
+
+  private item(node: Node, endIndex: number, role: Role): Item {
+    const startIndex = node.startIndex;
+    return { node, role, startIndex, endIndex, startRow: node.startPosition.row, endRow: this.src.lastRowOf(startIndex, endIndex) };
+  }
+
+  /** Text between offsets that belongs to no kept node (e.g. `((module) => {` around an IIFE body). */
+  private pushRaw(out: Item[], from: number, to: number): void {
+    const text = this.src.text;
+    while (from < to && /\s/.test(text[from]!)) from++;
+    while (to > from && /\s/.test(text[to - 1]!)) to--;
+    if (from >= to) return;
+    const startRow = this.src.rowOf(from);
+    const endRow = this.src.rowOf(to - 1);
+    out.push({ node: null, role: 'code', startIndex: from, endIndex: to, startRow, endRow });
+  }
+
+  /** Groups items sharing rows into units and attaches comments/attributes to the definition below. */
+  group(items: readonly Item[]): Unit[] {
+    const raw: Unit[] = [];
+    let cur: Unit | undefined;
+    for (const it of items) {
+      if (cur && it.startRow <= cur.endRow) {
+        cur.items.push(it);
+        if (it.endRow > cur.endRow) cur.endRow = it.endRow;
+        if (it.endIndex > cur.endIndex) cur.endIndex = it.endIndex;
+      } else {
+        cur = { role: 'code', items: [it], prefix: [], startRow: it.startRow, endRow: it.endRow, startIndex: it.startIndex, endIndex: it.endIndex };
+        raw.push(cur);
+      }
+    }
+    const units: Unit[] = [];
+    for (const u of raw) {
+      u.role = unitRole(u.items);
+      const last = units[units.length - 1];
+      if (u.role === 'punct' && last) {
+        absorbAfter(last, u);
+        continue;
+      }
+      if (last?.role === 'punct') {
+        // Leading punctuation (a JSON file's `{`) joins what follows it.
+        units.pop();
+        absorbBefore(u, last);
+      }
+      if (u.role === 'def') {
+        for (let prev = units[units.length - 1]; prev; prev = units[units.length - 1]) {
+          const adjacent = prev.endRow >= u.startRow - 1;
+          if (!((prev.role === 'comment' && adjacent) || prev.role === 'attribute')) break;
+          units.pop();
+          absorbBefore(u, prev);
+        }
+      }
+      units.push(u);
+    }
+    return units;
+  }
+
+  // -------------------------------------------------------------------------
+  // Emitting chunks
+
+  /**
+   * Emits the units of one container (or the file). Inside a container, `summary` collects one
+   * line per member for the container's summary chunk.
+   */
+  emitUnits(units: readonly Unit[], ctx: SpecContext, path: string[], shared: SharedRows | undefined, summary: SummaryEntry[] | undefined): void {
+    let run: Unit[] = [];
+    let section: string | undefined;
+    const flush = (): void => {
+      if (run.length > 0) this.emitCode(run, path, ctx.depth);
+      run = [];
+    };
+    for (const u of units) {
+      for (const it of u.items) if (it.section) section = it.section;
+      if (u.role === 'def') {
+        flush();
+        this.emitDefUnit(u, ctx, path, shared, summary, section);
+        continue;
+      }
+      if (!summary) {
+        run.push(u);
+        continue;
+      }
+      const isShared = shared !== undefined && (u.startRow <= shared.headerLastRow || u.endRow >= shared.closingFirstRow);
+      const text = isShared ? this.src.text.slice(u.startIndex, u.endIndex) : this.src.rowsText(u.startRow, u.endRow);
+      if (u.startRow === u.endRow && text.length <= INLINE_MEMBER_MAX) {
+        flush();
+        summary.push({ text: isShared ? `  ${text.trim()}` : text.trimEnd(), startRow: u.startRow, endRow: u.endRow });
+      } else {
+        // Multi-line fields, static blocks, comment blocks: named in the summary, kept whole in code.
+        const first = text.split('\n', 1)[0]!.trimEnd();
+        const shown = first.length > INLINE_MEMBER_MAX ? first.slice(0, INLINE_MEMBER_MAX) : first;
+        summary.push({ text: `${shown} …`, startRow: u.startRow, endRow: u.endRow });
+        run.push(u);
+      }
+    }
+    flush();
+  }
+
+  private emitDefUnit(u: Unit, ctx: SpecContext, path: string[], shared: SharedRows | undefined, summary: SummaryEntry[] | undefined, section: string | undefined): void {
+    const defs = u.items.filter((it) => it.role === 'def');
+    const main = defs[0]!;
+    const sharedWithContainer = shared !== undefined && (u.startRow <= shared.headerLastRow || u.endRow >= shared.closingFirstRow);
+    // A definition owns its unit's rows unless other code on them reaches beyond it.
+    const beyond = (it: Item): boolean => it.role === 'code' && (it.startRow < main.startRow || it.endRow > main.endRow);
+    const exclusive = defs.length === 1 && !sharedWithContainer && !u.items.some(beyond);
+    // Rows of the unit that some definition's chunk covers (minified files put thousands on one row).
+    const covered = new Uint8Array(u.endRow - u.startRow + 1);
+    defs.forEach((it, k) => {
+      const prefix = k === 0 ? u.prefix : [];
+      const startRow = prefix[0]?.startRow ?? it.startRow;
+      const startIndex = prefix[0]?.startIndex ?? it.startIndex;
+      const rows = exclusive ? { start: u.startRow, end: u.endRow } : { start: startRow, end: it.endRow };
+      const parts: Splittable[] = exclusive ? [...u.prefix, ...u.items] : [...prefix, it];
+      const text = exclusive ? this.src.rowsText(rows.start, rows.end) : this.src.text.slice(startIndex, it.endIndex);
+      const entry = this.emitDef(it, prefix, rows, text, parts, exclusive ? undefined : startIndex, ctx, path, section);
+      covered.fill(1, rows.start - u.startRow, rows.end - u.startRow + 1);
+      summary?.push(entry);
+    });
+    if (!exclusive) {
+      // Code sharing rows with definitions but reaching beyond them keeps its own chunk.
+      const strays = u.items.filter((it) => it.role === 'code' && covered.subarray(it.startRow - u.startRow, it.endRow - u.startRow + 1).includes(0));
+      if (strays.length > 0) {
+        const start = strays[0]!.startIndex;
+        const end = strays[strays.length - 1]!.endIndex;
+        const stray: Unit = { role: 'code', items: strays, prefix: [], startRow: strays[0]!.startRow, endRow: strays[strays.length - 1]!.endRow, startIndex: start, endIndex: end };
+        this.emitCode([stray], path, ctx.depth);
+      }
+    }
+  }
+
+  /** Emits one definition (recursing into containers) and returns its line for the parent's summary. */
+  private emitDef(
+    it: Item,
+    prefix: readonly Item[],
+    rows: RowRange,
+    text: string,
+    parts: readonly Splittable[],
+    sliceStart: number | undefined,
+    ctx: SpecContext,
+    path: string[],
+    section: string | undefined,
+  ): SummaryEntry {
+    const info = it.def!;
+    this.defCount++;
+    const scope = info.scope ?? [];
+    const ownerName = scope.length > 0 ? scope[scope.length - 1] : ctx.container?.name;
+    let kind = info.kind;
+    if (kind === 'function' && (scope.length > 0 || (ctx.container && CLASS_LIKE.has(ctx.container.kind)))) kind = 'method';
+    if (kind === 'method' && this.spec.isConstructor?.(info.name, ownerName)) kind = 'constructor';
+    const decorators = [...prefix.filter((p) => p.role === 'attribute').map((p) => oneLine(this.textOf(p), 120)), ...(info.decorators ?? [])];
+    const docComments = prefix.filter((p) => p.role === 'comment');
+    const docstring = info.docstring ?? (docComments.length > 0 ? cleanComment(docComments.map((p) => this.textOf(p)).join('\n')) : undefined);
+    const signature = this.signature(info, it, decorators);
+    const defPath = [...path, ...scope, info.name];
+    const id: Identity = {
+      kind,
+      symbol: info.name,
+      path: defPath,
+      parent: scope.length > 0 ? [...path, ...scope] : path,
+      signature,
+      docstring: docstring || undefined,
+      visibility: info.visibility ?? section,
+      decorators: decorators.length > 0 ? decorators : undefined,
+      depth: ctx.depth,
+    };
+    if (info.members && ctx.depth < MAX_CONTAINER_DEPTH) {
+      this.emitContainer(it, info, id, rows, sliceStart, ctx, kind);
+    } else if (text.length <= this.budget) {
+      this.drafts.push(draftOf(id, rows.start, rows.end, text, true));
+    } else {
+      this.emitPieces(id, parts);
+    }
+    const indent = sliceStart === undefined ? this.src.indentOf(rows.start) : '  ';
+    const line = `${indent}${decorators.length > 0 ? `${decorators.join(' ')} ` : ''}${signature}`;
+    return { text: line, startRow: rows.start, endRow: rows.end };
+  }
+
+  /** A container: a summary chunk over its full range, then its members. */
+  private emitContainer(it: Item, info: DefInfo, id: Identity, rows: RowRange, sliceStart: number | undefined, ctx: SpecContext, kind: ChunkKind): void {
+    const src = this.src;
+    const members = info.members!;
+    const headerStart = sliceStart ?? src.rowStart(rows.start);
+    const headerEnd = Math.max(headerStart, info.headerEnd ?? openingEnd(members));
+    const childCtx: SpecContext = { source: src.text, depth: ctx.depth + 1, container: { kind, name: info.name, type: info.node.type }, budget: this.budget };
+    const items: Item[] = [];
+    this.collect(members, childCtx, false, headerEnd, items, 0);
+    const closingStart = this.closingStart(members, items, headerEnd, it.endIndex);
+    const closing = src.text.slice(closingStart, it.endIndex).trim();
+    const header = src.text.slice(headerStart, headerEnd).trimEnd();
+    const shared: SharedRows = {
+      headerLastRow: src.rowOf(headerStart + Math.max(0, header.length - 1)),
+      closingFirstRow: closing ? src.rowOf(closingStart) : rows.end + 1,
+    };
+    const entries: SummaryEntry[] = [];
+    header.split('\n').forEach((line, i) => entries.push({ text: line.trimEnd(), startRow: rows.start + i, endRow: rows.start + i }));
+    const memberEntries: SummaryEntry[] = [];
+    this.emitUnits(this.group(items), childCtx, id.path, shared, memberEntries);
+    entries.push(...memberEntries);
+    let closer: SummaryEntry | undefined;
+    if (closing && closing.length <= 40 && !closing.includes('\n')) {
+      const indent = sliceStart === undefined ? src.indentOf(shared.closingFirstRow) : '';
+      closer = { text: indent + closing, startRow: shared.closingFirstRow, endRow: shared.closingFirstRow };
+    }
+    this.emitSummary(id, entries, closer, rows);
+  }
+
+  /** Where a container's closing text (`}`, `end`, `};`) starts; `end` when it has none. */
+  private closingStart(members: Node, items: readonly Item[], headerEnd: number, end: number): number {
+    const last = members.lastChild;
+    if (last && !last.isNamed && PUNCTUATION.test(last.text) && last.startIndex >= headerEnd) return last.startIndex;
+    let from = Math.max(headerEnd, items.length > 0 ? items[items.length - 1]!.endIndex : headerEnd, members.endIndex);
+    while (from < end && /\s/.test(this.src.text[from]!)) from++;
+    return Math.min(from, end);
+  }
+
+  /** Packs summary lines into chunks; the first covers the whole container, the rest their own members. */
+  /** The closing line (`}`) is added only where it fits: a part holding nothing else would be noise. */
+  private emitSummary(id: Identity, entries: readonly SummaryEntry[], closer: SummaryEntry | undefined, rows: RowRange): void {
+    let part: SummaryEntry[] = [];
+    let size = 0;
+    let first = true;
+    const flush = (): void => {
+      if (part.length === 0) return;
+      const text = part.map((e) => e.text).join('\n');
+      let startRow = rows.start;
+      let endRow = rows.end;
+      if (!first) {
+        startRow = part[0]!.startRow;
+        endRow = part[0]!.endRow;
+        for (const e of part) {
+          if (e.startRow < startRow) startRow = e.startRow;
+          if (e.endRow > endRow) endRow = e.endRow;
+        }
+      }
+      this.drafts.push(draftOf(id, startRow, endRow, text, first));
+      first = false;
+      part = [];
+      size = 0;
+    };
+    for (const e of entries) {
+      if (part.length > 0 && size + 1 + e.text.length > this.budget) flush();
+      size += (part.length > 0 ? 1 : 0) + e.text.length;
+      part.push(e);
+    }
+    if (closer && size + 1 + closer.text.length <= this.budget) part.push(closer);
+    flush();
+  }
+
+  /** An oversized definition: pieces cut at its children's boundaries, each keeping its identity. */
+  private emitPieces(id: Identity, parts: readonly Splittable[]): void {
+    const atoms: RowRange[] = [];
+    atomsOf(this.src, parts, this.budget, atoms);
+    packAtoms(this.src, atoms, this.budget).forEach((p, i) => {
+      this.drafts.push(draftOf(id, p.start, p.end, this.src.rowsText(p.start, p.end), i === 0));
+    });
+  }
+
+  /** Code between definitions, packed up to the budget. */
+  private emitCode(run: readonly Unit[], path: string[], depth: number): void {
+    const atoms: RowRange[] = [];
+    for (const u of run) {
+      if (this.src.rowsLength(u.startRow, u.endRow) <= this.budget) atoms.push({ start: u.startRow, end: u.endRow });
+      else atomsOf(this.src, [...u.prefix, ...u.items], this.budget, atoms);
+    }
+    const id: Identity = { kind: 'code', symbol: '', path, parent: path, signature: undefined, docstring: undefined, visibility: undefined, decorators: undefined, depth };
+    for (const p of packAtoms(this.src, atoms, this.budget)) {
+      this.drafts.push(draftOf(id, p.start, p.end, this.src.rowsText(p.start, p.end), true));
+    }
+  }
+
+  // -------------------------------------------------------------------------
+  // Reading definitions
+
+  private textOf(it: Item): string {
+    return this.src.text.slice(it.startIndex, it.endIndex);
+  }
+
+  /** The header up to the body (or the first line when there is no body), on one line, without decorators. */
+  private signature(info: DefInfo, it: Item, decorators: readonly string[]): string {
+    const text = this.src.text;
+    const start = it.startIndex;
+    let sig: string;
+    if (info.body && info.body.startIndex > start) {
+      sig = oneLine(text.slice(start, Math.min(info.body.startIndex, start + 4 * SIGNATURE_MAX)), 4 * SIGNATURE_MAX);
+      for (const d of decorators) if (sig.startsWith(d)) sig = sig.slice(d.length).trimStart();
+    } else {
+      const lines = text.slice(start, Math.min(it.endIndex, start + 4 * SIGNATURE_MAX)).split('\n');
+      const isDecoration = (line: string): boolean => decorators.some((d) => d.startsWith(oneLine(line)) || oneLine(line).startsWith(d));
+      sig = oneLine(lines.find((l) => l.trim() && !isDecoration(l)) ?? lines[0]!, 4 * SIGNATURE_MAX);
+      for (const d of decorators) if (sig.startsWith(d)) sig = sig.slice(d.length).trimStart();
+    }
+    sig = sig.replace(/\s*[{:]$/, '');
+    return sig.length > SIGNATURE_MAX ? `${sig.slice(0, SIGNATURE_MAX - 1)}…` : sig;
+  }
+}
+
+/** Node type names and namedness by type id, cached: each property read on a node is a wasm call. */
+class TypeTable {
+  private readonly named = new Map<number, boolean>();
+
+  constructor(private readonly language: Language) {}
+
+  name(typeId: number): string {
+    return this.language.types[typeId] ?? 'ERROR';
+  }
+
+  isNamed(typeId: number): boolean {
+    let named = this.named.get(typeId);
+    if (named === undefined) {
+      named = this.language.types[typeId] === undefined || this.language.nodeTypeIsNamed(typeId);
+      this.named.set(typeId, named);
+    }
+    return named;
+  }
+}
+
+function unitRole(items: readonly Item[]): Role {
+  let comments = 0;
+  let attributes = 0;
+  let punct = 0;
+  for (const it of items) {
+    if (it.role === 'def') return 'def';
+    if (it.role === 'comment') comments++;
+    else if (it.role === 'attribute') attributes++;
+    else if (it.role === 'punct') punct++;
+  }
+  if (punct === items.length) return 'punct';
+  if (comments === items.length) return 'comment';
+  if (attributes > 0 && attributes + comments === items.length) return 'attribute';
+  return 'code';
+}
+
+/** `late` joins the end of `u` (trailing punctuation). */
+function absorbAfter(u: Unit, late: Unit): void {
+  u.items.push(...late.items);
+  u.endRow = Math.max(u.endRow, late.endRow);
+  u.endIndex = Math.max(u.endIndex, late.endIndex);
+}
+
+/** `early` (comments, attributes, punctuation) joins the start of `u` as its attached prefix. */
+function absorbBefore(u: Unit, early: Unit): void {
+  u.prefix = [...early.prefix, ...early.items, ...u.prefix];
+  u.startRow = early.startRow;
+  u.startIndex = early.startIndex;
+}
+
+/** Offset just after a members node's opening token (`{`), or its start when it has none. */
+function openingEnd(members: Node): number {
+  const first = members.firstChild;
+  if (first && !first.isNamed && PUNCTUATION.test(first.text)) return first.endIndex;
+  return members.startIndex;
+}

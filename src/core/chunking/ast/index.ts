@@ -1,0 +1,133 @@
+// The tree-sitter AST chunker: one chunk per definition (function, class summary, method...),
+// code between definitions packed into `code` chunks, every non-blank line covered.
+import { languageForPath } from '../../languages';
+import type { Chunk, Diagnostic, FileChunks, SourceDocument } from '../../types';
+import type { AstChunkerLike } from '../contract';
+import { makeChunkId, makeDocid } from '../ids';
+import type { ChunkingPolicy } from '../policy';
+import { scanErrors } from './errors';
+import { extract, type Draft } from './extract';
+import { specFor } from './langs';
+import { GRAMMAR_FILES, GrammarCache, initRuntime } from './runtime';
+import { SourceText } from './source';
+import * as path from 'node:path';
+
+export interface AstChunkerOptions {
+  /** Directory holding the grammar wasm files (scripts/copy-grammars.mjs). */
+  grammarsDir: string;
+  /** web-tree-sitter's runtime wasm; default `grammarsDir/tree-sitter.wasm`. */
+  runtimeWasm?: string;
+  /** Restricts the chunker to these language ids. */
+  languages?: string[];
+}
+
+/** The AST language id for a language id or a path: `.tsx` files use `tsx`, `.jsx` files `javascript`. */
+export function astLanguageFor(languageIdOrPath: string): string | undefined {
+  if (GRAMMAR_FILES[languageIdOrPath] && specFor(languageIdOrPath)) return languageIdOrPath;
+  const id = languageForPath(languageIdOrPath)?.id;
+  return id && GRAMMAR_FILES[id] && specFor(id) ? id : undefined;
+}
+
+export class AstChunker implements AstChunkerLike {
+  private readonly grammars: GrammarCache;
+  private readonly allowed: ReadonlySet<string> | undefined;
+  /** Languages whose grammar failed to load: not offered again. */
+  private readonly broken = new Set<string>();
+
+  private constructor(options: AstChunkerOptions) {
+    this.grammars = new GrammarCache(options.grammarsDir);
+    this.allowed = options.languages ? new Set(options.languages) : undefined;
+  }
+
+  static async create(options: AstChunkerOptions): Promise<AstChunker> {
+    await initRuntime(options.runtimeWasm ?? path.join(options.grammarsDir, 'tree-sitter.wasm'));
+    return new AstChunker(options);
+  }
+
+  supports(language: string): boolean {
+    return GRAMMAR_FILES[language] !== undefined && specFor(language) !== undefined && !this.broken.has(language) && (this.allowed?.has(language) ?? true);
+  }
+
+  async chunk(doc: SourceDocument, policy: ChunkingPolicy): Promise<FileChunks | null> {
+    const spec = specFor(doc.language);
+    if (!spec || !this.supports(doc.language)) return null;
+    let parser;
+    try {
+      parser = await this.grammars.parserFor(doc.language);
+    } catch {
+      this.broken.add(doc.language);
+      return null;
+    }
+    const tree = parser.parse(doc.text);
+    if (!tree) return null;
+    try {
+      const src = new SourceText(doc.text);
+      const budget = Math.max(1, policy.astMaxChars);
+      const { drafts, defCount } = extract(tree.rootNode, src, spec, budget);
+      const errors = scanErrors(tree.rootNode);
+      if (defCount === 0 && errors.errorChars * 2 > doc.text.length) return null;
+      const diagnostics: Diagnostic[] = [];
+      if (errors.count > 0) {
+        diagnostics.push({
+          code: 'parse-errors',
+          message: `${errors.count} syntax error node${errors.count === 1 ? '' : 's'} (ERROR/MISSING); chunks around them are best-effort`,
+          path: doc.path,
+          severity: 'warning',
+        });
+      }
+      return { path: doc.path, chunks: finalize(doc, drafts), strategy: 'ast', diagnostics };
+    } finally {
+      tree.delete();
+    }
+  }
+
+  dispose(): void {
+    this.grammars.dispose();
+  }
+}
+
+/** Sorts drafts (containers before members on the same row), merges exact duplicates, adds ids. */
+function finalize(doc: SourceDocument, drafts: Draft[]): Chunk[] {
+  const order = drafts.map((d, i) => ({ d, i }));
+  order.sort((a, b) => a.d.startRow - b.d.startRow || b.d.endRow - a.d.endRow || a.d.depth - b.d.depth || a.i - b.i);
+  const chunks: Chunk[] = [];
+  const byKey = new Map<string, Chunk>();
+  const ids = new Set<string>();
+  for (const { d } of order) {
+    const startLine = d.startRow + 1;
+    const endLine = d.endRow + 1;
+    const key = `${startLine}:${endLine}:${d.kind}:${d.symbol}`;
+    const same = byKey.get(key);
+    if (same) {
+      // Two definitions of one name on the same lines (minified code): one chunk, both texts.
+      if (!same.text.includes(d.text)) {
+        same.text += `\n${d.text}`;
+        same.id = makeChunkId(doc.path, same.kind, same.symbol, startLine, same.text);
+      }
+      continue;
+    }
+    const id = makeChunkId(doc.path, d.kind, d.symbol, startLine, d.text);
+    if (ids.has(id)) continue;
+    ids.add(id);
+    const chunk: Chunk = {
+      docid: makeDocid(doc.path, startLine, endLine),
+      id,
+      path: doc.path,
+      startLine,
+      endLine,
+      text: d.text,
+      language: doc.language,
+      kind: d.kind,
+      symbol: d.symbol,
+      context: d.path.join('.'),
+    };
+    if (d.signature) chunk.signature = d.signature;
+    if (d.docstring) chunk.docstring = d.docstring;
+    if (d.parent.length > 0) chunk.parent = d.parent.join('.');
+    if (d.visibility) chunk.visibility = d.visibility;
+    if (d.decorators) chunk.decorators = d.decorators;
+    byKey.set(key, chunk);
+    chunks.push(chunk);
+  }
+  return chunks;
+}

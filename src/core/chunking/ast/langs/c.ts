@@ -1,0 +1,75 @@
+// C: functions, struct/union/enum definitions, typedefs, macros. Preprocessor conditionals
+// (include guards, #ifdef blocks) are looked through so their contents are found.
+import type { Node } from 'web-tree-sitter';
+import { field, fieldText, setOf, splitQualified, type DefInfo, type LanguageSpec } from '../spec';
+import type { ChunkKind } from '../../../types';
+
+export const PREPROC_BLOCKS = setOf('preproc_ifdef', 'preproc_if', 'preproc_else', 'preproc_elif', 'preproc_elifdef');
+const NAME_LEAVES = setOf('identifier', 'field_identifier', 'type_identifier', 'qualified_identifier', 'destructor_name', 'operator_name', 'primitive_type');
+export const SPECIFIER_KINDS: Readonly<Record<string, ChunkKind>> = { struct_specifier: 'struct', union_specifier: 'union', enum_specifier: 'enum' };
+
+/** The declared name inside a declarator chain: `*make(int n)` → `make`, `Foo::bar()` → scope `Foo`, name `bar`. */
+export function declaratorName(declarator: Node | null): { name: string; scope: string[] } | undefined {
+  let d = declarator;
+  for (let i = 0; d && i < 16; i++) {
+    if (NAME_LEAVES.has(d.type)) {
+      const parts = d.type === 'qualified_identifier' ? splitQualified(d.text.replace(/<[^<>]*>/g, '')) : [d.text];
+      const name = parts.pop() ?? d.text;
+      return { name, scope: parts };
+    }
+    d = field(d, 'declarator') ?? d.firstNamedChild;
+  }
+  return undefined;
+}
+
+/** `struct point {…}` with a body; forward declarations (`struct point;`) are not definitions. */
+export function specifierDef(spec: Node, outer: Node, kinds: Readonly<Record<string, ChunkKind>>, name?: string, specType = spec.type): DefInfo | undefined {
+  const kind = kinds[specType];
+  const body = field(spec, 'body');
+  const own = name ?? fieldText(spec, 'name');
+  if (!kind || !body || !own) return undefined;
+  return { kind, name: own, node: outer, body };
+}
+
+export function cDefinition(node: Node, type: string, kinds: Readonly<Record<string, ChunkKind>> = SPECIFIER_KINDS): DefInfo | undefined {
+  switch (type) {
+    case 'function_definition': {
+      const id = declaratorName(field(node, 'declarator'));
+      if (!id) return undefined;
+      const info: DefInfo = { kind: 'function', name: id.name, node, body: field(node, 'body') };
+      if (id.scope.length > 0) info.scope = id.scope;
+      return info;
+    }
+    case 'struct_specifier':
+    case 'union_specifier':
+    case 'enum_specifier':
+    case 'class_specifier':
+      return specifierDef(node, node, kinds, undefined, type);
+    case 'type_definition': {
+      const id = declaratorName(field(node, 'declarator'));
+      const type = field(node, 'type');
+      if (!id || !type) return undefined;
+      const inner = specifierDef(type, node, kinds, id.name);
+      return inner ?? { kind: 'type', name: id.name, node };
+    }
+    case 'declaration':
+    case 'field_declaration': {
+      // `struct point { … } origin;` defines the struct too.
+      const type = field(node, 'type');
+      return type ? specifierDef(type, node, kinds) : undefined;
+    }
+    case 'preproc_def':
+    case 'preproc_function_def': {
+      const name = fieldText(node, 'name');
+      return name ? { kind: 'macro', name, node } : undefined;
+    }
+    default:
+      return undefined;
+  }
+}
+
+export const cSpec: LanguageSpec = {
+  comments: setOf('comment'),
+  definition: (node, type) => cDefinition(node, type),
+  flatten: (node, type) => (PREPROC_BLOCKS.has(type) ? node : undefined),
+};

@@ -1,0 +1,303 @@
+// Chunks many documents on worker threads. Work goes out in batches sized by bytes (not by
+// file count) so one worker is not left with all the big files; results come back per file
+// and are handed out in input order. A worker that dies (a wasm abort on a pathological file)
+// costs exactly one file: that file gets line chunks and a diagnostic, the rest of its batch
+// is re-queued, and the worker is replaced.
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
+import type { ChunkStrategy, Diagnostic, FileChunks, SourceDocument } from '../types';
+import { createAstChunker } from './astLoader';
+import { chunkDocument, errorMessage, lineChunks, type ChunkContext } from './chunkFile';
+import type { ChunkingPolicy } from './policy';
+import { fromWire, type BatchMessage, type FromWorker, type WireFileChunks, type WorkerInit } from './protocol';
+
+export interface ChunkPoolOptions {
+  /** The worker entry: `dist/chunkWorker.js` in bundles, `out/src/core/chunking/worker.js` under tsc. */
+  workerScript: string;
+  grammarsDir: string;
+  /** Worker threads; 0 chunks in the calling thread. Default: os.availableParallelism(). */
+  workers?: number;
+  policy: ChunkingPolicy;
+  strategy: ChunkStrategy;
+}
+
+/** Batches aim at this share of a job's bytes per worker, so the last batches finish close together. */
+const BATCHES_PER_WORKER = 8;
+const MIN_BATCH_BYTES = 32 * 1024;
+const MAX_BATCH_BYTES = 1024 * 1024;
+
+export abstract class ChunkPool {
+  /** Pool-wide problems, e.g. `ast-unavailable` when tree-sitter could not be loaded. */
+  readonly diagnostics: Diagnostic[] = [];
+
+  static async create(options: ChunkPoolOptions): Promise<ChunkPool> {
+    const workers = options.workers ?? availableParallelism();
+    if (!Number.isInteger(workers) || workers < 0) throw new RangeError(`workers must be a non-negative integer, got ${workers}`);
+    return workers === 0 ? InProcessPool.start(options) : ThreadPool.start(options, workers);
+  }
+
+  /** Chunks `docs`; results are in input order. */
+  async chunk(docs: readonly SourceDocument[]): Promise<FileChunks[]> {
+    const results: FileChunks[] = [];
+    for await (const r of this.stream(docs)) results.push(r);
+    return results;
+  }
+
+  /** Yields each document's chunks in input order, as soon as that document (and all before it) is done. */
+  abstract stream(docs: readonly SourceDocument[]): AsyncGenerator<FileChunks, void, undefined>;
+
+  abstract close(): Promise<void>;
+
+  protected noteAstError(astError: string | undefined): void {
+    if (astError === undefined || this.diagnostics.some((d) => d.code === 'ast-unavailable')) return;
+    this.diagnostics.push({ code: 'ast-unavailable', message: `${astError}; chunking by lines`, severity: 'warning' });
+  }
+}
+
+/** `workers: 0`: the same chunking, sequentially in the calling thread. */
+class InProcessPool extends ChunkPool {
+  private closed = false;
+
+  private constructor(private readonly ctx: ChunkContext) {
+    super();
+  }
+
+  static async start(options: ChunkPoolOptions): Promise<InProcessPool> {
+    const ctx: ChunkContext = { policy: options.policy, strategy: options.strategy };
+    let astError: string | undefined;
+    if (options.strategy === 'ast') {
+      try {
+        ctx.ast = await createAstChunker(options.grammarsDir);
+      } catch (e) {
+        astError = errorMessage(e);
+      }
+    }
+    const pool = new InProcessPool(ctx);
+    pool.noteAstError(astError);
+    return pool;
+  }
+
+  async *stream(docs: readonly SourceDocument[]): AsyncGenerator<FileChunks, void, undefined> {
+    for (const doc of docs) {
+      if (this.closed) throw new Error('the chunk pool was closed');
+      yield await chunkDocument(doc, this.ctx);
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.ctx.ast?.dispose();
+  }
+}
+
+/** One stream() call: its documents and the results received so far. */
+class Job {
+  readonly results: Array<FileChunks | undefined>;
+  private wake: (() => void) | undefined;
+  failure: Error | undefined;
+
+  constructor(readonly docs: readonly SourceDocument[]) {
+    this.results = new Array<FileChunks | undefined>(docs.length);
+  }
+
+  settle(index: number, result: FileChunks): void {
+    this.results[index] = result;
+    this.notify();
+  }
+
+  fail(error: Error): void {
+    this.failure = error;
+    this.notify();
+  }
+
+  /** Resolves at the next settle or failure. */
+  changed(): Promise<void> {
+    return new Promise((resolve) => (this.wake = resolve));
+  }
+
+  private notify(): void {
+    const wake = this.wake;
+    this.wake = undefined;
+    wake?.();
+  }
+}
+
+interface Batch {
+  id: number;
+  job: Job;
+  /** Positions in job.docs, in the order the worker will answer them. */
+  indices: number[];
+}
+
+interface Slot {
+  worker: Worker;
+  ready: boolean;
+  batch?: Batch;
+  /** How many files of `batch` have been answered. */
+  answered: number;
+  /** Why the worker died, from its 'error' event, for the diagnostic. */
+  lastError?: string;
+}
+
+class ThreadPool extends ChunkPool {
+  private readonly slots = new Set<Slot>();
+  private readonly queue: Batch[] = [];
+  private readonly jobs = new Set<Job>();
+  private nextBatchId = 0;
+  private closing = false;
+  private lastStartError: string | undefined;
+
+  private constructor(private readonly options: ChunkPoolOptions, private readonly size: number) {
+    super();
+  }
+
+  static async start(options: ChunkPoolOptions, size: number): Promise<ThreadPool> {
+    const pool = new ThreadPool(options, size);
+    try {
+      await Promise.all(Array.from({ length: size }, () => pool.spawn()));
+    } catch (e) {
+      await pool.close();
+      throw e;
+    }
+    return pool;
+  }
+
+  async *stream(docs: readonly SourceDocument[]): AsyncGenerator<FileChunks, void, undefined> {
+    if (this.closing) throw new Error('the chunk pool is closed');
+    const job = new Job(docs);
+    this.jobs.add(job);
+    for (const indices of batchesOf(docs, this.size)) this.queue.push({ id: this.nextBatchId++, job, indices });
+    this.dispatch();
+    try {
+      for (let next = 0; next < docs.length; next++) {
+        while (job.results[next] === undefined) {
+          if (job.failure) throw job.failure;
+          await job.changed();
+        }
+        yield job.results[next] as FileChunks;
+        job.results[next] = undefined; // release memory as soon as the consumer has it
+      }
+    } finally {
+      this.jobs.delete(job);
+      // A consumer that stops early (closed pipe) must not leave its batches queued.
+      for (let i = this.queue.length - 1; i >= 0; i--) if ((this.queue[i] as Batch).job === job) this.queue.splice(i, 1);
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closing = true;
+    this.queue.length = 0;
+    for (const job of this.jobs) job.fail(new Error('the chunk pool was closed'));
+    const workers = [...this.slots].map((s) => s.worker);
+    this.slots.clear();
+    await Promise.all(workers.map((w) => w.terminate()));
+  }
+
+  /** Starts a worker; resolves once it is ready, rejects if it dies first. */
+  private spawn(): Promise<void> {
+    const init: WorkerInit = { grammarsDir: this.options.grammarsDir, policy: this.options.policy, strategy: this.options.strategy };
+    // Anything a worker prints goes to stderr: stdout may be a JSON-lines stream.
+    const worker = new Worker(this.options.workerScript, { workerData: init, stdout: true });
+    worker.stdout.on('data', (d: Buffer) => process.stderr.write(d));
+    const slot: Slot = { worker, ready: false, answered: 0 };
+    this.slots.add(slot);
+    return new Promise((resolve, reject) => {
+      slot.worker.on('message', (m: FromWorker) => {
+        if (m.type === 'ready') {
+          slot.ready = true;
+          this.noteAstError(m.astError);
+          resolve();
+          this.dispatch();
+        } else {
+          this.onFile(slot, m.batch, m.index, m.result);
+        }
+      });
+      slot.worker.on('error', (e) => (slot.lastError = errorMessage(e)));
+      slot.worker.on('exit', (code) => {
+        if (!slot.ready) reject(new Error(`chunk worker failed to start (exit code ${code})${slot.lastError ? `: ${slot.lastError}` : ''}`));
+        this.onExit(slot, code);
+      });
+    });
+  }
+
+  private dispatch(): void {
+    if (this.slots.size === 0 && !this.closing) {
+      // Every worker died while (re)starting: chunk what is left by lines here rather than never.
+      this.drainByLines(`no chunk worker could be started${this.lastStartError ? ` (${this.lastStartError})` : ''}`);
+      return;
+    }
+    for (const slot of this.slots) {
+      if (!slot.ready || slot.batch) continue;
+      const batch = this.queue.shift();
+      if (!batch) return;
+      slot.batch = batch;
+      slot.answered = 0;
+      const message: BatchMessage = { type: 'batch', batch: batch.id, docs: batch.indices.map((i) => batch.job.docs[i] as SourceDocument) };
+      slot.worker.postMessage(message);
+    }
+  }
+
+  private onFile(slot: Slot, batchId: number, index: number, result: WireFileChunks): void {
+    const batch = slot.batch;
+    if (!batch || batch.id !== batchId) return;
+    const docIndex = batch.indices[index] as number;
+    batch.job.settle(docIndex, fromWire(batch.job.docs[docIndex] as SourceDocument, result));
+    slot.answered = index + 1;
+    if (slot.answered === batch.indices.length) {
+      slot.batch = undefined;
+      this.dispatch();
+    }
+  }
+
+  private onExit(slot: Slot, code: number): void {
+    if (!this.slots.delete(slot) || this.closing) return;
+    const batch = slot.batch;
+    if (batch) {
+      // Files are answered in order, so the first unanswered one is the file that killed it.
+      const culprit = batch.indices[slot.answered] as number;
+      const doc = batch.job.docs[culprit] as SourceDocument;
+      const reason = `the chunk worker died (exit code ${code}${slot.lastError ? `, ${slot.lastError}` : ''}) while chunking this file; used line chunks`;
+      batch.job.settle(culprit, lineChunks(doc, this.options.policy, { code: 'chunk-worker-crashed', message: reason, path: doc.path, severity: 'warning' }));
+      const rest = batch.indices.slice(slot.answered + 1);
+      if (rest.length > 0) this.queue.unshift({ id: this.nextBatchId++, job: batch.job, indices: rest });
+    }
+    // A worker that died while starting is not replaced, or a broken install would respawn forever.
+    if (slot.ready) this.spawn().catch(() => undefined);
+    else this.lastStartError = slot.lastError ?? `exit code ${code}`;
+    this.dispatch();
+  }
+
+  private drainByLines(reason: string): void {
+    for (const batch of this.queue.splice(0)) {
+      for (const i of batch.indices) {
+        const doc = batch.job.docs[i] as SourceDocument;
+        const diagnostic: Diagnostic = { code: 'chunk-worker-unavailable', message: `${reason}; used line chunks`, path: doc.path, severity: 'warning' };
+        batch.job.settle(i, lineChunks(doc, this.options.policy, diagnostic));
+      }
+    }
+  }
+}
+
+/**
+ * Splits documents into batches of consecutive files holding about an equal share of bytes:
+ * a 1 MB file is a batch alone, a thousand small files share a few.
+ */
+export function batchesOf(docs: readonly SourceDocument[], workers: number): number[][] {
+  const total = docs.reduce((sum, d) => sum + d.text.length, 0);
+  const target = Math.min(MAX_BATCH_BYTES, Math.max(MIN_BATCH_BYTES, Math.ceil(total / (workers * BATCHES_PER_WORKER))));
+  const batches: number[][] = [];
+  let current: number[] = [];
+  let bytes = 0;
+  docs.forEach((doc, i) => {
+    if (current.length > 0 && bytes + doc.text.length > target) {
+      batches.push(current);
+      current = [];
+      bytes = 0;
+    }
+    current.push(i);
+    bytes += doc.text.length;
+  });
+  if (current.length > 0) batches.push(current);
+  return batches;
+}
