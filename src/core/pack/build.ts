@@ -46,6 +46,8 @@ export interface PackContext {
 
 export const DEFAULT_BUDGET = 6000;
 const MIN_ITEM_TOKENS = 60;
+/** The best lexical hit scores this much; everything else is relative to it. */
+const LEXICAL_WEIGHT = 2;
 const MAX_REJECTED_LISTED = 15;
 const WEAK_SHARE = 0.12;
 
@@ -55,11 +57,11 @@ const RELATION_WEIGHT: Record<PackRelation, number> = {
   'named-file': 0,
   'named-symbol': 0,
   lexical: 0,
-  'called-definition': 0.55,
-  imported: 0.4,
-  importer: 0.35,
-  test: 0.35,
-  doc: 0.25,
+  'called-definition': 0.45,
+  imported: 0.3,
+  importer: 0.25,
+  test: 0.3,
+  doc: 0.2,
 };
 
 interface Candidate {
@@ -127,7 +129,7 @@ export async function buildPack(ctx: PackContext, task: string, options: PackOpt
   diagnostics.push(...searched.diagnostics);
   const top = searched.results[0]?.score ?? 1;
   searched.results.forEach((hit, rank) => {
-    const lexical = round((hit.score / top) * 1.5);
+    const lexical = round((hit.score / top) * LEXICAL_WEIGHT);
     add(hit, 'lexical', `matches the task (rank ${rank + 1})`, [{ kind: 'match', name: 'lexical match with the task', value: lexical }]);
   });
 
@@ -135,7 +137,7 @@ export async function buildPack(ctx: PackContext, task: string, options: PackOpt
   const seeds = [...candidates.values()].sort(byScore).slice(0, 6);
   const seedPaths = [...new Set(seeds.map((s) => s.hit.path))];
   for (const seed of seeds) {
-    const strength = Math.min(1, total(seed.parts) / 1.5);
+    const strength = Math.min(1, total(seed.parts) / LEXICAL_WEIGHT);
     const text = ctx.text(seed.hit.path, seed.hit.startLine, seed.hit.endLine) ?? '';
     for (const name of calledNames(text).slice(0, 12)) {
       if (name === seed.hit.symbol) continue;
@@ -146,7 +148,7 @@ export async function buildPack(ctx: PackContext, task: string, options: PackOpt
     }
   }
   for (const p of seedPaths.slice(0, 4)) {
-    const strength = Math.min(1, total(seeds.find((s) => s.hit.path === p)?.parts ?? []) / 1.5);
+    const strength = Math.min(1, total(seeds.find((s) => s.hit.path === p)?.parts ?? []) / LEXICAL_WEIGHT);
     for (const imported of ctx.graph.importsOf(p).slice(0, 6)) {
       const best = bestChunk(ctx, imported);
       if (best) add(best, 'imported', `imported by ${p}`, [dependency('imported', strength)]);
@@ -350,7 +352,7 @@ export async function buildPack(ctx: PackContext, task: string, options: PackOpt
 }
 
 function dependency(relation: PackRelation, strength: number): ScoreComponent {
-  return { kind: 'match', name: `dependency: ${relation} (distance 1)`, value: round(RELATION_WEIGHT[relation] * (0.5 + strength)) };
+  return { kind: 'match', name: `dependency: ${relation} (distance 1)`, value: round(RELATION_WEIGHT[relation] * LEXICAL_WEIGHT * (0.25 + 0.75 * strength)) };
 }
 
 function priority(r: PackRelation): number {
