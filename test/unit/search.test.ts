@@ -110,9 +110,11 @@ describe('search ranking', () => {
   });
 
   it('docs ↔ code: definitions named in a doc hit are added as cross-references', () => {
-    const r = search('Configuration', { crossReferences: true, scope: 'docs' });
+    const r = search('Configuration', { crossReferences: true, paths: ['docs/**', 'src/**'] });
     const xrefs = r.hits.filter((h) => h.crossReferenceFrom);
     assert.ok(xrefs.some((h) => h.docid === 'src/config/parse.ts:1-9'), JSON.stringify(r.hits.map((h) => h.docid)));
     assert.ok(xrefs.every((h) => h.crossReferenceFrom === 'docs/config.md:1-6'));
+    const docsOnly = search('Configuration', { crossReferences: true, scope: 'docs' });
+    assert.deepEqual(docsOnly.hits.filter((h) => h.crossReferenceFrom), [], 'cross-references obey the filters');
   });
 });

@@ -29,17 +29,17 @@ describe('symbol lookup', () => {
         {
           name: 'exact (case-sensitive) first, then case-insensitive; source before tests',
           input: 'getUserName',
-          expected: { exact: true, hits: ['exact getusername', 'exact getusername', 'exact-ignore-case getusername'] },
+          expected: { exact: true, hits: ['exact getUserName', 'exact getUserName', 'exact-ignore-case getusername'] },
         },
-        { name: 'qualified Class.method', input: 'User.save', expected: { exact: true, hits: ['qualified user.save'] } },
-        { name: 'qualified prefix', input: 'User.sa', expected: { exact: false, hits: ['prefix user.save'] } },
-        { name: 'qualified with ::', input: 'HttpClient::send', expected: { exact: true, hits: ['qualified httpclient.send'] } },
-        { name: 'module-qualified pkg.func', input: 'client.fetchUser', expected: { exact: true, hits: ['qualified fetchuser'] } },
-        { name: 'camel-case humps', input: 'gUN', expected: { exact: false, hits: ['camel-case getusername', 'camel-case getusername'] } },
-        { name: 'initials', input: 'ful', expected: { exact: false, hits: ['camel-case formatuserlabel'] } },
-        { name: 'prefix', input: 'format', expected: { exact: false, hits: ['prefix formatuserlabel'] } },
-        { name: 'fuzzy: closest when nothing matches', input: 'fetchUsr', expected: { exact: false, hits: ['fuzzy fetchuser'] } },
-        { name: 'markdown headings are symbols too', input: 'Installation', expected: { exact: true, hits: ['exact installation'] } },
+        { name: 'qualified Class.method', input: 'User.save', expected: { exact: true, hits: ['qualified User.save'] } },
+        { name: 'qualified prefix', input: 'User.sa', expected: { exact: false, hits: ['prefix User.save'] } },
+        { name: 'qualified with ::', input: 'HttpClient::send', expected: { exact: true, hits: ['qualified HttpClient::send'] } },
+        { name: 'module-qualified pkg.func', input: 'client.fetchUser', expected: { exact: true, hits: ['qualified fetchUser'] } },
+        { name: 'camel-case humps', input: 'gUN', expected: { exact: false, hits: ['camel-case getUserName', 'camel-case getUserName'] } },
+        { name: 'initials', input: 'ful', expected: { exact: false, hits: ['camel-case formatUserLabel'] } },
+        { name: 'prefix', input: 'format', expected: { exact: false, hits: ['prefix formatUserLabel'] } },
+        { name: 'fuzzy: closest when nothing matches', input: 'fetchUsr', expected: { exact: false, hits: ['fuzzy fetchUser'] } },
+        { name: 'markdown headings are symbols too', input: 'Installation', expected: { exact: true, hits: ['exact Installation'] } },
         { name: 'nothing close', input: 'zzzzqqq', expected: { exact: false, hits: [] } },
       ],
       (q) => {
@@ -56,9 +56,9 @@ describe('symbol lookup', () => {
   });
 
   it('filters by kind, language and path', () => {
-    assert.deepEqual(find('save', { kinds: ['method'], paths: ['src/order/**'] }).hits, ['exact order.save']);
-    assert.deepEqual(find('getUserName', { paths: ['test/**'] }).hits, ['exact getusername']);
-    assert.deepEqual(find('send', { languages: ['rust'] }).hits, ['exact httpclient.send']);
+    assert.deepEqual(find('save', { kinds: ['method'], paths: ['src/order/**'] }).hits, ['exact Order.save']);
+    assert.deepEqual(find('getUserName', { paths: ['test/**'] }).hits, ['exact getUserName']);
+    assert.deepEqual(find('send', { languages: ['rust'] }).hits, ['exact HttpClient::send']);
     assert.deepEqual(find('send', { languages: ['python'] }).hits, []);
   });
 

@@ -89,7 +89,12 @@ export function searchSnapshot(
   const ranked = heap.sorted().slice(offset);
   const hits = ranked.map((r) => toHit(scorer, scoring, r, reader, parsed, options.previewLines ?? 3));
   hits.sort(compareHits);
-  if (options.crossReferences !== false) addCrossReferences(hits, symbols, reader, scorer, options.previewLines ?? 3, limit);
+  if (options.crossReferences !== false) {
+    // Cross-references obey the same filters as everything else.
+    const allowed = (seg: Segment, segIndex: number, doc: number) =>
+      filters.fileAllowed(segIndex, seg)[seg.docFile[doc] as number] === 1 && filters.docAllowed(seg, doc);
+    addCrossReferences(hits, symbols, reader, scorer, options.previewLines ?? 3, limit, allowed);
+  }
   return { hits, total, warnings, parsed };
 }
 
@@ -145,7 +150,15 @@ function toHit(
 }
 
 /** Docs ↔ code: definitions named in the top prose hits, added as marked cross-references. */
-function addCrossReferences(hits: SearchHit[], symbols: SymbolIndex, reader: FileReader, scorer: SnapshotScorer, previewLines: number, limit: number): void {
+function addCrossReferences(
+  hits: SearchHit[],
+  symbols: SymbolIndex,
+  reader: FileReader,
+  scorer: SnapshotScorer,
+  previewLines: number,
+  limit: number,
+  allowed: (seg: Segment, segIndex: number, doc: number) => boolean,
+): void {
   const seen = new Set(hits.map((h) => h.docid));
   const added: SearchHit[] = [];
   const maxAdded = Math.min(5, Math.max(1, Math.floor(limit / 2)));
@@ -159,6 +172,7 @@ function addCrossReferences(hits: SearchHit[], symbols: SymbolIndex, reader: Fil
       const target = name.includes('/') ? symbols.firstChunkOfPath(name) : symbols.definitionsNamed(name)[0];
       if (!target) continue;
       const seg = scorer.snapshot.segments[target.seg] as Segment;
+      if (!allowed(seg, target.seg, target.doc)) continue;
       const hit = reader.hit(seg, target.doc, previewLines, undefined);
       if (seen.has(hit.docid)) continue;
       seen.add(hit.docid);

@@ -55,6 +55,8 @@ export class SymbolIndex {
   private readonly names: string[] = [];
   private readonly lower: string[] = [];
   private readonly qualified: string[] = [];
+  /** Breadcrumb as written (`HttpClient.fetchUser`), for display. */
+  private readonly display: string[] = [];
   private readonly rank: number[] = [];
   private readonly exactMap = new Map<string, number[]>();
   private readonly lowerMap = new Map<string, number[]>();
@@ -85,6 +87,7 @@ export class SymbolIndex {
         const lower = name.toLowerCase();
         this.lower.push(lower);
         this.qualified.push(normaliseQualified(contexts[d] || name));
+        this.display.push(contexts[d] || name);
         this.rank.push(KIND_RANK[kind] ?? 8);
         push(this.exactMap, name, i);
         push(this.lowerMap, lower, i);
@@ -188,7 +191,7 @@ export class SymbolIndex {
     const rank = this.rank[i] as number;
     if (rank > 0) penalties.push({ name: `kind:${this.kindOf(i)}`, value: -rank });
     const score = TIER_SCORE[match] + penalties.reduce((s, p) => s + p.value, 0);
-    return { seg: this.seg[i] as number, doc: this.doc[i] as number, match, score, penalties, qualifiedName: this.qualified[i] as string };
+    return { seg: this.seg[i] as number, doc: this.doc[i] as number, match, score, penalties, qualifiedName: this.display[i] as string };
   }
 
   private camelMatch(i: number, humps: readonly string[]): boolean {

@@ -1,0 +1,180 @@
+// The CLI contract of the index commands (index, search, symbol, status, export, pack), driven
+// through the real bundled `cairn` binary on a fixture repository. Agents and the extension's
+// tests depend on these JSON shapes: keep them stable.
+import * as assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync, utimesSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+
+const ROOT = path.resolve(__dirname, '../../..');
+const CLI = path.join(ROOT, 'dist', 'cli.js');
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+describe('cairn index / search / symbol / status / export / pack (bundled CLI)', function () {
+  this.timeout(120000);
+  let fixture: string;
+  let store: string;
+
+  const cairn = (...args: string[]): Run => {
+    const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', cwd: fixture, env: { ...process.env, CAIRN_STORE: store }, maxBuffer: 64 * 1024 * 1024 });
+    return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+  };
+  const json = (r: Run): Record<string, unknown> => {
+    assert.equal(r.code, 0, `exit ${r.code}: ${r.stderr}`);
+    return JSON.parse(r.stdout) as Record<string, unknown>;
+  };
+  const write = (rel: string, content: string) => {
+    const abs = path.join(fixture, rel);
+    mkdirSync(path.dirname(abs), { recursive: true });
+    writeFileSync(abs, content);
+    const t = new Date(Date.now() + 2000 + Math.random() * 1000);
+    utimesSync(abs, t, t);
+  };
+
+  before(() => {
+    assert.ok(existsSync(CLI), `${CLI} is missing: run \`node esbuild.mjs\` first`);
+    const base = mkdtempSync(path.join(tmpdir(), 'cairn-cli-'));
+    fixture = path.join(base, 'repo with spaces');
+    store = path.join(base, 'store');
+    mkdirSync(fixture);
+    write('src/http/client.ts', [
+      'import { retry } from "../util/retry";',
+      '',
+      '/** An HTTP client with retries. */',
+      'export class HttpClient {',
+      '  constructor(private readonly baseUrl: string) {}',
+      '',
+      '  async fetchUser(id: string): Promise<User> {',
+      '    return retry(() => this.get(`/users/${id}`), 3);',
+      '  }',
+      '',
+      '  private async get(path: string) {',
+      '    return fetch(this.baseUrl + path);',
+      '  }',
+      '}',
+      '',
+    ].join('\n'));
+    write('src/util/retry.ts', 'export async function retry<T>(fn: () => Promise<T>, times: number): Promise<T> {\n  for (let i = 0; ; i++) {\n    try { return await fn(); } catch (e) { if (i >= times) throw e; }\n  }\n}\n');
+    write('app/models.py', 'from dataclasses import dataclass\n\n@dataclass\nclass UserRecord:\n    """A user row."""\n    name: str\n\n    @property\n    def display_name(self) -> str:\n        return self.name.title()\n');
+    write('docs/guide.md', '# Guide\n\n## Retries\n\nThe `HttpClient` retries failed requests using `retry` from src/util/retry.ts.\n');
+    write('test/client.test.ts', "import { HttpClient } from '../src/http/client';\nit('fetches a user', async () => { await new HttpClient('x').fetchUser('1'); });\n");
+    write('naïve/café.ts', 'export const cafeMenu = ["naïve"];\n');
+  });
+  after(() => rmSync(path.dirname(fixture), { recursive: true, force: true }));
+
+  it('index --json reports files, chunks, skips and duration', () => {
+    const r = json(cairn('index', fixture, '--json'));
+    assert.equal(r.files, 6);
+    assert.ok((r.chunks as number) >= 8);
+    assert.equal(r.added, 6);
+    assert.ok(typeof r.durationMs === 'number');
+    assert.deepEqual(r.skippedByReason, {});
+    const again = json(cairn('index', fixture, '--json'));
+    assert.deepEqual([again.added, again.changed, again.removed, again.unchanged], [0, 0, 0, 6]);
+  });
+
+  it('search --json follows the contract: results with spans, scores, breakdowns and previews', () => {
+    const r = json(cairn('search', 'fetchUser', '--root', fixture, '--json', '--limit', '3'));
+    const results = r.results as Array<Record<string, unknown>>;
+    assert.ok(results.length >= 1 && results.length <= 3);
+    const top = results[0]!;
+    for (const k of ['docid', 'path', 'startLine', 'endLine', 'score', 'scoreBreakdown', 'symbol', 'kind', 'language', 'context', 'preview']) assert.ok(k in top, `missing ${k}`);
+    assert.deepEqual([top.path, top.symbol, top.kind, top.context, top.startLine, top.endLine], ['src/http/client.ts', 'fetchUser', 'method', 'HttpClient.fetchUser', 7, 9]);
+    assert.equal(top.docid, 'src/http/client.ts:7-9');
+    const sum = (top.scoreBreakdown as Array<{ value: number }>).reduce((s, p) => s + p.value, 0);
+    assert.ok(Math.abs(sum - (top.score as number)) < 1e-5);
+    assert.match(top.preview as string, /«fetchUser»/);
+    assert.ok(typeof r.tookMs === 'number');
+    const index = r.index as Record<string, unknown>;
+    assert.deepEqual([index.files, index.fresh], [6, true]);
+  });
+
+  it('search filters: --lang, --kind, --path, --scope', () => {
+    const paths = (...args: string[]) => [...new Set((json(cairn('search', ...args, '--root', fixture, '--json')).results as Array<{ path: string }>).map((h) => h.path))];
+    assert.deepEqual(paths('user', '--lang', 'py'), ['app/models.py']);
+    assert.deepEqual(paths('retry', '--kind', 'function'), ['src/util/retry.ts']);
+    assert.deepEqual(paths('retry', '--path', 'docs/**'), ['docs/guide.md']);
+    assert.deepEqual(paths('retries', '--scope', 'docs'), ['docs/guide.md']);
+  });
+
+  it('search finds an edit without an explicit index run (refreshes first)', () => {
+    write('src/util/backoff.ts', 'export function exponentialBackoff(attempt: number) { return 2 ** attempt * 100; }\n');
+    const r = json(cairn('search', 'exponentialBackoff', '--root', fixture, '--json'));
+    assert.equal((r.results as Array<{ path: string }>)[0]?.path, 'src/util/backoff.ts');
+    assert.equal((r.index as { files: number }).files, 7);
+  });
+
+  it('symbol --json: exact matches first, and a plain answer when nothing matches exactly', () => {
+    const exact = json(cairn('symbol', 'display_name', '--root', fixture, '--json'));
+    assert.equal(exact.exact, true);
+    const hit = (exact.results as Array<Record<string, unknown>>)[0]!;
+    assert.deepEqual([hit.docid, hit.kind, hit.context], ['app/models.py:8-10', 'method', 'UserRecord.display_name']);
+    const close = json(cairn('symbol', 'fetchUsr', '--root', fixture, '--json'));
+    assert.equal(close.exact, false);
+    assert.match(close.note as string, /no symbol named "fetchUsr"; closest: .*HttpClient\.fetchUser/);
+    assert.ok((close.results as unknown[]).length <= 5);
+  });
+
+  it('paths with spaces and non-ASCII characters round-trip', () => {
+    const r = json(cairn('search', 'cafeMenu', '--root', fixture, '--json'));
+    assert.equal((r.results as Array<{ path: string }>)[0]?.path, 'naïve/café.ts');
+  });
+
+  it('status --json says what is indexed and how big the store is', () => {
+    const s = json(cairn('status', fixture, '--json'));
+    assert.equal(s.exists, true);
+    assert.equal(s.files, 7);
+    assert.ok((s.storeBytes as number) > 0);
+    assert.equal(s.storeDir, store);
+    assert.deepEqual(Object.keys(s.languages as object).sort(), ['markdown', 'python', 'typescript']);
+  });
+
+  it('export --format jsonl writes every chunk with metadata and text', () => {
+    const r = cairn('export', fixture, '--format', 'jsonl');
+    assert.equal(r.code, 0, r.stderr);
+    const lines = r.stdout.trimEnd().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const status = json(cairn('status', fixture, '--json'));
+    assert.equal(lines.length, status.chunks);
+    const method = lines.find((l) => l.symbol === 'fetchUser')!;
+    assert.equal(method.text, '  async fetchUser(id: string): Promise<User> {\n    return retry(() => this.get(`/users/${id}`), 3);\n  }');
+    for (const l of lines) assert.equal(l.docid, `${l.path}:${l.startLine}-${l.endLine}`);
+  });
+
+  it('pack --json: must-inspect spans with code, related files, the budget respected', () => {
+    const r = json(cairn('pack', 'make fetchUser retry more times', '--root', fixture, '--json', '--budget', '900'));
+    const must = r.mustInspect as Array<Record<string, unknown>>;
+    assert.equal(must[0]?.docid, 'src/http/client.ts:7-9');
+    assert.ok(must.some((m) => m.path === 'src/util/retry.ts'), 'the called retry() is pulled in');
+    assert.ok((r.usedTokens as number) <= 900);
+    assert.match(r.markdown as string, /### 1\. `src\/http\/client\.ts:7-9`/);
+    const human = cairn('pack', 'make fetchUser retry more times', '--root', fixture);
+    assert.equal(human.code, 0);
+    assert.match(human.stdout, /^# Context pack/);
+  });
+
+  it('a corrupted store is rebuilt with a diagnostic, and the answer still comes', () => {
+    const manifest = path.join(store, 'manifest.json');
+    writeFileSync(manifest, '{ torn');
+    const r = json(cairn('search', 'fetchUser', '--root', fixture, '--json'));
+    assert.equal((r.results as Array<{ symbol: string }>)[0]?.symbol, 'fetchUser');
+    assert.ok((r.diagnostics as Array<{ code: string }>).some((d) => d.code === 'store-corrupt'));
+  });
+
+  it('usage errors exit 2 with one line; runtime errors exit 1; --json errors are JSON', () => {
+    const bad = cairn('search', 'x', '--limit', 'lots');
+    assert.equal(bad.code, 2);
+    assert.equal(bad.stderr.trim().split('\n').length, 1);
+    assert.match(bad.stderr, /^cairn search: --limit must be a whole number/);
+    const missing = cairn('search', 'x', '--root', path.join(fixture, 'nope'), '--json');
+    assert.equal(missing.code, 1);
+    assert.equal((JSON.parse(missing.stderr) as { error: { code: string } }).error.code, 'not-found');
+    const noQuery = cairn('search');
+    assert.notEqual(noQuery.code, 0);
+  });
+});
