@@ -20,6 +20,7 @@ const nodeEntries = {
   cli: 'src/cli/main.ts',
   chunkWorker: 'src/core/chunking/worker.ts',
   engineWorker: 'src/core/engine/worker.ts',
+  bench: 'src/bench/main.ts',
 };
 
 /** Browser bundles for webviews. */

@@ -29,7 +29,8 @@ describe('segment format', () => {
     assert.deepEqual(seg.symbols(), ['loadUser', 'UserStore', 'saveUser']);
     assert.equal(seg.kindOf(1), 'class');
     assert.equal(seg.record(0).signature, 'function loadUser()');
-    assert.equal(seg.record(2).id, sample[1]![1][0]!.id);
+    assert.equal(seg.id(2), sample[1]![1][0]!.id);
+    assert.deepEqual(seg.contexts(), ['loadUser', 'UserStore', 'saveUser']);
     const t = seg.findTerm('user');
     assert.ok(t >= 0);
     const p = seg.postings(t);
@@ -39,6 +40,15 @@ describe('segment format', () => {
     assert.equal(p.tfs[2 * FIELDS.length + FIELDS.indexOf('body')], 3);
     assert.equal(seg.findTerm('nosuchterm'), -1);
     assert.deepEqual(seg.terms(), [...seg.terms()].sort());
+  });
+
+  it('stores breadcrumbs compactly and gives them back exactly', () => {
+    const cases: Array<[string, string]> = [['Linux', 'Install > Linux'], ['send', 'HttpClient::send'], ['Bar', 'fooBar'], ['x', ''], ['', ''], ['run', 'A.B.run'], ['m', 'K#m'], ['n', 'n']];
+    const b = new SegmentBuilder();
+    b.addFile({ path: 'a.md', size: 1, mtimeMs: 1, hash: 'h', language: 'markdown' }, cases.map(([symbol, context], i) => ({ ...chunk('a.md', i + 1, i + 1, 'section', symbol, 'text'), context })));
+    const seg = new Segment('seg-c.cseg', b.build());
+    assert.deepEqual(seg.contexts(), cases.map(([, context]) => context));
+    assert.deepEqual(seg.symbols(), cases.map(([symbol]) => symbol));
   });
 
   it('merges segments, dropping tombstoned documents and remapping postings', () => {

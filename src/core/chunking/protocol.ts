@@ -11,6 +11,8 @@ export interface WorkerInit {
   grammarsDir: string;
   policy: ChunkingPolicy;
   strategy: ChunkStrategy;
+  /** Benchmark baseline: parse with tree-sitter and return no chunks (see `npm run bench`). */
+  parseOnly?: boolean;
 }
 
 export interface BatchMessage {

@@ -4,6 +4,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import type { SourceDocument } from '../types';
 import { createAstChunker } from './astLoader';
 import { chunkDocument, errorMessage, type ChunkContext } from './chunkFile';
+import { createParseOnly } from './parseOnly';
 import type { AstChunkerLike } from './contract';
 import { CRASH_MARKER_ENV, FAIL_START_ENV, toWire, type BatchMessage, type FromWorker, type WorkerInit } from './protocol';
 
@@ -22,6 +23,7 @@ async function main(): Promise<void> {
     }
   }
   const ctx: ChunkContext = { policy: init.policy, strategy: init.strategy, ast };
+  const parseOnly = init.parseOnly ? await createParseOnly(init.grammarsDir) : undefined;
   const crashMarker = process.env[CRASH_MARKER_ENV];
   const send = (m: FromWorker): void => port.postMessage(m);
 
@@ -29,6 +31,11 @@ async function main(): Promise<void> {
     for (let index = 0; index < msg.docs.length; index++) {
       const doc = msg.docs[index] as SourceDocument;
       if (crashMarker && doc.text.includes(crashMarker)) process.exit(70);
+      if (parseOnly) {
+        await parseOnly(doc);
+        send({ type: 'file', batch: msg.batch, index, result: { path: doc.path, chunks: [], strategy: 'ast', diagnostics: [] } });
+        continue;
+      }
       send({ type: 'file', batch: msg.batch, index, result: toWire(doc, await chunkDocument(doc, ctx)) });
     }
   };

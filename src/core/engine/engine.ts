@@ -58,7 +58,6 @@ export interface ExportedChunk {
   symbol: string;
   context: string;
   signature?: string;
-  docstring?: string;
   parent?: string;
   text: string;
   stale?: boolean;
@@ -443,8 +442,7 @@ export class Engine {
           symbol: hit.symbol,
           context: hit.context,
           ...(rec.signature ? { signature: rec.signature } : {}),
-          ...(rec.docstring ? { docstring: rec.docstring } : {}),
-          ...(rec.parent ? { parent: rec.parent } : {}),
+          ...(hit.context.length > hit.symbol.length && hit.symbol && hit.context.endsWith(hit.symbol) ? { parent: hit.context.slice(0, hit.context.length - hit.symbol.length).replace(/(\.|::|#| > )$/, '') } : {}),
           text: reader.text(hit.path, hit.startLine, hit.endLine) ?? '',
           ...(hit.stale ? { stale: true } : {}),
         };

@@ -37,6 +37,7 @@ export function mergeSegments(inputs: readonly MergeInput[]): Uint8Array {
           symbol: symbols[d] as string,
           context: contexts[d] as string,
           record: segment.rawRecord(d),
+          id: segment.id(d),
         });
       }
     }

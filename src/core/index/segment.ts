@@ -13,7 +13,7 @@ import { analyzeChunk, docFlags, FIELD_COUNT, KIND_INDEX, KINDS, type AnalyzedDo
 import { bucketOf } from '../languages';
 import { ByteReader, ByteWriter, CorruptDataError } from './varint';
 
-export const SEGMENT_FORMAT_VERSION = 1;
+export const SEGMENT_FORMAT_VERSION = 2;
 const MAGIC = 'CAIRNSEG';
 const TRAILER = 'CAIRNEND';
 const HEADER_BYTES = 32;
@@ -36,8 +36,9 @@ const SECTION = {
   termDf: 14,
   postings: 15,
   fieldTotals: 16,
+  ids: 17,
 } as const;
-const SECTION_COUNT = 17;
+const SECTION_COUNT = 18;
 
 /** A file whose chunks live in a segment; documents `firstDoc .. firstDoc+docCount-1`. */
 export interface SegmentFile {
@@ -50,12 +51,13 @@ export interface SegmentFile {
   docCount: number;
 }
 
-/** Per-document data that is only needed for displayed hits, decoded lazily. */
+/**
+ * Per-document data only needed for displayed hits, decoded lazily. Documents without any of
+ * it store nothing. (Docstrings are not kept: they are in the file, and in the index's
+ * signature field; the parent is the breadcrumb minus the symbol.)
+ */
 export interface DocRecord {
-  id: string;
   signature?: string;
-  docstring?: string;
-  parent?: string;
   visibility?: string;
   decorators?: string[];
 }
@@ -72,8 +74,10 @@ export interface RawDoc {
   fieldLengths: ArrayLike<number>;
   symbol: string;
   context: string;
-  /** JSON of the DocRecord. */
+  /** JSON of the DocRecord, '' when empty. */
   record: string;
+  /** The chunk's stable id: 16 hex digits. */
+  id: string;
 }
 
 interface TermPostings {
@@ -84,7 +88,7 @@ interface TermPostings {
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
-const MAX_RECORD_DOCSTRING = 600;
+const MAX_SIGNATURE = 240;
 
 /** One line per document in the symbol/context columns, so newlines inside are flattened. */
 function oneLine(s: string): string {
@@ -103,6 +107,7 @@ export class SegmentBuilder {
   private readonly symbols: string[] = [];
   private readonly contexts: string[] = [];
   private readonly records: string[] = [];
+  private ids = new ByteWriter(1024);
   private readonly postings = new Map<string, TermPostings>();
   private readonly fieldTotals = new Float64Array(FIELD_COUNT);
   /** Rough bytes held, so callers can flush large builds into several segments. */
@@ -133,7 +138,8 @@ export class SegmentBuilder {
         fieldLengths: a.fieldLengths,
         symbol: chunk.symbol,
         context: chunk.context,
-        record: JSON.stringify(recordOf(chunk)),
+        record: recordJson(chunk),
+        id: chunk.id,
       });
       const { terms, tfs } = a;
       for (let t = 0; t < terms.length; t++) this.appendPosting(terms[t] as string, doc, tfs, t * FIELD_COUNT);
@@ -156,8 +162,9 @@ export class SegmentBuilder {
     this.docKind.push(d.kind);
     this.docFlags.push(d.flags);
     this.symbols.push(oneLine(d.symbol));
-    this.contexts.push(oneLine(d.context));
+    this.contexts.push(encodeContext(oneLine(d.context), oneLine(d.symbol)));
     this.records.push(d.record);
+    writeId(this.ids, d.id);
     for (let f = 0; f < FIELD_COUNT; f++) {
       const len = d.fieldLengths[f] as number;
       this.fieldLengths.byte(len & 0xff);
@@ -183,13 +190,7 @@ export class SegmentBuilder {
     p.writer.varint(doc - p.lastDoc);
     p.lastDoc = doc;
     p.df++;
-    let mask = 0;
-    for (let f = 0; f < FIELD_COUNT; f++) if ((tfs[base + f] as number) > 0) mask |= 1 << f;
-    p.writer.byte(mask);
-    for (let f = 0; f < FIELD_COUNT; f++) {
-      const tf = tfs[base + f] as number;
-      if (tf > 0) p.writer.varint(tf);
-    }
+    writeFieldFrequencies(p.writer, tfs, base);
     this.approxBytes += p.writer.length - before;
   }
 
@@ -253,18 +254,62 @@ export class SegmentBuilder {
     sections[SECTION.termDf] = bytesOf(termDf);
     sections[SECTION.postings] = postings;
     sections[SECTION.fieldTotals] = bytesOf(this.fieldTotals);
+    sections[SECTION.ids] = this.ids.result();
     return assemble(sections, docCount, terms.length, this.files.length);
   }
 }
 
-function recordOf(chunk: Chunk): DocRecord {
-  const r: DocRecord = { id: chunk.id };
-  if (chunk.signature) r.signature = chunk.signature;
-  if (chunk.docstring) r.docstring = chunk.docstring.length > MAX_RECORD_DOCSTRING ? `${chunk.docstring.slice(0, MAX_RECORD_DOCSTRING)}…` : chunk.docstring;
-  if (chunk.parent) r.parent = chunk.parent;
+function recordJson(chunk: Chunk): string {
+  const r: DocRecord = {};
+  if (chunk.signature) r.signature = chunk.signature.length > MAX_SIGNATURE ? `${chunk.signature.slice(0, MAX_SIGNATURE)}…` : chunk.signature;
   if (chunk.visibility) r.visibility = chunk.visibility;
   if (chunk.decorators?.length) r.decorators = chunk.decorators;
-  return r;
+  return r.signature || r.visibility || r.decorators ? JSON.stringify(r) : '';
+}
+
+/** A single field with a small frequency (the common case) takes one byte; otherwise a mask and varints. */
+function writeFieldFrequencies(w: ByteWriter, tfs: Uint16Array, base: number): void {
+  let mask = 0;
+  let only = -1;
+  for (let f = 0; f < FIELD_COUNT; f++) {
+    if ((tfs[base + f] as number) > 0) {
+      mask |= 1 << f;
+      only = only === -1 ? f : -2;
+    }
+  }
+  if (only >= 0 && (tfs[base + only] as number) <= 15) {
+    w.byte(0x80 | (only << 4) | (tfs[base + only] as number));
+    return;
+  }
+  w.byte(mask);
+  for (let f = 0; f < FIELD_COUNT; f++) {
+    const tf = tfs[base + f] as number;
+    if (tf > 0) w.varint(tf);
+  }
+}
+
+/** The 16-hex-digit stable id as 8 bytes. */
+function writeId(w: ByteWriter, id: string): void {
+  for (let i = 0; i < 16; i += 2) w.byte(parseInt(id.slice(i, i + 2), 16) || 0);
+}
+
+/**
+ * Breadcrumbs mostly end with the symbol itself (`Bar.baz`, `Install > Linux`): store only the
+ * prefix and which separator joins it, decoded in `contexts()`.
+ */
+const CONTEXT_SEPARATORS = ['.', ' > ', '::', '#'];
+function encodeContext(context: string, symbol: string): string {
+  if (!symbol || !context.endsWith(symbol)) return context;
+  if (context === symbol) return '\u0001';
+  const prefix = context.slice(0, context.length - symbol.length);
+  const sep = CONTEXT_SEPARATORS.findIndex((s) => prefix.endsWith(s));
+  return sep < 0 ? context : `${prefix.slice(0, prefix.length - (CONTEXT_SEPARATORS[sep] as string).length)}\u0002${sep}`;
+}
+function decodeContext(stored: string, symbol: string): string {
+  if (stored === '\u0001') return symbol;
+  const mark = stored.indexOf('\u0002');
+  if (mark < 0) return stored;
+  return `${stored.slice(0, mark)}${CONTEXT_SEPARATORS[Number(stored[mark + 1])] ?? '.'}${symbol}`;
 }
 
 function bytesOf(a: Uint32Array | Float64Array | Uint16Array): Uint8Array {
@@ -329,6 +374,7 @@ export class Segment {
   private readonly postingsBytes: Uint8Array;
   private readonly symbolBytes: Uint8Array;
   private readonly contextBytes: Uint8Array;
+  private readonly idBytes: Uint8Array;
   private symbolColumn?: string[];
   private contextColumn?: string[];
   private termList?: string[];
@@ -403,6 +449,7 @@ export class Segment {
     this.postingOffsets = u32(SECTION.postingOffsets, this.termCount + 1);
     this.termDf = u32(SECTION.termDf, this.termCount);
     this.postingsBytes = section(SECTION.postings);
+    this.idBytes = u8(SECTION.ids, n * 8);
     const ft = u8(SECTION.fieldTotals, FIELD_COUNT * 8);
     this.fieldTotals = new Float64Array(ft.buffer, ft.byteOffset, FIELD_COUNT);
     if (this.termOffsets[this.termCount] !== this.termBlob.length) throw new CorruptDataError(`segment ${name}: term dictionary length mismatch`);
@@ -434,8 +481,18 @@ export class Segment {
 
   /** The breadcrumb of every document, decoded on first use. */
   contexts(): string[] {
-    if (!this.contextColumn) this.contextColumn = this.splitColumn(this.contextBytes);
+    if (!this.contextColumn) {
+      const symbols = this.symbols();
+      this.contextColumn = this.splitColumn(this.contextBytes).map((c, i) => decodeContext(c, symbols[i] as string));
+    }
     return this.contextColumn;
+  }
+
+  /** A document's stable chunk id (16 hex digits). */
+  id(doc: number): string {
+    let out = '';
+    for (let i = doc * 8; i < doc * 8 + 8; i++) out += (this.idBytes[i] as number).toString(16).padStart(2, '0');
+    return out;
   }
 
   private splitColumn(bytes: Uint8Array): string[] {
@@ -451,7 +508,7 @@ export class Segment {
       const start = this.recordOffsets[doc] as number;
       const end = this.recordOffsets[doc + 1] as number;
       try {
-        r = JSON.parse(decoder.decode(this.records.subarray(start, end))) as DocRecord;
+        r = end > start ? (JSON.parse(decoder.decode(this.records.subarray(start, end))) as DocRecord) : {};
       } catch {
         throw new CorruptDataError(`segment ${this.name}: record ${doc} unreadable`);
       }
@@ -519,9 +576,15 @@ export class Segment {
       doc += r.varint();
       if (doc >= this.docCount) throw new CorruptDataError(`segment ${this.name}: posting points past the documents`);
       docs[i] = doc;
-      const mask = r.byte();
+      const head = r.byte();
       const base = i * FIELD_COUNT;
-      for (let f = 0; f < FIELD_COUNT; f++) if (mask & (1 << f)) tfs[base + f] = r.varint();
+      if (head & 0x80) {
+        const f = (head >> 4) & 0x7;
+        if (f >= FIELD_COUNT) throw new CorruptDataError(`segment ${this.name}: posting names field ${f}`);
+        tfs[base + f] = head & 0xf;
+      } else {
+        for (let f = 0; f < FIELD_COUNT; f++) if (head & (1 << f)) tfs[base + f] = r.varint();
+      }
     }
     if (!r.done) throw new CorruptDataError(`segment ${this.name}: postings longer than their document frequency`);
     return { docs, tfs };

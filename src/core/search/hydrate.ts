@@ -90,7 +90,7 @@ export class FileReader {
       language: file.language,
       context: seg.contexts()[doc] as string,
       preview: v.lines ? preview(v.lines, startLine, endLine, previewLines, parsed) : '',
-      id: record.id,
+      id: seg.id(doc),
     };
     if (record.signature) hit.signature = record.signature;
     if (v.stale) {

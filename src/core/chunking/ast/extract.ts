@@ -4,13 +4,14 @@
 // It never enters a function body: only the children of containers are listed, and an oversized
 // node is opened only to cut it (split.ts). Members are grouped into "units" of items sharing
 // rows, so chunks are whole lines; comments and attributes directly above a definition join it.
-import type { Language, Node } from 'web-tree-sitter';
+import type { Node } from 'web-tree-sitter';
 import type { ChunkKind } from '../../types';
 import { cleanComment } from './docs';
 import type { SourceText } from './source';
 import type { DefInfo, LanguageSpec, SpecContext } from './spec';
 import { oneLine } from './spec';
 import { atomsOf, packAtoms, type RowRange, type Splittable } from './split';
+import { groupUnits, PUNCTUATION, typeTableFor, type Item, type Role, type TypeTable, type Unit } from './units';
 
 /** What a definition's chunks share: every piece of a split function carries it. */
 export interface Identity {
@@ -70,29 +71,6 @@ const MAX_FLATTEN_DEPTH = 8;
 /** A member line longer than this is shortened in a summary and kept whole in a code chunk. */
 const INLINE_MEMBER_MAX = 160;
 const SIGNATURE_MAX = 200;
-const PUNCTUATION = /^[\s{}()[\];,.:]*$/;
-
-type Role = 'def' | 'comment' | 'attribute' | 'punct' | 'code';
-
-/** One member of a container: a node, or raw text outside a flattened node. */
-interface Item extends Splittable {
-  role: Role;
-  startIndex: number;
-  def?: DefInfo;
-  /** A visibility marker (`private:`) applying to later members. */
-  section?: string;
-}
-
-/** Consecutive items sharing rows, plus the comments/attributes attached above. */
-interface Unit {
-  role: Role;
-  items: Item[];
-  prefix: Item[];
-  startRow: number;
-  endRow: number;
-  startIndex: number;
-  endIndex: number;
-}
 
 /** A line of a container summary and the rows it stands for. */
 interface SummaryEntry {
@@ -108,11 +86,11 @@ interface SharedRows {
 }
 
 export function extract(root: Node, src: SourceText, spec: LanguageSpec, budget: number): ExtractResult {
-  const ex = new Extractor(src, spec, budget, new TypeTable(root.tree.language));
+  const ex = new Extractor(src, spec, budget, typeTableFor(root.tree.language));
   const ctx: SpecContext = { source: src.text, depth: 0, budget };
   const items: Item[] = [];
   ex.collect(root, ctx, true, -1, items, 0);
-  ex.emitUnits(ex.group(items), ctx, [], undefined, undefined);
+  ex.emitUnits(groupUnits(items), ctx, [], undefined, undefined);
   return { drafts: ex.drafts, defCount: ex.defCount };
 }
 
@@ -166,7 +144,7 @@ class Extractor {
         if (inner) {
           const innerEnd = inner === c ? endIndex : inner.endIndex;
           this.pushRaw(out, c.startIndex, inner.startIndex);
-          this.collect(inner, ctx, true, -1, out, flattenDepth + 1);
+          this.collect(inner, type === 'ERROR' ? ctx : { ...ctx, flattened: type }, true, -1, out, flattenDepth + 1);
           this.pushRaw(out, innerEnd, endIndex);
           continue;
         }
@@ -199,46 +177,6 @@ class Extractor {
     const startRow = this.src.rowOf(from);
     const endRow = this.src.rowOf(to - 1);
     out.push({ node: null, role: 'code', startIndex: from, endIndex: to, startRow, endRow });
-  }
-
-  /** Groups items sharing rows into units and attaches comments/attributes to the definition below. */
-  group(items: readonly Item[]): Unit[] {
-    const raw: Unit[] = [];
-    let cur: Unit | undefined;
-    for (const it of items) {
-      if (cur && it.startRow <= cur.endRow) {
-        cur.items.push(it);
-        if (it.endRow > cur.endRow) cur.endRow = it.endRow;
-        if (it.endIndex > cur.endIndex) cur.endIndex = it.endIndex;
-      } else {
-        cur = { role: 'code', items: [it], prefix: [], startRow: it.startRow, endRow: it.endRow, startIndex: it.startIndex, endIndex: it.endIndex };
-        raw.push(cur);
-      }
-    }
-    const units: Unit[] = [];
-    for (const u of raw) {
-      u.role = unitRole(u.items);
-      const last = units[units.length - 1];
-      if (u.role === 'punct' && last) {
-        absorbAfter(last, u);
-        continue;
-      }
-      if (last?.role === 'punct') {
-        // Leading punctuation (a JSON file's `{`) joins what follows it.
-        units.pop();
-        absorbBefore(u, last);
-      }
-      if (u.role === 'def') {
-        for (let prev = units[units.length - 1]; prev; prev = units[units.length - 1]) {
-          const adjacent = prev.endRow >= u.startRow - 1;
-          if (!((prev.role === 'comment' && adjacent) || prev.role === 'attribute')) break;
-          units.pop();
-          absorbBefore(u, prev);
-        }
-      }
-      units.push(u);
-    }
-    return units;
   }
 
   // -------------------------------------------------------------------------
@@ -372,7 +310,7 @@ class Extractor {
     this.collect(members, childCtx, false, headerEnd, items, 0);
     const closingStart = this.closingStart(members, items, headerEnd, it.endIndex);
     const closing = src.text.slice(closingStart, it.endIndex).trim();
-    const header = src.text.slice(headerStart, headerEnd).trimEnd();
+    const header = src.text.slice(headerStart, headerEnd).trimEnd() || src.rowsText(rows.start, rows.start);
     const shared: SharedRows = {
       headerLastRow: src.rowOf(headerStart + Math.max(0, header.length - 1)),
       closingFirstRow: closing ? src.rowOf(closingStart) : rows.end + 1,
@@ -380,7 +318,7 @@ class Extractor {
     const entries: SummaryEntry[] = [];
     header.split('\n').forEach((line, i) => entries.push({ text: line.trimEnd(), startRow: rows.start + i, endRow: rows.start + i }));
     const memberEntries: SummaryEntry[] = [];
-    this.emitUnits(this.group(items), childCtx, id.path, shared, memberEntries);
+    this.emitUnits(groupUnits(items), childCtx, id.path, shared, memberEntries);
     entries.push(...memberEntries);
     let closer: SummaryEntry | undefined;
     if (closing && closing.length <= 40 && !closing.includes('\n')) {
@@ -399,8 +337,10 @@ class Extractor {
     return Math.min(from, end);
   }
 
-  /** Packs summary lines into chunks; the first covers the whole container, the rest their own members. */
-  /** The closing line (`}`) is added only where it fits: a part holding nothing else would be noise. */
+  /**
+   * Packs summary lines into chunks; the first covers the whole container, the rest the members
+   * they list. The closing line (`}`) is added only where it fits: alone it would be noise.
+   */
   private emitSummary(id: Identity, entries: readonly SummaryEntry[], closer: SummaryEntry | undefined, rows: RowRange): void {
     let part: SummaryEntry[] = [];
     let size = 0;
@@ -478,56 +418,6 @@ class Extractor {
     sig = sig.replace(/\s*[{:]$/, '');
     return sig.length > SIGNATURE_MAX ? `${sig.slice(0, SIGNATURE_MAX - 1)}…` : sig;
   }
-}
-
-/** Node type names and namedness by type id, cached: each property read on a node is a wasm call. */
-class TypeTable {
-  private readonly named = new Map<number, boolean>();
-
-  constructor(private readonly language: Language) {}
-
-  name(typeId: number): string {
-    return this.language.types[typeId] ?? 'ERROR';
-  }
-
-  isNamed(typeId: number): boolean {
-    let named = this.named.get(typeId);
-    if (named === undefined) {
-      named = this.language.types[typeId] === undefined || this.language.nodeTypeIsNamed(typeId);
-      this.named.set(typeId, named);
-    }
-    return named;
-  }
-}
-
-function unitRole(items: readonly Item[]): Role {
-  let comments = 0;
-  let attributes = 0;
-  let punct = 0;
-  for (const it of items) {
-    if (it.role === 'def') return 'def';
-    if (it.role === 'comment') comments++;
-    else if (it.role === 'attribute') attributes++;
-    else if (it.role === 'punct') punct++;
-  }
-  if (punct === items.length) return 'punct';
-  if (comments === items.length) return 'comment';
-  if (attributes > 0 && attributes + comments === items.length) return 'attribute';
-  return 'code';
-}
-
-/** `late` joins the end of `u` (trailing punctuation). */
-function absorbAfter(u: Unit, late: Unit): void {
-  u.items.push(...late.items);
-  u.endRow = Math.max(u.endRow, late.endRow);
-  u.endIndex = Math.max(u.endIndex, late.endIndex);
-}
-
-/** `early` (comments, attributes, punctuation) joins the start of `u` as its attached prefix. */
-function absorbBefore(u: Unit, early: Unit): void {
-  u.prefix = [...early.prefix, ...early.items, ...u.prefix];
-  u.startRow = early.startRow;
-  u.startIndex = early.startIndex;
 }
 
 /** Offset just after a members node's opening token (`{`), or its start when it has none. */

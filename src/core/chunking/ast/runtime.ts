@@ -29,9 +29,23 @@ export function initRuntime(runtimeWasm: string): Promise<void> {
   return runtime;
 }
 
-/** One parser per language, created on first use. */
+/** Loaded grammars by wasm path, shared by every chunker of the process (a Language is immutable). */
+const languages = new Map<string, Promise<Language>>();
+
+function loadLanguage(wasmPath: string): Promise<Language> {
+  let loading = languages.get(wasmPath);
+  if (!loading) {
+    const bytes = fs.readFileSync(wasmPath);
+    loading = TreeSitter.Language.load(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+    // A grammar that fails to load (missing file, incompatible ABI) may be retried later.
+    loading.catch(() => languages.delete(wasmPath));
+    languages.set(wasmPath, loading);
+  }
+  return loading;
+}
+
+/** One parser per language and chunker, created on first use. */
 export class GrammarCache {
-  private readonly languages = new Map<string, Promise<Language>>();
   private readonly parsers = new Map<string, Parser>();
 
   constructor(private readonly grammarsDir: string) {}
@@ -39,15 +53,9 @@ export class GrammarCache {
   async parserFor(language: string): Promise<Parser> {
     const existing = this.parsers.get(language);
     if (existing) return existing;
-    let loading = this.languages.get(language);
-    if (!loading) {
-      const file = GRAMMAR_FILES[language];
-      if (!file) throw new Error(`no grammar for language "${language}"`);
-      const bytes = fs.readFileSync(path.join(this.grammarsDir, file));
-      loading = TreeSitter.Language.load(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength));
-      this.languages.set(language, loading);
-    }
-    const lang = await loading;
+    const file = GRAMMAR_FILES[language];
+    if (!file) throw new Error(`no grammar for language "${language}"`);
+    const lang = await loadLanguage(path.resolve(this.grammarsDir, file));
     // Two concurrent first calls may both get here; keep one parser.
     const again = this.parsers.get(language);
     if (again) return again;
@@ -60,6 +68,5 @@ export class GrammarCache {
   dispose(): void {
     for (const p of this.parsers.values()) p.delete();
     this.parsers.clear();
-    this.languages.clear();
   }
 }

@@ -15,10 +15,6 @@ export class SourceText {
     this.starts = starts;
   }
 
-  get rowCount(): number {
-    return this.starts.length;
-  }
-
   rowStart(row: number): number {
     return this.starts[row] ?? this.text.length;
   }
@@ -88,14 +84,6 @@ export class SourceText {
     return this.rowOf(Math.max(start, last));
   }
 
-  /** True when only whitespace lies between the start of `offset`'s row and `offset`. */
-  startsRow(offset: number, row: number): boolean {
-    for (let i = this.rowStart(row); i < offset; i++) {
-      const c = this.text.charCodeAt(i);
-      if (c !== 32 && c !== 9) return false;
-    }
-    return true;
-  }
 }
 
 

@@ -34,6 +34,8 @@ export interface SpecContext {
   readonly container?: { readonly kind: ChunkKind; readonly name: string; readonly type: string };
   /** The chunk budget (policy.astMaxChars); some specs only descend into large nodes. */
   readonly budget: number;
+  /** Type of the flattened node the member sits in (`singleton_class`), if any. */
+  readonly flattened?: string;
 }
 
 export interface LanguageSpec {
@@ -76,14 +78,6 @@ export function childOfType(node: Node, types: ReadonlySet<string> | string): No
     if (c && (typeof types === 'string' ? c.type === types : types.has(c.type))) return c;
   }
   return undefined;
-}
-
-export function childrenOfType(node: Node, types: ReadonlySet<string> | string): Node[] {
-  const out: Node[] = [];
-  for (const c of node.namedChildren) {
-    if (c && (typeof types === 'string' ? c.type === types : types.has(c.type))) out.push(c);
-  }
-  return out;
 }
 
 /** Whitespace collapsed to single spaces, capped at `max` characters. */

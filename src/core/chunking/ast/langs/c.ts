@@ -6,10 +6,10 @@ import type { ChunkKind } from '../../../types';
 
 export const PREPROC_BLOCKS = setOf('preproc_ifdef', 'preproc_if', 'preproc_else', 'preproc_elif', 'preproc_elifdef');
 const NAME_LEAVES = setOf('identifier', 'field_identifier', 'type_identifier', 'qualified_identifier', 'destructor_name', 'operator_name', 'primitive_type');
-export const SPECIFIER_KINDS: Readonly<Record<string, ChunkKind>> = { struct_specifier: 'struct', union_specifier: 'union', enum_specifier: 'enum' };
+const SPECIFIER_KINDS: Readonly<Record<string, ChunkKind>> = { struct_specifier: 'struct', union_specifier: 'union', enum_specifier: 'enum' };
 
 /** The declared name inside a declarator chain: `*make(int n)` → `make`, `Foo::bar()` → scope `Foo`, name `bar`. */
-export function declaratorName(declarator: Node | null): { name: string; scope: string[] } | undefined {
+function declaratorName(declarator: Node | null): { name: string; scope: string[] } | undefined {
   let d = declarator;
   for (let i = 0; d && i < 16; i++) {
     if (NAME_LEAVES.has(d.type)) {
@@ -23,7 +23,7 @@ export function declaratorName(declarator: Node | null): { name: string; scope: 
 }
 
 /** `struct point {…}` with a body; forward declarations (`struct point;`) are not definitions. */
-export function specifierDef(spec: Node, outer: Node, kinds: Readonly<Record<string, ChunkKind>>, name?: string, specType = spec.type): DefInfo | undefined {
+function specifierDef(spec: Node, outer: Node, kinds: Readonly<Record<string, ChunkKind>>, name?: string, specType = spec.type): DefInfo | undefined {
   const kind = kinds[specType];
   const body = field(spec, 'body');
   const own = name ?? fieldText(spec, 'name');

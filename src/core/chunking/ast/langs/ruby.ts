@@ -24,12 +24,19 @@ function definition(node: Node, type: string, ctx: SpecContext): DefInfo | undef
       return qualified(node, 'module');
     case 'method': {
       const name = fieldText(node, 'name');
+      if (!name) return undefined;
       // No body boundary: the signature is the `def` line.
-      return name ? { kind: 'function', name, node } : undefined;
+      const info: DefInfo = { kind: 'function', name, node };
+      // Methods of `class << self` are singleton methods, public unless made private there.
+      if (ctx.flattened === 'singleton_class') {
+        info.kind = 'method';
+        info.visibility = 'public';
+      }
+      return info;
     }
     case 'singleton_method': {
       const name = fieldText(node, 'name');
-      return name ? { kind: 'method', name, node } : undefined;
+      return name ? { kind: 'method', name, node, visibility: 'public' } : undefined;
     }
     case 'assignment': {
       if (ctx.depth > 0 && ctx.container?.kind !== 'module') return undefined;

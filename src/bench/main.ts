@@ -1,0 +1,261 @@
+// `npm run bench`: Cairn's performance figures on a real corpus, side by side with the reference
+// tools in the same run (tree-sitter parsing alone for chunking; ripgrep for search). These
+// machines are noisy, so the report gives ratios next to absolute times, and the goals are
+// judged on ratios. Not a test: it prints, it does not assert.
+//
+//   node dist/bench.js [--corpus DIR ...] [--max-files N] [--runs N] [--section chunking|index|all] [--json FILE]
+import { execFileSync, spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { parseArgs } from 'node:util';
+import { ChunkPool } from '../core/chunking/pool';
+import { DEFAULT_POLICY } from '../core/chunking/policy';
+import { discoverFiles, loadDocuments } from '../core/discovery';
+import { Engine } from '../core/engine/engine';
+import type { SourceDocument } from '../core/types';
+import { assembleCorpus, defaultSources, type Corpus } from './corpus';
+import { fmt, mb, percentile, table, timed } from './stats';
+
+const repoRoot = path.resolve(__dirname, '..');
+const dist = __dirname;
+const grammarsDir = path.join(repoRoot, 'grammars');
+const chunkWorker = path.join(dist, 'chunkWorker.js');
+const cli = path.join(dist, 'cli.js');
+/** The bench indexes everything the reference tools see: no pruned folders besides VCS ones. */
+export const BENCH_DISCOVERY = { excludeDirs: ['.git', '.hg', '.svn'], useGit: false };
+
+interface Goal {
+  goal: string;
+  target: string;
+  measured: string;
+  ok: boolean | undefined;
+}
+
+const goals: Goal[] = [];
+const report: Record<string, unknown> = {};
+
+function rgPath(): string {
+  return require.resolve(`@vscode/ripgrep-${process.platform}-${process.arch}/bin/rg`, { paths: [repoRoot] });
+}
+
+function log(line = ''): void {
+  process.stdout.write(`${line}\n`);
+}
+
+async function chunkWith(docs: SourceDocument[], workers: number, parseOnly: boolean): Promise<number> {
+  const pool = await ChunkPool.create({ workerScript: chunkWorker, grammarsDir, workers, policy: DEFAULT_POLICY, strategy: 'ast', parseOnly });
+  // Warm-up: workers load grammars on first use; the goal is about steady-state cost.
+  await pool.chunk(docs.slice(0, Math.min(200, docs.length)));
+  const t = performance.now();
+  await pool.chunk(docs);
+  const ms = performance.now() - t;
+  await pool.close();
+  return ms;
+}
+
+async function chunkingSection(corpus: Corpus): Promise<{ parse2ms: number }> {
+  log('\n## Discovery and chunking');
+  const disc = await timed(() => discoverFiles(corpus.root, BENCH_DISCOVERY));
+  const files = disc.value.files;
+  const read = await timed(() => loadDocuments(corpus.root, files));
+  const docs = read.value.docs;
+  const parseable = docs.filter((d) => ['typescript', 'tsx', 'javascript', 'python', 'go', 'rust', 'java', 'c', 'cpp', 'csharp', 'ruby', 'php', 'swift', 'bash', 'css', 'html', 'json'].includes(d.language));
+  const bytes = docs.reduce((n, d) => n + Buffer.byteLength(d.text), 0);
+  const pbytes = parseable.reduce((n, d) => n + Buffer.byteLength(d.text), 0);
+  const runs: Record<string, number> = {};
+  for (const workers of [1, 2]) {
+    runs[`parse${workers}`] = await chunkWith(parseable, workers, true);
+    runs[`chunk${workers}`] = await chunkWith(parseable, workers, false);
+  }
+  const rate = (n: number, ms: number) => fmt((n / ms) * 1000, 0);
+  const mbps = (b: number, ms: number) => fmt(mb(b) / (ms / 1000), 2);
+  log(
+    table(
+      ['stage', 'files', 'MB', 'time ms', 'files/s', 'MB/s'],
+      [
+        ['discovery', String(files.length), fmt(mb(bytes)), fmt(disc.ms, 0), rate(files.length, disc.ms), mbps(bytes, disc.ms)],
+        ['read + hash + utf-8', String(docs.length), fmt(mb(bytes)), fmt(read.ms, 0), rate(docs.length, read.ms), mbps(bytes, read.ms)],
+        ['parse only, 1 worker', String(parseable.length), fmt(mb(pbytes)), fmt(runs.parse1 as number, 0), rate(parseable.length, runs.parse1 as number), mbps(pbytes, runs.parse1 as number)],
+        ['parse only, 2 workers', String(parseable.length), fmt(mb(pbytes)), fmt(runs.parse2 as number, 0), rate(parseable.length, runs.parse2 as number), mbps(pbytes, runs.parse2 as number)],
+        ['chunk pipeline, 1 worker', String(parseable.length), fmt(mb(pbytes)), fmt(runs.chunk1 as number, 0), rate(parseable.length, runs.chunk1 as number), mbps(pbytes, runs.chunk1 as number)],
+        ['chunk pipeline, 2 workers', String(parseable.length), fmt(mb(pbytes)), fmt(runs.chunk2 as number, 0), rate(parseable.length, runs.chunk2 as number), mbps(pbytes, runs.chunk2 as number)],
+      ],
+    ),
+  );
+  const pipelineRatio = (runs.chunk1 as number) / (runs.parse1 as number);
+  const scaling = (runs.chunk1 as number) / (runs.chunk2 as number);
+  goals.push({ goal: 'chunk pipeline / parse only (1 worker)', target: '<= 1.3x', measured: `${fmt(pipelineRatio, 2)}x`, ok: pipelineRatio <= 1.3 });
+  goals.push({ goal: 'chunk pipeline / parse only (2 workers)', target: '<= 1.3x', measured: `${fmt((runs.chunk2 as number) / (runs.parse2 as number), 2)}x`, ok: (runs.chunk2 as number) / (runs.parse2 as number) <= 1.3 });
+  goals.push({ goal: 'chunk pipeline speed-up, 2 workers vs 1', target: '>= 1.7x', measured: `${fmt(scaling, 2)}x`, ok: scaling >= 1.7 });
+  goals.push({ goal: 'parse-only speed-up, 2 workers vs 1 (reference)', target: '-', measured: `${fmt((runs.parse1 as number) / (runs.parse2 as number), 2)}x`, ok: undefined });
+  report.chunking = { files: files.length, bytes, parseableFiles: parseable.length, parseableBytes: pbytes, discoveryMs: disc.ms, readMs: read.ms, ...runs };
+  return { parse2ms: (runs.parse2 as number) + read.ms + disc.ms };
+}
+
+/** Runs a bench child (this script with --child) so peak RSS and cold start are the child's alone. */
+function child(args: string[]): Record<string, unknown> {
+  const out = execFileSync(process.execPath, [path.join(dist, 'bench.js'), '--child', ...args], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, stdio: ['ignore', 'pipe', 'inherit'] });
+  return JSON.parse(out.trim().split('\n').pop() as string) as Record<string, unknown>;
+}
+
+function engineFor(root: string, storeDir: string): Engine {
+  return new Engine({ root, storeDir, grammarsDir, workerScript: chunkWorker, discovery: BENCH_DISCOVERY, ripgrepPath: rgPath() });
+}
+
+async function indexSection(corpus: Corpus, storeDir: string, parseBaselineMs: number | undefined, runs: number): Promise<void> {
+  log('\n## Index, refresh and search');
+  const cold = child(['cold-index', corpus.root, storeDir]);
+  const chunks = cold.chunks as number;
+  const coldMs = cold.durationMs as number;
+  const storeBytes = cold.storeBytes as number;
+  log(`cold index: ${cold.files} files, ${chunks} chunks in ${fmt(coldMs, 0)} ms, peak RSS ${fmt(cold.maxRssMb as number, 0)} MB, store ${fmt(mb(storeBytes))} MB for ${fmt(mb(cold.sourceBytes as number))} MB of source`);
+
+  const engine = engineFor(corpus.root, storeDir);
+  const noop: number[] = [];
+  for (let i = 0; i < 3; i++) noop.push((await timed(() => engine.refresh())).ms);
+  const noopMs = percentile(noop, 50);
+
+  // One edited file: write it, refresh just it, search until found.
+  const editRel = 'bench-edit/edited_file.ts';
+  const editAbs = path.join(corpus.root, editRel);
+  const ident = `benchEditedIdentifier${Date.now().toString(36)}`;
+  const editTimes: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    fs.mkdirSync(path.dirname(editAbs), { recursive: true });
+    fs.rmSync(editAbs, { force: true }); // never write through a hard link into the sources
+    fs.writeFileSync(editAbs, `export function ${ident}${i}() {\n  return ${i};\n}\n`);
+    const t = performance.now();
+    await engine.refresh({ only: [editRel] });
+    const r = await engine.search(`${ident}${i}`, { limit: 1, refresh: 'never' });
+    editTimes.push(performance.now() - t);
+    if (r.results[0]?.path !== editRel) throw new Error('edited file not found after refresh');
+  }
+  fs.rmSync(path.dirname(editAbs), { recursive: true, force: true });
+  await engine.refresh({ only: ['bench-edit'] });
+
+  // Queries: identifiers sampled from the index, plus multi-word queries built from their parts.
+  const symbols: string[] = [];
+  for await (const c of engine.exportChunks()) {
+    if (c.symbol && /^[A-Za-z_]\w{5,}$/.test(c.symbol) && c.kind !== 'section') symbols.push(c.symbol);
+  }
+  const pick = (n: number, seed: number) => Array.from({ length: n }, (_, i) => symbols[(i * 7919 + seed) % symbols.length] as string);
+  const idents = pick(100, 17);
+  const phrases = pick(100, 101).map((s) => s.replace(/([a-z])([A-Z])/g, '$1 $2').replace(/_/g, ' ').toLowerCase());
+  await engine.search(idents[0] as string, { refresh: 'never' });
+  const q: number[] = [];
+  for (const query of [...idents, ...phrases]) q.push((await timed(() => engine.search(query, { limit: 10, refresh: 'never' }))).ms);
+  const sym: number[] = [];
+  for (const name of [...idents, ...idents]) {
+    const t = process.hrtime.bigint();
+    await engine.findSymbol(name, { limit: 10, refresh: 'never' });
+    sym.push(Number(process.hrtime.bigint() - t) / 1e6);
+  }
+  await engine.close();
+
+  // Fresh processes: `cairn search` (start, open index, query, print) vs `rg` for the same identifier.
+  const rg = rgPath();
+  const cliTimes: number[] = [];
+  const rgTimes: number[] = [];
+  const cliIdents = idents.slice(0, runs);
+  for (const id of cliIdents) {
+    let t = performance.now();
+    const c = spawnSync(process.execPath, [cli, 'search', id, '--root', corpus.root, '--store', storeDir, '--no-refresh', '--json', '--limit', '10'], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+    cliTimes.push(performance.now() - t);
+    if (c.status !== 0) throw new Error(`cairn search failed: ${c.stderr}`);
+    t = performance.now();
+    spawnSync(rg, ['-n', '-F', id, corpus.root], { maxBuffer: 256 * 1024 * 1024 });
+    rgTimes.push(performance.now() - t);
+  }
+  const mem = child(['open-memory', corpus.root, storeDir, idents[0] as string]);
+
+  const cliP95 = percentile(cliTimes, 95);
+  const rgP50 = percentile(rgTimes, 50);
+  const cliP50 = percentile(cliTimes, 50);
+  log(
+    table(
+      ['measure', 'p50 ms', 'p95 ms', 'reference', 'ratio'],
+      [
+        ['cold index (child process)', fmt(coldMs, 0), '-', parseBaselineMs ? `discover+read+parse ${fmt(parseBaselineMs, 0)} ms` : '-', parseBaselineMs ? `${fmt(coldMs / parseBaselineMs, 2)}x` : '-'],
+        ['no-op refresh', fmt(noopMs, 0), fmt(percentile(noop, 95), 0), `cold ${fmt(coldMs, 0)} ms`, `${fmt((noopMs / coldMs) * 100, 1)}%`],
+        ['edit one file -> searchable', fmt(percentile(editTimes, 50), 0), fmt(percentile(editTimes, 95), 0), '-', '-'],
+        ['search, in-process (200 queries)', fmt(percentile(q, 50), 2), fmt(percentile(q, 95), 2), '-', '-'],
+        ['findSymbol, in-process (200 lookups)', fmt(percentile(sym, 50), 3), fmt(percentile(sym, 95), 3), '-', '-'],
+        [`cairn search, fresh process (${cliIdents.length} runs)`, fmt(cliP50, 0), fmt(cliP95, 0), `rg p50 ${fmt(rgP50, 0)} ms`, `rg/cairn ${fmt(rgP50 / cliP50, 1)}x`],
+      ],
+    ),
+  );
+  const perChunkMb = (mem.indexMb as number) * (50000 / chunks);
+  log(`open index memory: ${fmt(mem.indexMb as number, 0)} MB for ${chunks} chunks (${fmt(perChunkMb, 0)} MB scaled to 50,000 chunks); RSS ${fmt(mem.rssMb as number, 0)} MB`);
+  if (parseBaselineMs) goals.push({ goal: 'cold index / (discover + read + parse only, 2 workers)', target: '<= 1.3x', measured: `${fmt(coldMs / parseBaselineMs, 2)}x`, ok: coldMs / parseBaselineMs <= 1.3 });
+  goals.push({ goal: 'cold index peak RSS', target: '<= 800 MB', measured: `${fmt(cold.maxRssMb as number, 0)} MB`, ok: (cold.maxRssMb as number) <= 800 });
+  goals.push({ goal: 'store size / indexed source bytes', target: '<= 0.5', measured: fmt(storeBytes / (cold.sourceBytes as number), 2), ok: storeBytes / (cold.sourceBytes as number) <= 0.5 });
+  goals.push({ goal: 'no-op refresh / cold index', target: '<= 5%', measured: `${fmt((noopMs / coldMs) * 100, 1)}%`, ok: noopMs / coldMs <= 0.05 });
+  goals.push({ goal: 'edited file searchable after refresh (p95)', target: '<= 300 ms', measured: `${fmt(percentile(editTimes, 95), 0)} ms`, ok: percentile(editTimes, 95) <= 300 });
+  goals.push({ goal: 'cairn search, fresh process (p95)', target: '<= 250 ms', measured: `${fmt(cliP95, 0)} ms`, ok: cliP95 <= 250 });
+  goals.push({ goal: 'cairn search vs rg, same identifier (p50)', target: '>= 5x faster', measured: `${fmt(rgP50 / cliP50, 1)}x`, ok: rgP50 / cliP50 >= 5 });
+  goals.push({ goal: 'search in-process (p95)', target: '<= 20 ms', measured: `${fmt(percentile(q, 95), 1)} ms`, ok: percentile(q, 95) <= 20 });
+  goals.push({ goal: 'findSymbol (p95)', target: '<= 1 ms', measured: `${fmt(percentile(sym, 95), 3)} ms`, ok: percentile(sym, 95) <= 1 });
+  goals.push({ goal: 'open index memory, scaled to 50k chunks', target: '<= 300 MB', measured: `${fmt(perChunkMb, 0)} MB`, ok: perChunkMb <= 300 });
+  report.index = { cold, noop, editTimes, queryMs: q, symbolMs: sym, cliMs: cliTimes, rgMs: rgTimes, memory: mem };
+}
+
+async function runChild(args: string[]): Promise<void> {
+  const [task, root, storeDir, query] = args as [string, string, string, string?];
+  if (task === 'cold-index') {
+    const engine = engineFor(root, storeDir);
+    const r = await engine.refresh({ rebuild: true });
+    const status = engine.status();
+    await engine.close();
+    const sourceBytes = Object.values(JSON.parse(fs.readFileSync(path.join(storeDir, JSON.parse(fs.readFileSync(path.join(storeDir, 'manifest.json'), 'utf8')).state), 'utf8')).files as Record<string, { size: number }>).reduce((n, f) => n + f.size, 0);
+    process.stdout.write(`${JSON.stringify({ durationMs: r.durationMs, files: r.files, chunks: r.chunks, storeBytes: status.storeBytes, sourceBytes, maxRssMb: process.resourceUsage().maxRSS / 1024 })}\n`);
+  } else if (task === 'open-memory') {
+    (globalThis as { gc?: () => void }).gc?.();
+    const before = process.memoryUsage();
+    const engine = engineFor(root, storeDir);
+    await engine.search(query ?? 'index', { refresh: 'never' });
+    await engine.findSymbol(query ?? 'index', { refresh: 'never' });
+    (globalThis as { gc?: () => void }).gc?.();
+    const after = process.memoryUsage();
+    const used = (m: NodeJS.MemoryUsage) => m.heapUsed + m.external + m.arrayBuffers;
+    process.stdout.write(`${JSON.stringify({ indexMb: mb(used(after) - used(before)), rssMb: mb(after.rss) })}\n`);
+    await engine.close();
+  }
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      corpus: { type: 'string', multiple: true },
+      'max-files': { type: 'string' },
+      runs: { type: 'string', default: '20' },
+      section: { type: 'string', default: 'all' },
+      json: { type: 'string' },
+      child: { type: 'boolean' },
+    },
+    allowPositionals: true,
+    strict: false,
+  });
+  if (values.child) {
+    await runChild(process.argv.slice(process.argv.indexOf('--child') + 1));
+    return;
+  }
+  const benchDir = path.join(repoRoot, '.bench');
+  const sources = (values.corpus as string[] | undefined)?.map((c) => path.resolve(c)) ?? defaultSources(repoRoot);
+  const maxFiles = values['max-files'] ? Number(values['max-files']) : Infinity;
+  log('# Cairn benchmark');
+  log(`node ${process.version}, ${require('node:os').cpus().length} cores, ${new Date().toISOString()}`);
+  const corpus = assembleCorpus(path.join(benchDir, 'corpus'), sources, maxFiles);
+  log(`corpus: ${corpus.files} files, ${fmt(mb(corpus.bytes))} MB (${corpus.parseableFiles} with a tree-sitter grammar) from ${sources.join(', ')}`);
+  const section = String(values.section);
+  let parseBaseline: number | undefined;
+  if (section === 'all' || section === 'chunking') parseBaseline = (await chunkingSection(corpus)).parse2ms;
+  if (section === 'all' || section === 'index') await indexSection(corpus, path.join(benchDir, 'store'), parseBaseline, Number(values.runs));
+  log('\n## Goals');
+  log(table(['goal', 'target', 'measured', 'met'], goals.map((g) => [g.goal, g.target, g.measured, g.ok === undefined ? '' : g.ok ? 'yes' : 'NO'])));
+  if (values.json) fs.writeFileSync(String(values.json), JSON.stringify({ corpus, goals, report }, null, 1));
+}
+
+main().catch((e: unknown) => {
+  process.stderr.write(`bench failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,276 @@
+// `cairn eval`: replays a repository's history as retrieval tasks and scores Cairn's providers
+// and two baselines on the very trees the tasks were asked against.
+//
+// One scratch tree is moved from parent to parent (oldest case first) and every index store
+// beside it is refreshed with only the files that changed, so a run costs one cold index plus
+// small increments, not one cold index per case.
+import { Engine, type EngineOptions } from '../engine/engine';
+import type { RefreshReport } from '../engine/indexer';
+import type { DiscoveryOptions } from '../discovery';
+import { rankByQueryWords } from './baselines';
+import { mineCases } from './cases';
+import { TreeCorpus } from './corpus';
+import { git, locateRepository } from './git';
+import { meanMetrics, outcomeOf, scoreAnswer, type CaseScores, type Span, type SystemAnswer } from './metrics';
+import { ScratchTree } from './scratch';
+import { SYSTEM_KINDS, type CaseReport, type EvalCase, type EvalReport, type RefreshSummaryLine, type SystemKind, type SystemReport } from './types';
+import { DEFAULT_VARIANT, storeKey, variantSettings, type EvalVariant } from './variants';
+
+export interface EvalOptions {
+  /** A folder inside the repository's work tree. */
+  repoDir: string;
+  /** Where the engine finds its run-time files. */
+  engine: Pick<EngineOptions, 'grammarsDir' | 'workerScript' | 'workers' | 'ripgrepPath'>;
+  /** Most cases to mine (the newest usable commits; default 50). */
+  maxCases?: number;
+  /** Commits changing more source files than this are skipped (default 5). */
+  maxFiles?: number;
+  since?: string;
+  /** Context pack budget in estimated tokens (default 6000). */
+  budgetTokens?: number;
+  /** Engine settings to compare; the defaults when absent. */
+  variants?: EvalVariant[];
+  systems?: SystemKind[];
+  /** Parent folder of the scratch folder (default: the system temp folder). */
+  scratchParent?: string;
+  /** Leave the scratch tree and index stores on disk (their folder is in the report). */
+  keepScratch?: boolean;
+  /** How many results each system returns per query (default 100). */
+  resultLimit?: number;
+  onProgress?: (p: EvalProgress) => void;
+  signal?: AbortSignal;
+}
+
+export interface EvalProgress {
+  phase: 'mining' | 'evaluating';
+  done: number;
+  total: number;
+  message: string;
+}
+
+export const DEFAULT_MAX_CASES = 50;
+export const DEFAULT_EVAL_BUDGET = 6000;
+/** The scratch tree is not a repository: discovery walks it (honouring its .gitignore files). */
+const EVAL_DISCOVERY: Partial<DiscoveryOptions> = { useGit: false };
+
+interface VariantEngine {
+  variant: EvalVariant;
+  engine: Engine;
+}
+
+/** Variants that chunk alike share one index store; the first of them refreshes it. */
+interface StoreGroup {
+  name: string;
+  engines: VariantEngine[];
+}
+
+const CAIRN_SYSTEMS: readonly SystemKind[] = ['index', 'hybrid', 'pack'];
+
+export function systemName(system: SystemKind, variant?: string): string {
+  if (system === 'bm25') return 'bm25 whole-file';
+  if (system === 'rg-words') return 'rg query-words';
+  return `cairn ${system}${variant && variant !== DEFAULT_VARIANT.name ? ` [${variant}]` : ''}`;
+}
+
+function summarise(report: RefreshReport, requestedPaths: number | undefined): RefreshSummaryLine {
+  return {
+    full: requestedPaths === undefined,
+    requestedPaths: requestedPaths ?? report.filesScanned,
+    filesScanned: report.filesScanned,
+    added: report.added,
+    changed: report.changed,
+    removed: report.removed,
+    unchanged: report.unchanged,
+    durationMs: report.durationMs,
+  };
+}
+
+const packSpans = (items: ReadonlyArray<{ path: string; startLine: number; endLine: number; truncatedTo?: { startLine: number; endLine: number } }>): Span[] =>
+  items.map((i) => ({ path: i.path, startLine: i.truncatedTo?.startLine ?? i.startLine, endLine: i.truncatedTo?.endLine ?? i.endLine }));
+
+async function timed<T>(work: () => Promise<T>): Promise<{ value: T; ms: number }> {
+  const started = performance.now();
+  const value = await work();
+  return { value, ms: performance.now() - started };
+}
+
+export async function runEvaluation(options: EvalOptions): Promise<EvalReport> {
+  const started = performance.now();
+  const { signal } = options;
+  const warnings: string[] = [];
+  const progress = options.onProgress ?? (() => {});
+  const maxCases = options.maxCases ?? DEFAULT_MAX_CASES;
+  const budgetTokens = options.budgetTokens ?? DEFAULT_EVAL_BUDGET;
+  const resultLimit = options.resultLimit ?? 100;
+  const variants = options.variants?.length ? options.variants : [DEFAULT_VARIANT];
+  let systems = [...(options.systems ?? SYSTEM_KINDS)];
+  if (systems.includes('rg-words') && !options.engine.ripgrepPath) {
+    systems = systems.filter((s) => s !== 'rg-words');
+    warnings.push('ripgrep was not found: the rg-words baseline was not run and the hybrid provider answers from the index alone');
+  }
+
+  const { gitDir, topLevel } = await locateRepository(options.repoDir);
+  const head = (await git(topLevel, ['rev-parse', 'HEAD'])).trim();
+  progress({ phase: 'mining', done: 0, total: maxCases, message: 'reading the history' });
+  const mined = await mineCases(topLevel, {
+    maxCases,
+    maxFiles: options.maxFiles,
+    since: options.since,
+    discovery: EVAL_DISCOVERY,
+    signal,
+    onCommit: (scanned, accepted) => progress({ phase: 'mining', done: accepted, total: maxCases, message: `${scanned} commits read, ${accepted} usable` }),
+  });
+  if (mined.cases.length === 0) warnings.push(`no usable commits among the ${mined.scanned} looked at (see mining.skipped)`);
+
+  const scratch = ScratchTree.create(gitDir, options.scratchParent);
+  const groups = new Map<string, StoreGroup>();
+  for (const variant of variants) {
+    const key = storeKey(variant);
+    let group = groups.get(key);
+    if (!group) groups.set(key, (group = { name: variant.name, engines: [] }));
+    const engine = new Engine({
+      ...options.engine,
+      root: scratch.tree,
+      storeDir: scratch.storeDir(`${groups.size}-${group.name}`),
+      discovery: EVAL_DISCOVERY,
+      policy: variant.policy,
+      strategy: variant.strategy,
+      ranking: variant.ranking,
+      fieldParams: variant.fieldParams,
+    });
+    group.engines.push({ variant, engine });
+  }
+  const corpus = new TreeCorpus(scratch.tree, EVAL_DISCOVERY, systems.includes('bm25'));
+  const rows = new Map<string, { system: SystemKind; variant?: string; scores: CaseScores[]; ms: number[] }>();
+  // Rows in table order: each variant's Cairn systems, then the baselines.
+  for (const variant of variants) {
+    for (const system of CAIRN_SYSTEMS.filter((s) => systems.includes(s))) rows.set(systemName(system, variant.name), { system, variant: variant.name, scores: [], ms: [] });
+  }
+  for (const system of (['bm25', 'rg-words'] as const).filter((s) => systems.includes(s))) rows.set(systemName(system), { system, scores: [], ms: [] });
+  const caseReports: CaseReport[] = [];
+  let skippedAtEvaluation = 0;
+
+  try {
+    for (const [i, c] of mined.cases.entries()) {
+      signal?.throwIfAborted();
+      progress({ phase: 'evaluating', done: i, total: mined.cases.length, message: `${c.commit.slice(0, 8)} ${c.subject}` });
+      const move = await scratch.moveTo(c.parent, signal);
+      await corpus.sync(move.changedPaths, signal);
+      const refresh: Record<string, RefreshSummaryLine> = {};
+      for (const group of move.changedPaths?.length === 0 ? [] : groups.values()) {
+        const first = group.engines[0] as VariantEngine;
+        const report = await first.engine.refresh(move.changedPaths ? { only: move.changedPaths, signal } : { signal });
+        refresh[group.name] = summarise(report, move.changedPaths?.length);
+      }
+      const truth = c.truth.filter((t) => corpus.searchable.has(t.path));
+      const unsearchableTruth = c.truth.filter((t) => !corpus.searchable.has(t.path)).map((t) => t.path);
+      const caseReport: CaseReport = {
+        commit: c.commit,
+        parent: c.parent,
+        date: c.date,
+        query: c.query,
+        truth,
+        unsearchableTruth,
+        treeChanges: move.changedPaths?.length ?? 'all',
+        refresh,
+        outcomes: {},
+      };
+      caseReports.push(caseReport);
+      if (truth.length === 0) {
+        skippedAtEvaluation++;
+        continue;
+      }
+      for (const [name, answer] of await answerCase(c, groups, systems, corpus, scratch.tree, { budgetTokens, resultLimit, rgPath: options.engine.ripgrepPath, signal })) {
+        const r = rows.get(name);
+        if (!r) continue;
+        const scores = scoreAnswer(answer.answer, truth);
+        r.scores.push(scores);
+        r.ms.push(answer.answer.ms);
+        caseReport.outcomes[name] = outcomeOf(scores, Math.round(answer.answer.ms * 10) / 10);
+      }
+    }
+    progress({ phase: 'evaluating', done: mined.cases.length, total: mined.cases.length, message: 'done' });
+  } finally {
+    await Promise.all([...groups.values()].flatMap((g) => g.engines.map((e) => e.engine.close())));
+    if (!options.keepScratch) scratch.dispose();
+  }
+
+  if (skippedAtEvaluation > 0) warnings.push(`${skippedAtEvaluation} case(s) left out: none of their changed files is searchable in the parent tree`);
+  const systemReports: SystemReport[] = [];
+  for (const [name, r] of rows) {
+    systemReports.push({
+      name,
+      system: r.system,
+      ...(r.variant !== undefined ? { variant: r.variant } : {}),
+      spans: r.system !== 'bm25' && r.system !== 'rg-words',
+      cases: r.scores.length,
+      metrics: r.scores.length > 0 ? meanMetrics(r.scores) : null,
+      meanMs: Math.round((r.ms.reduce((s, v) => s + v, 0) / Math.max(1, r.ms.length)) * 10) / 10,
+    });
+  }
+  return {
+    repository: topLevel,
+    head,
+    settings: {
+      maxCases,
+      maxFiles: options.maxFiles ?? 5,
+      ...(options.since ? { since: options.since } : {}),
+      budgetTokens,
+      systems,
+      variants: variants.map((v) => ({ name: v.name, settings: variantSettings(v) })),
+    },
+    mining: { scanned: mined.scanned, accepted: mined.cases.length, skipped: mined.skipped },
+    evaluated: mined.cases.length - skippedAtEvaluation,
+    systems: systemReports,
+    cases: caseReports,
+    ...(options.keepScratch ? { scratch: scratch.base } : {}),
+    warnings,
+    tookMs: Math.round(performance.now() - started),
+  };
+}
+
+interface NamedAnswer {
+  system: SystemKind;
+  variant?: string;
+  answer: SystemAnswer;
+}
+
+/** Every requested system's answer to one case, keyed by row name, in a stable order. */
+async function answerCase(
+  c: EvalCase,
+  groups: ReadonlyMap<string, StoreGroup>,
+  systems: readonly SystemKind[],
+  corpus: TreeCorpus,
+  root: string,
+  o: { budgetTokens: number; resultLimit: number; rgPath?: string; signal?: AbortSignal },
+): Promise<Map<string, NamedAnswer>> {
+  const out = new Map<string, NamedAnswer>();
+  for (const group of groups.values()) {
+    for (const { variant, engine } of group.engines) {
+      for (const system of CAIRN_SYSTEMS.filter((s) => systems.includes(s))) {
+        const { value, ms } =
+          system === 'pack'
+            ? await timed(async () => {
+                const pack = await engine.buildPack(c.query, { budgetTokens: o.budgetTokens, refresh: 'never' });
+                const spans = packSpans(pack.mustInspect);
+                return { results: spans, pack: spans };
+              })
+            : await timed(async () => {
+                const response = await engine.search(c.query, { provider: system as 'index' | 'hybrid', limit: o.resultLimit, previewLines: 0, refresh: 'never', signal: o.signal });
+                return { results: response.results.map((h) => ({ path: h.path, startLine: h.startLine, endLine: h.endLine })) };
+              });
+        out.set(systemName(system, variant.name), { system, variant: variant.name, answer: { ...value, spans: true, ms } });
+      }
+    }
+  }
+  if (systems.includes('bm25')) {
+    const { value, ms } = await timed(async () => corpus.bm25.search(c.query, o.resultLimit));
+    out.set(systemName('bm25'), { system: 'bm25', answer: { results: value, spans: false, ms } });
+  }
+  if (systems.includes('rg-words') && o.rgPath) {
+    const rgPath = o.rgPath;
+    const { value, ms } = await timed(() => rankByQueryWords(rgPath, root, c.query, corpus.searchable, o.resultLimit, o.signal));
+    out.set(systemName('rg-words'), { system: 'rg-words', answer: { results: value, spans: false, ms } });
+  }
+  return out;
+}
