@@ -1,0 +1,1 @@
+"""Example application package for the fixture workspace."""
