@@ -110,6 +110,16 @@ describe('cairn index / search / symbol / status / export / pack (bundled CLI)',
     assert.equal((r.index as { files: number }).files, 7);
   });
 
+  it('search --provider ripgrep and hybrid answer in the same shape', () => {
+    const rg = json(cairn('search', 'this.baseUrl + path', '--root', fixture, '--json', '--provider', 'ripgrep'));
+    const hit = (rg.results as Array<Record<string, unknown>>)[0]!;
+    assert.equal(hit.path, 'src/http/client.ts');
+    assert.ok((hit.startLine as number) <= 12 && (hit.endLine as number) >= 12);
+    const hybrid = json(cairn('search', 'fetchUser', '--root', fixture, '--json', '--provider', 'hybrid'));
+    assert.equal((hybrid.results as Array<{ docid: string }>)[0]?.docid, 'src/http/client.ts:7-9');
+    assert.equal(cairn('search', 'x', '--regex').code, 2, '--regex needs --provider ripgrep');
+  });
+
   it('symbol --json: exact matches first, and a plain answer when nothing matches exactly', () => {
     const exact = json(cairn('symbol', 'display_name', '--root', fixture, '--json'));
     assert.equal(exact.exact, true);

@@ -1,7 +1,7 @@
 // `cairn search "QUERY"`: ranked chunk search. Refreshes the index incrementally first (so
 // what it prints is current), then answers with exact spans and score breakdowns.
 import type { Scope } from '../../core/search/types';
-import { choiceOption, intOption, type CommandSpec, type ParsedArgs } from '../args';
+import { choiceOption, intOption, UsageError, type CommandSpec, type ParsedArgs } from '../args';
 import type { Command } from '../command';
 import { JSON_OPTION, listOption, openEngine, resolveRoot, ROOT_OPTION, STORE_OPTIONS } from '../engineSetup';
 import { CliError, type Output } from '../output';
@@ -10,7 +10,7 @@ import { FILTER_OPTIONS } from '../filterOptions';
 
 const spec: CommandSpec = {
   name: 'search',
-  usage: 'cairn search "QUERY" [--root ROOT] [--store DIR] [--limit N] [--lang L] [--kind K] [--path GLOB] [--scope code|docs|all] [--json]',
+  usage: 'cairn search "QUERY" [--root ROOT] [--store DIR] [--limit N] [--lang L] [--kind K] [--path GLOB] [--scope code|docs|all] [--provider index|ripgrep|hybrid] [--regex] [--json]',
   maxPositionals: 1,
   options: {
     ...ROOT_OPTION,
@@ -19,6 +19,8 @@ const spec: CommandSpec = {
     offset: { type: 'string', valueName: 'N', description: 'skip the first N results' },
     ...FILTER_OPTIONS,
     scope: { type: 'string', valueName: 'code|docs|all', description: 'code: prefer code over docs; docs: only docs; all (default)' },
+    provider: { type: 'string', valueName: 'index|ripgrep|hybrid', description: 'index (default), ripgrep (exact text), or hybrid (both, fused)' },
+    regex: { type: 'boolean', description: 'with --provider ripgrep: the query is a regular expression' },
     'no-refresh': { type: 'boolean', description: 'answer from the index as it is, without refreshing first' },
     ...JSON_OPTION,
   },
@@ -31,12 +33,16 @@ async function run(args: ParsedArgs, out: Output): Promise<number> {
   const limit = intOption(args.values, 'limit', 1) ?? 10;
   const offset = intOption(args.values, 'offset', 0) ?? 0;
   const scope = choiceOption<Scope>(args.values, 'scope', ['code', 'docs', 'all'], 'all');
+  const provider = choiceOption(args.values, 'provider', ['index', 'ripgrep', 'hybrid'], 'index');
+  if (args.values.regex && provider !== 'ripgrep') throw new UsageError('--regex works with --provider ripgrep');
   const engine = openEngine(args.values, root);
   try {
     const response = await engine.search(query, {
       limit,
       offset,
       scope,
+      provider,
+      regex: args.values.regex === true,
       languages: listOption(args.values, 'lang'),
       kinds: listOption(args.values, 'kind'),
       paths: listOption(args.values, 'path'),

@@ -1,43 +1,62 @@
-// Worker-thread entry (dist/engineWorker.js): hosts one engine per root and serves
-// EngineHostApi over the parent port. Parsing and index builds happen here (and in the chunk
-// workers this thread starts), never on the thread that owns the UI.
+// Worker-thread entry (dist/engineWorker.js): hosts one engine (and one context registry) per
+// root and serves EngineHostApi over the parent port. Parsing and index builds happen here
+// (and in the chunk workers this thread starts), never on the thread that owns the UI.
+import * as path from 'node:path';
 import { parentPort } from 'node:worker_threads';
 import { Engine } from './engine';
 import { serveRpc, type RpcHandlers } from './rpc';
 import type { EngineHostApi, EngineHostEvents } from './hostApi';
+import { ContextRegistry } from '../registry';
+import { registryGuidance } from '../pack/guidance';
 
 if (!parentPort) throw new Error('engineWorker must run in a worker thread');
 const port = parentPort;
-const engines = new Map<string, Engine>();
 
-function engine(key: string): Engine {
-  const e = engines.get(key);
+interface Entry {
+  engine: Engine;
+  registry: ContextRegistry;
+}
+const entries = new Map<string, Entry>();
+
+function entry(key: string): Entry {
+  const e = entries.get(key);
   if (!e) throw new Error(`no engine open for ${key}`);
   return e;
 }
 
 const handlers: RpcHandlers<EngineHostApi> = {
   async open(key, options) {
-    await engines.get(key)?.close();
-    const e = new Engine(options);
-    engines.set(key, e);
-    return e.status();
+    await entries.get(key)?.engine.close();
+    const engine = new Engine(options);
+    const registry = new ContextRegistry({
+      root: options.root,
+      cacheDir: path.join(options.storeDir, 'registry-cache'),
+      ...(options.registryDir ? { registryDir: options.registryDir } : {}),
+    });
+    entries.set(key, { engine, registry });
+    return engine.status();
   },
   refresh(key, options, signal) {
-    return engine(key).refresh({
+    return entry(key).engine.refresh({
       ...options,
       signal,
       onProgress: (progress) => emit('progress', { key, progress } satisfies EngineHostEvents['progress']),
     });
   },
-  search: (key, query, options) => engine(key).search(query, options),
-  findSymbol: (key, name, options) => engine(key).findSymbol(name, options),
+  search: (key, query, options) => entry(key).engine.search(query, options),
+  findSymbol: (key, name, options) => entry(key).engine.findSymbol(name, options),
+  buildPack: (key, task, options) => {
+    const { engine, registry } = entry(key);
+    return engine.buildPack(task, { ...options, guidance: registryGuidance(registry) });
+  },
+  contextSearch: (key, query, options) => entry(key).registry.search(query, options),
+  contextGet: (key, id, options) => entry(key).registry.get(id, options),
   async status(key) {
-    return engine(key).status();
+    return entry(key).engine.status();
   },
   async close(key) {
-    await engines.get(key)?.close();
-    engines.delete(key);
+    await entries.get(key)?.engine.close();
+    entries.delete(key);
   },
 };
 

@@ -1,0 +1,87 @@
+// The contract between the extension's parts: activation (extension.ts) assembles one
+// CairnServices object and hands it to every command, view, webview and agent feature.
+// Nothing here re-implements engine logic: the engine runs on a worker thread.
+import type * as vscode from 'vscode';
+import type { IndexStatus } from '../core/engine/engine';
+import type { RefreshProgress, RefreshReport } from '../core/engine/indexer';
+import type { ContextPack, PackOptions } from '../core/pack/types';
+import type { FetchOptions, RegistryFetchResult, RegistrySearchResponse, SearchOptions as RegistrySearchOptions } from '../core/registry/types';
+import type { SearchHit, SearchOptions, SymbolHit, SymbolOptions } from '../core/search/types';
+import type { CairnSettings } from './settings';
+
+/** Where a folder's index stands. */
+export type IndexStateKind = 'starting' | 'indexing' | 'ready' | 'paused' | 'error';
+
+export interface FolderState {
+  folder: vscode.WorkspaceFolder;
+  kind: IndexStateKind;
+  progress?: RefreshProgress;
+  /** Human-readable error when kind is `error`. */
+  error?: string;
+  lastReport?: RefreshReport;
+  status?: IndexStatus;
+}
+
+/** A hit from one workspace folder, labelled with the folder (multi-root). */
+export type FolderHit<T extends SearchHit = SearchHit> = T & { folder: string; folderUri: string };
+
+export interface MultiSearchResult<T extends SearchHit = SearchHit> {
+  results: Array<FolderHit<T>>;
+  total: number;
+  tookMs: number;
+  warnings: string[];
+  /** True when at least one folder's answer is exact (symbols). */
+  exact?: boolean;
+  note?: string;
+}
+
+/** The engine as the extension sees it: every workspace folder, through the worker thread. */
+export interface EngineClient {
+  /** Searches every indexed folder (or one) and merges results by score, stable order. */
+  search(query: string, options?: SearchOptions & { folder?: vscode.WorkspaceFolder }): Promise<MultiSearchResult>;
+  findSymbol(name: string, options?: SymbolOptions & { folder?: vscode.WorkspaceFolder }): Promise<MultiSearchResult<SymbolHit>>;
+  /** A context pack for a task in one folder (default: the folder of the active editor, else the first). */
+  buildPack(task: string, options?: PackOptions & { folder?: vscode.WorkspaceFolder }): Promise<ContextPack & { folder: string }>;
+  contextSearch(query: string, options?: RegistrySearchOptions & { folder?: vscode.WorkspaceFolder }): Promise<RegistrySearchResponse>;
+  contextGet(id: string, options?: FetchOptions & { folder?: vscode.WorkspaceFolder }): Promise<RegistryFetchResult>;
+  /** Incremental refresh of a folder (all folders when omitted), optionally only some paths. */
+  refresh(folder?: vscode.WorkspaceFolder, only?: string[]): Promise<void>;
+  /** Discards and rebuilds the index of a folder (all when omitted). */
+  rebuild(folder?: vscode.WorkspaceFolder): Promise<void>;
+  pause(): void;
+  resume(): void;
+  readonly paused: boolean;
+  states(): FolderState[];
+  readonly onDidChangeState: vscode.Event<void>;
+}
+
+/** One span the user collected for a context pack (sidebar "Add to Context Pack"). */
+export interface BasketItem {
+  folder: string;
+  docid: string;
+  path: string;
+  startLine: number;
+  endLine: number;
+  symbol: string;
+  kind: string;
+}
+
+/** The spans collected for the current pack; the pack webview shows and uses them. */
+export interface PackBasket {
+  readonly items: readonly BasketItem[];
+  add(item: BasketItem): void;
+  remove(docid: string): void;
+  clear(): void;
+  readonly onDidChange: vscode.Event<void>;
+}
+
+export interface CairnServices {
+  readonly context: vscode.ExtensionContext;
+  readonly engine: EngineClient;
+  /** The current settings, read fresh on every call (the setting the UI writes is the one used). */
+  settings(): CairnSettings;
+  readonly log: vscode.LogOutputChannel;
+  readonly basket: PackBasket;
+  /** Opens `path:start-end` of a folder in an editor, revealing and highlighting the range. */
+  openSpan(hit: { folderUri?: string; folder?: string; path: string; startLine: number; endLine: number }): Promise<void>;
+}
