@@ -1,5 +1,7 @@
-// The symbol table: every named definition of a snapshot, kept as compact parallel arrays with
-// hash maps for exact lookups, so go-to-symbol answers in well under a millisecond.
+// The symbol table: every named definition of a snapshot, kept as compact per-segment tables
+// (built once per immutable segment and cached with it), with hash maps for exact names and
+// sorted arrays for prefixes and camel-case initials, so go-to-symbol answers in well under a
+// millisecond and a refresh only builds the table of its new segment.
 //
 // Match tiers, best first: exact (case-sensitive), exact ignoring case, qualified (`Class.method`,
 // `pkg.func`), prefix, camel-case humps / initials (`gUN` -> getUserName), fuzzy (edit distance).
@@ -49,66 +51,126 @@ export interface FindOptions {
   limit?: number;
 }
 
-export class SymbolIndex {
-  private readonly seg: number[] = [];
-  private readonly doc: number[] = [];
-  private readonly names: string[] = [];
-  private readonly lower: string[] = [];
-  private readonly qualified: string[] = [];
-  /** Breadcrumb as written (`HttpClient.fetchUser`), for display. */
-  private readonly display: string[] = [];
-  private readonly rank: number[] = [];
-  private readonly exactMap = new Map<string, number[]>();
-  private readonly lowerMap = new Map<string, number[]>();
-  private readonly firstDocOfPath = new Map<string, SymbolRef>();
-  private readonly lowerColumns: string[][] = [];
-  private partsCache?: Array<readonly string[]>;
+/** The symbols of one segment. Entry `i` is document `doc[i]`. Immutable, like its segment. */
+class SegmentSymbols {
+  readonly doc: Uint32Array;
+  readonly names: string[] = [];
+  readonly lower: string[] = [];
+  readonly qualified: string[] = [];
+  readonly display: string[] = [];
+  readonly rank: Uint8Array;
+  readonly exact = new Map<string, number[]>();
+  readonly byLower = new Map<string, number[]>();
+  /** Entry indexes sorted by lower-cased name, for prefix ranges. */
+  readonly byPrefix: Uint32Array;
+  /** Initials (`gun` for getUserName) and entry indexes sorted by them. */
+  readonly initials: string[] = [];
+  readonly byInitials: Uint32Array;
+  /** Lower-cased symbol of every document (not just definitions), for exact-definition boosts. */
+  readonly lowerColumn: string[];
+  private partsCache: Array<readonly string[] | undefined> = [];
 
-  constructor(private readonly snapshot: Snapshot) {
-    snapshot.segments.forEach((segment, s) => {
-      const deleted = snapshot.deleted[s] as Uint8Array;
-      const symbols = segment.symbols();
-      const contexts = segment.contexts();
-      this.lowerColumns[s] = symbols.map((x) => x.toLowerCase());
-      for (const file of segment.files) {
-        if (file.docCount > 0 && !deleted[file.firstDoc] && !this.firstDocOfPath.has(file.path)) {
-          this.firstDocOfPath.set(file.path, { seg: s, doc: file.firstDoc });
-        }
-      }
-      for (let d = 0; d < segment.docCount; d++) {
-        const name = symbols[d] as string;
-        if (!name || deleted[d]) continue;
-        const kind = segment.kindOf(d);
-        if (!SYMBOL_KINDS.has(kind)) continue;
-        const i = this.names.length;
-        this.seg.push(s);
-        this.doc.push(d);
-        this.names.push(name);
-        const lower = name.toLowerCase();
-        this.lower.push(lower);
-        this.qualified.push(normaliseQualified(contexts[d] || name));
-        this.display.push(contexts[d] || name);
-        this.rank.push(KIND_RANK[kind] ?? 8);
-        push(this.exactMap, name, i);
-        push(this.lowerMap, lower, i);
-      }
-    });
+  constructor(segment: Segment) {
+    const symbols = segment.symbols();
+    const contexts = segment.contexts();
+    this.lowerColumn = symbols.map((s) => s.toLowerCase());
+    const docs: number[] = [];
+    const ranks: number[] = [];
+    for (let d = 0; d < segment.docCount; d++) {
+      const name = symbols[d] as string;
+      if (!name) continue;
+      const kind = segment.kindOf(d);
+      if (!SYMBOL_KINDS.has(kind)) continue;
+      const i = docs.length;
+      docs.push(d);
+      this.names.push(name);
+      const lower = this.lowerColumn[d] as string;
+      this.lower.push(lower);
+      const context = (contexts[d] as string) || name;
+      this.qualified.push(normaliseQualified(context));
+      this.display.push(context);
+      ranks.push(KIND_RANK[kind] ?? 8);
+      this.initials.push(initialsOf(name));
+      push(this.exact, name, i);
+      push(this.byLower, lower, i);
+    }
+    this.doc = Uint32Array.from(docs);
+    this.rank = Uint8Array.from(ranks);
+    this.byPrefix = Uint32Array.from(docs.keys()).sort((a, b) => compareStrings(this.lower[a] as string, this.lower[b] as string));
+    this.byInitials = Uint32Array.from(docs.keys()).sort((a, b) => compareStrings(this.initials[a] as string, this.initials[b] as string));
   }
 
   get size(): number {
     return this.names.length;
   }
 
+  /** Entries whose key (through `order`) starts with `prefix`. */
+  range(order: Uint32Array, keys: readonly string[], prefix: string): Uint32Array {
+    let lo = 0;
+    let hi = order.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if ((keys[order[mid] as number] as string) < prefix) lo = mid + 1;
+      else hi = mid;
+    }
+    let end = lo;
+    while (end < order.length && (keys[order[end] as number] as string).startsWith(prefix)) end++;
+    return order.subarray(lo, end);
+  }
+
+  parts(i: number): readonly string[] {
+    let p = this.partsCache[i];
+    if (!p) {
+      const split = identifierParts(this.names[i] as string);
+      p = split.length ? split : [this.lower[i] as string];
+      this.partsCache[i] = p;
+    }
+    return p;
+  }
+}
+
+const tables = new WeakMap<Segment, SegmentSymbols>();
+function tableOf(segment: Segment): SegmentSymbols {
+  let t = tables.get(segment);
+  if (!t) tables.set(segment, (t = new SegmentSymbols(segment)));
+  return t;
+}
+
+/** A global entry: table index and entry index within it. */
+type Entry = [table: number, entry: number];
+
+export class SymbolIndex {
+  private readonly tables: SegmentSymbols[];
+  private readonly firstDocOfPath = new Map<string, SymbolRef>();
+
+  constructor(private readonly snapshot: Snapshot) {
+    this.tables = snapshot.segments.map(tableOf);
+    snapshot.segments.forEach((segment, s) => {
+      const deleted = snapshot.deleted[s] as Uint8Array;
+      for (const file of segment.files) {
+        if (file.docCount > 0 && !deleted[file.firstDoc] && !this.firstDocOfPath.has(file.path)) {
+          this.firstDocOfPath.set(file.path, { seg: s, doc: file.firstDoc });
+        }
+      }
+    });
+  }
+
+  get size(): number {
+    return this.tables.reduce((n, t) => n + t.size, 0);
+  }
+
   /** The lower-cased symbol of any document (used for exact-definition boosts in search). */
   lowerSymbol(seg: number, doc: number): string {
-    return (this.lowerColumns[seg] as string[])[doc] as string;
+    return (this.tables[seg] as SegmentSymbols).lowerColumn[doc] as string;
   }
 
   /** Code definitions named exactly `name` (case-sensitive first), best first. */
   definitionsNamed(name: string): SymbolRef[] {
-    const ids = [...(this.exactMap.get(name) ?? []), ...(this.lowerMap.get(name.toLowerCase()) ?? [])];
-    const unique = [...new Set(ids)].filter((i) => DEFINITION_KINDS.has(this.kindOf(i)));
-    return this.order(unique).map((i) => ({ seg: this.seg[i] as number, doc: this.doc[i] as number }));
+    const found: Entry[] = [];
+    this.tables.forEach((t, ti) => {
+      for (const i of new Set([...(t.exact.get(name) ?? []), ...(t.byLower.get(name.toLowerCase()) ?? [])])) found.push([ti, i]);
+    });
+    return this.order(found.filter((e) => this.live(e) && DEFINITION_KINDS.has(this.kindOf(e)))).map((e) => this.ref(e));
   }
 
   /** The first live chunk of a file, by exact relative path. */
@@ -122,151 +184,156 @@ export class SymbolIndex {
     const limit = Math.max(1, Math.min(options.limit ?? 20, 500));
     if (!q) return { exact: false, candidates: [] };
     const allow = this.filter(options);
-    const taken = new Set<number>();
+    const taken = new Set<string>();
     const out: SymbolCandidate[] = [];
-    const take = (ids: Iterable<number>, match: SymbolMatch, extra = 0) => {
-      for (const i of this.order([...ids].filter((i) => !taken.has(i) && allow(i)))) {
-        taken.add(i);
-        out.push(this.candidate(i, match, extra));
+    const take = (entries: Entry[], match: SymbolMatch, extra = 0) => {
+      const fresh = entries.filter((e) => !taken.has(`${e[0]}:${e[1]}`) && this.live(e) && allow(e));
+      for (const e of this.order(fresh)) {
+        if (out.length >= limit) return;
+        taken.add(`${e[0]}:${e[1]}`);
+        out.push(this.candidate(e, match, extra));
       }
+    };
+    const collect = (pick: (t: SegmentSymbols) => Iterable<number>): Entry[] => {
+      const list: Entry[] = [];
+      this.tables.forEach((t, ti) => {
+        for (const i of pick(t)) list.push([ti, i]);
+      });
+      return list;
     };
 
     const qualifiedQuery = /[.:#>]/.test(q) ? normaliseQualified(q) : undefined;
     const lastName = qualifiedQuery ? (qualifiedQuery.split('.').pop() as string) : q;
-    take(this.exactMap.get(q) ?? [], 'exact');
-    take(this.lowerMap.get(q.toLowerCase()) ?? [], 'exact-ignore-case');
+    take(collect((t) => t.exact.get(q) ?? []), 'exact');
+    take(collect((t) => t.byLower.get(q.toLowerCase()) ?? []), 'exact-ignore-case');
     if (qualifiedQuery && lastName) {
-      const byName = this.lowerMap.get(lastName) ?? [];
-      take(byName.filter((i) => isQualifiedMatch(this.qualified[i] as string, qualifiedQuery, this.pathOf(i))), 'qualified');
+      take(
+        collect((t) => (t.byLower.get(lastName) ?? []).filter((i) => isQualifiedMatch(t.qualified[i] as string, qualifiedQuery, this.pathOfEntry(t, i)))),
+        'qualified',
+      );
     }
     const exact = out.length > 0;
     if (out.length < limit) {
-      const needle = (qualifiedQuery ? lastName : q).toLowerCase();
-      const humps = qualifiedQuery ? [] : camelHumps(q);
-      const prefix: number[] = [];
-      const camel: number[] = [];
-      for (let i = 0; i < this.names.length; i++) {
-        if (taken.has(i)) continue;
-        if (qualifiedQuery) {
-          // `User.sa` continues a qualified name; other classes' `save` are not prefixes of it.
-          const qn = this.qualified[i] as string;
-          if (qn.startsWith(qualifiedQuery) || qn.includes(`.${qualifiedQuery}`)) prefix.push(i);
-          continue;
-        }
-        const lower = this.lower[i] as string;
-        if (needle.length >= 2 && lower.startsWith(needle)) prefix.push(i);
-        else if (humps.length > 0 && this.camelMatch(i, humps)) camel.push(i);
-      }
-      take(prefix, 'prefix');
-      take(camel, 'camel-case');
-      if (!exact && out.length < 5) {
-        // Qualified queries are compared with qualified names, plain ones with names.
-        const target = qualifiedQuery ?? needle;
-        const haystack = qualifiedQuery ? this.qualified : this.lower;
-        const maxDist = Math.max(1, Math.floor(target.length / 3));
-        const fuzzy: Array<[number, number]> = [];
-        for (let i = 0; i < this.names.length; i++) {
-          if (taken.has(i) || !allow(i)) continue;
-          const lower = haystack[i] as string;
-          const d = lower.includes(target) ? Math.min(maxDist, lower.length - target.length) : boundedLevenshtein(target, lower, maxDist);
-          if (d <= maxDist) fuzzy.push([i, d]);
-        }
-        fuzzy.sort((a, b) => a[1] - b[1] || this.compare(a[0], b[0]));
-        for (const [i, d] of fuzzy.slice(0, 5)) {
-          taken.add(i);
-          out.push(this.candidate(i, 'fuzzy', -5 * d));
+      if (qualifiedQuery) {
+        // `User.sa` continues a qualified name; other classes' `save` are not prefixes of it.
+        take(collect((t) => (t.byLower.get(lastName) ?? []).concat([...t.range(t.byPrefix, t.lower, lastName)]).filter((i) => {
+          const qn = t.qualified[i] as string;
+          return qn.startsWith(qualifiedQuery) || qn.includes(`.${qualifiedQuery}`);
+        })), 'prefix');
+      } else {
+        const needle = q.toLowerCase();
+        if (needle.length >= 2) take(collect((t) => t.range(t.byPrefix, t.lower, needle)), 'prefix');
+        const humps = camelHumps(q);
+        const initials = humps.map((h) => h[0]).join('');
+        if (initials.length >= 2) {
+          take(collect((t) => [...t.range(t.byInitials, t.initials, initials)].filter((i) => camelMatch(t.parts(i), humps))), 'camel-case');
         }
       }
     }
-    return { exact, candidates: exact ? out.slice(0, limit) : out.slice(0, Math.min(limit, 5)) };
+    if (!exact && out.length < 5) {
+      // Edit distance over everything: the slow path, only when nothing matched by name.
+      const target = qualifiedQuery ?? q.toLowerCase();
+      const maxDist = Math.max(1, Math.floor(target.length / 3));
+      const fuzzy: Array<[Entry, number]> = [];
+      this.tables.forEach((t, ti) => {
+        const hay = qualifiedQuery ? t.qualified : t.lower;
+        for (let i = 0; i < t.size; i++) {
+          const e: Entry = [ti, i];
+          if (taken.has(`${ti}:${i}`) || !this.live(e) || !allow(e)) continue;
+          const s = hay[i] as string;
+          const d = s.includes(target) ? Math.min(maxDist, s.length - target.length) : boundedLevenshtein(target, s, maxDist);
+          if (d <= maxDist) fuzzy.push([e, d]);
+        }
+      });
+      fuzzy.sort((a, b) => a[1] - b[1] || this.compare(a[0], b[0]));
+      for (const [e, d] of fuzzy.slice(0, 5 - out.length)) out.push(this.candidate(e, 'fuzzy', -5 * d));
+    }
+    return { exact, candidates: exact ? out : out.slice(0, Math.min(limit, 5)) };
   }
 
-  private candidate(i: number, match: SymbolMatch, extra: number): SymbolCandidate {
-    const seg = this.segment(i);
-    const flags = seg.docFlags[this.doc[i] as number] as number;
+  private live([ti, i]: Entry): boolean {
+    const t = this.tables[ti] as SegmentSymbols;
+    return !(this.snapshot.deleted[ti] as Uint8Array)[t.doc[i] as number];
+  }
+
+  private ref([ti, i]: Entry): SymbolRef {
+    return { seg: ti, doc: (this.tables[ti] as SegmentSymbols).doc[i] as number };
+  }
+
+  private segment(ti: number): Segment {
+    return this.snapshot.segments[ti] as Segment;
+  }
+
+  private kindOf([ti, i]: Entry): ChunkKind {
+    const t = this.tables[ti] as SegmentSymbols;
+    return KINDS[this.segment(ti).docKind[t.doc[i] as number] as number] ?? 'text';
+  }
+
+  private pathOfEntry(t: SegmentSymbols, i: number): string {
+    const ti = this.tables.indexOf(t);
+    return this.segment(ti).fileOf(t.doc[i] as number).path;
+  }
+
+  private candidate(e: Entry, match: SymbolMatch, extra: number): SymbolCandidate {
+    const [ti, i] = e;
+    const t = this.tables[ti] as SegmentSymbols;
+    const doc = t.doc[i] as number;
+    const flags = this.segment(ti).docFlags[doc] as number;
     const penalties: Array<{ name: string; value: number }> = [];
     if (extra) penalties.push({ name: 'edit-distance', value: extra });
     if (flags & FLAG_TEST) penalties.push({ name: 'test-file', value: -5 });
     if (flags & FLAG_VENDORED) penalties.push({ name: 'vendored-or-generated', value: -8 });
-    const rank = this.rank[i] as number;
-    if (rank > 0) penalties.push({ name: `kind:${this.kindOf(i)}`, value: -rank });
+    const rank = t.rank[i] as number;
+    if (rank > 0) penalties.push({ name: `kind:${this.kindOf(e)}`, value: -rank });
     const score = TIER_SCORE[match] + penalties.reduce((s, p) => s + p.value, 0);
-    return { seg: this.seg[i] as number, doc: this.doc[i] as number, match, score, penalties, qualifiedName: this.display[i] as string };
+    return { seg: ti, doc, match, score, penalties, qualifiedName: t.display[i] as string };
   }
 
-  private camelMatch(i: number, humps: readonly string[]): boolean {
-    if (!this.partsCache) this.partsCache = [];
-    let parts = this.partsCache[i];
-    if (!parts) {
-      const p = identifierParts(this.names[i] as string);
-      parts = p.length ? p : [this.lower[i] as string];
-      this.partsCache[i] = parts;
-    }
-    // Initials: `gun` -> get User Name.
-    if (humps.length === 1) {
-      const h = humps[0] as string;
-      if (h.length >= 2 && h.length <= parts.length && parts.every((p, k) => k >= h.length || p.startsWith(h[k] as string))) return true;
-      return false;
-    }
-    // Humps: `gUN`, `getUN` -> each hump prefixes consecutive parts from the start.
-    let k = 0;
-    for (const h of humps) {
-      while (k < parts.length && !(parts[k] as string).startsWith(h)) k++;
-      if (k >= parts.length) return false;
-      k++;
-    }
-    return true;
-  }
-
-  private filter(options: FindOptions): (i: number) => boolean {
+  private filter(options: FindOptions): (e: Entry) => boolean {
     const langs = options.languages?.length ? new Set(options.languages.flatMap(resolveLanguageFilter)) : undefined;
     const kinds = options.kinds?.length ? new Set(options.kinds.map((k) => k.toLowerCase())) : undefined;
     const pathOk = compilePathFilter(options.paths);
     if (!langs && !kinds && !pathOk) return () => true;
-    return (i) => {
-      const seg = this.segment(i);
-      const file = seg.fileOf(this.doc[i] as number);
-      return (!langs || langs.has(file.language)) && (!kinds || kinds.has(this.kindOf(i))) && (!pathOk || pathOk(file.path));
+    return (e) => {
+      const [ti, i] = e;
+      const file = this.segment(ti).fileOf((this.tables[ti] as SegmentSymbols).doc[i] as number);
+      return (!langs || langs.has(file.language)) && (!kinds || kinds.has(this.kindOf(e))) && (!pathOk || pathOk(file.path));
     };
   }
 
-  private segment(i: number): Segment {
-    return this.snapshot.segments[this.seg[i] as number] as Segment;
-  }
-
-  private kindOf(i: number): ChunkKind {
-    return KINDS[this.segment(i).docKind[this.doc[i] as number] as number] ?? 'text';
-  }
-
-  private pathOf(i: number): string {
-    return this.segment(i).fileOf(this.doc[i] as number).path;
-  }
-
   /** Order within a tier: kind rank, source before tests/vendored, then path and line (stable). */
-  private compare(a: number, b: number): number {
-    const fa = this.segment(a).docFlags[this.doc[a] as number] as number;
-    const fb = this.segment(b).docFlags[this.doc[b] as number] as number;
-    const pa = (fa & (FLAG_TEST | FLAG_VENDORED)) !== 0 ? 1 : 0;
-    const pb = (fb & (FLAG_TEST | FLAG_VENDORED)) !== 0 ? 1 : 0;
-    const patha = this.pathOf(a);
-    const pathb = this.pathOf(b);
-    return (
-      (this.rank[a] as number) - (this.rank[b] as number) ||
-      pa - pb ||
-      (patha < pathb ? -1 : patha > pathb ? 1 : 0) ||
-      (this.segment(a).docStart[this.doc[a] as number] as number) - (this.segment(b).docStart[this.doc[b] as number] as number)
-    );
+  private compare(a: Entry, b: Entry): number {
+    const key = ([ti, i]: Entry) => {
+      const t = this.tables[ti] as SegmentSymbols;
+      const doc = t.doc[i] as number;
+      const seg = this.segment(ti);
+      const flags = seg.docFlags[doc] as number;
+      return { rank: t.rank[i] as number, penalised: (flags & (FLAG_TEST | FLAG_VENDORED)) !== 0 ? 1 : 0, path: seg.fileOf(doc).path, line: seg.docStart[doc] as number };
+    };
+    const ka = key(a);
+    const kb = key(b);
+    return ka.rank - kb.rank || ka.penalised - kb.penalised || compareStrings(ka.path, kb.path) || ka.line - kb.line;
   }
 
-  private order(ids: number[]): number[] {
-    return ids.sort((a, b) => this.compare(a, b));
+  private order(entries: Entry[]): Entry[] {
+    return entries.sort((a, b) => this.compare(a, b));
   }
+}
+
+function compareStrings(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 function push(map: Map<string, number[]>, key: string, i: number): void {
   const list = map.get(key);
   if (list) list.push(i);
   else map.set(key, [i]);
+}
+
+/** `getUserName` -> `gun`; `get_user_name` -> `gun`; `HTTPServer` -> `hs`. */
+function initialsOf(name: string): string {
+  const parts = identifierParts(name);
+  return (parts.length ? parts : [name.toLowerCase()]).map((p) => p[0]).join('');
 }
 
 /** `Foo::bar`, `Foo#bar`, `Foo->bar`, `Install > Linux` all become `foo.bar` style dotted paths. */
@@ -291,8 +358,22 @@ function isQualifiedMatch(qualified: string, query: string, path: string): boole
   return qualified.endsWith(name) && (modulePath === qualifier || modulePath.endsWith(`.${qualifier}`));
 }
 
-/** `gUN` -> [g, u, n]; `getUN` -> [get, u, n]; `gun` -> [gun]. */
+/** `gUN` -> [g, u, n]; `getUN` -> [get, u, n]; `gun` -> [g, u, n] (initials). */
 function camelHumps(q: string): string[] {
-  const humps = q.match(/[A-Z][a-z0-9]*|[a-z0-9]+/g) ?? [];
-  return humps.map((h) => h.toLowerCase());
+  const humps = (q.match(/[A-Z][a-z0-9]*|[a-z0-9]+/g) ?? []).map((h) => h.toLowerCase());
+  // An all-lower-case query of a few letters is read as initials.
+  if (humps.length === 1 && /^[a-z]{2,5}$/.test(q)) return q.split('');
+  return humps;
+}
+
+/** Each hump prefixes the next parts in order, starting with the first part. */
+function camelMatch(parts: readonly string[], humps: readonly string[]): boolean {
+  if (humps.length === 0 || parts.length === 0 || !(parts[0] as string).startsWith(humps[0] as string)) return false;
+  let k = 1;
+  for (let h = 1; h < humps.length; h++) {
+    while (k < parts.length && !(parts[k] as string).startsWith(humps[h] as string)) k++;
+    if (k >= parts.length) return false;
+    k++;
+  }
+  return true;
 }
