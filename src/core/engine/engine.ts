@@ -355,7 +355,7 @@ export class Engine {
     const ref = view?.locator.locate(parsed.path, parsed.startLine);
     if (!view || !ref) return undefined;
     const seg = view.snapshot.segments[ref.seg]!;
-    return { path: parsed.path, startLine: seg.docStart[ref.doc] as number, endLine: seg.docEnd[ref.doc] as number, symbol: seg.symbols()[ref.doc] as string, kind: seg.kindOf(ref.doc) };
+    return { path: parsed.path, startLine: seg.docStart[ref.doc] as number, endLine: seg.docEnd[ref.doc] as number, symbol: seg.symbolOf(ref.doc), kind: seg.kindOf(ref.doc) };
   }
 
   /** What is indexed, when, how fresh and how big. Never builds anything. */

@@ -18,7 +18,7 @@ import { mergeSegments } from '../index/merge';
 import { acquireLock } from '../store/lock';
 import {
   corruptionDiagnostic,
-  IndexStore,
+  type IndexStore,
   StoreCorruptError,
   tombstoneBitmap,
   type FileState,

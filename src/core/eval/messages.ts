@@ -44,9 +44,9 @@ const PARENTHESISED_ISSUES = new RegExp(String.raw`[(\[]\s*(?:${ISSUE_VERB}:?\s+
 /** `fixes #12`, `closes owner/repo#3`. */
 const VERB_ISSUES = new RegExp(String.raw`\b${ISSUE_VERB}:?\s+${ISSUE_LIST}`, 'gi');
 const BARE_ISSUES = new RegExp(ISSUE_REF, 'gi');
-const URL = /\bhttps?:\/\/\S+/gi;
+const URL = /\bhttps?:\/\/[^\s)\]>]+/gi;
 /** Characters the index's query language gives a meaning (field:term, +required, -excluded, term^2, term~1, prefix*). */
-const QUERY_SYNTAX = /[:^~+*\\"`]|(?<=^|\s)-+/g;
+const QUERY_SYNTAX = /[:^~+*\\"`]|(?<![\p{L}\p{N}_$])-+/gu;
 
 /** Longest query, in words: a long commit body says more than a person asking would. */
 export const MAX_QUERY_WORDS = 64;

@@ -121,6 +121,9 @@ export async function runEvaluation(options: EvalOptions): Promise<EvalReport> {
     onCommit: (scanned, accepted) => progress({ phase: 'mining', done: accepted, total: maxCases, message: `${scanned} commits read, ${accepted} usable` }),
   });
   if (mined.cases.length === 0) warnings.push(`no usable commits among the ${mined.scanned} looked at (see mining.skipped)`);
+  if ((await git(topLevel, ['rev-parse', '--is-shallow-repository'])).trim() === 'true') {
+    warnings.push('this is a shallow clone: commits at its boundary look like root commits and older history is missing (git fetch --unshallow gives eval more to work with)');
+  }
 
   const scratch = ScratchTree.create(gitDir, options.scratchParent);
   const groups = new Map<string, StoreGroup>();

@@ -2,7 +2,7 @@
 // concatenated term by term with document numbers remapped. No text is re-read or re-analysed,
 // so a merge costs a fraction of indexing the same files.
 import { FIELD_COUNT } from './fields';
-import { Segment, SegmentBuilder } from './segment';
+import { type Segment, SegmentBuilder } from './segment';
 
 export interface MergeInput {
   segment: Segment;

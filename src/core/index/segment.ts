@@ -344,6 +344,16 @@ function assemble(sections: Uint8Array[], docCount: number, termCount: number, f
   return out;
 }
 
+/** Start offset of each newline-separated row (plus one past the end), so rows decode one at a time. */
+function lineStarts(bytes: Uint8Array, rows: number, name: string): Uint32Array {
+  const starts = new Uint32Array(rows + 1);
+  let row = 1;
+  for (let i = 0; i < bytes.length && row < rows; i++) if (bytes[i] === 10) starts[row++] = i + 1;
+  if (rows > 0 && row !== rows) throw new CorruptDataError(`segment ${name}: string column has ${row} rows for ${rows} documents`);
+  starts[rows] = bytes.length + 1;
+  return starts;
+}
+
 /** Decoded postings of one term in one segment: parallel arrays, docs ascending. */
 export interface Postings {
   docs: Uint32Array;
@@ -377,6 +387,8 @@ export class Segment {
   private readonly idBytes: Uint8Array;
   private symbolColumn?: string[];
   private contextColumn?: string[];
+  private symbolLineStarts?: Uint32Array;
+  private contextLineStarts?: Uint32Array;
   private termList?: string[];
   private readonly recordCache = new Map<number, DocRecord>();
 
@@ -493,6 +505,21 @@ export class Segment {
     let out = '';
     for (let i = doc * 8; i < doc * 8 + 8; i++) out += (this.idBytes[i] as number).toString(16).padStart(2, '0');
     return out;
+  }
+
+  /** One document's symbol, without decoding the whole column (hits need a handful). */
+  symbolOf(doc: number): string {
+    if (this.symbolColumn) return this.symbolColumn[doc] as string;
+    this.symbolLineStarts ??= lineStarts(this.symbolBytes, this.docCount, this.name);
+    return decoder.decode(this.symbolBytes.subarray(this.symbolLineStarts[doc], (this.symbolLineStarts[doc + 1] as number) - 1));
+  }
+
+  /** One document's breadcrumb, without decoding the whole column. */
+  contextOf(doc: number): string {
+    if (this.contextColumn) return this.contextColumn[doc] as string;
+    this.contextLineStarts ??= lineStarts(this.contextBytes, this.docCount, this.name);
+    const stored = decoder.decode(this.contextBytes.subarray(this.contextLineStarts[doc], (this.contextLineStarts[doc + 1] as number) - 1));
+    return decodeContext(stored, this.symbolOf(doc));
   }
 
   private splitColumn(bytes: Uint8Array): string[] {

@@ -85,10 +85,10 @@ export class FileReader {
       endLine,
       score: 0,
       scoreBreakdown: [],
-      symbol: seg.symbols()[doc] as string,
+      symbol: seg.symbolOf(doc),
       kind: seg.kindOf(doc),
       language: file.language,
-      context: seg.contexts()[doc] as string,
+      context: seg.contextOf(doc),
       preview: v.lines ? preview(v.lines, startLine, endLine, previewLines, parsed) : '',
       id: seg.id(doc),
     };

@@ -24,6 +24,8 @@ interface ScoredTerm {
   /** Presence bit of the clause word this term satisfies (primary terms only), or -1. */
   presenceBit: number;
   label: string;
+  /** A whole query word (not a part or an expansion): a symbol field hit means the chunk is named by it. */
+  whole?: boolean;
 }
 
 export interface Candidate {
@@ -32,6 +34,8 @@ export interface Candidate {
   base: number;
   /** Presence bits matched. */
   bits: number;
+  /** A whole query word occurs in the chunk's symbol: it may be named by the query. */
+  namedByQuery: boolean;
 }
 
 interface PreparedTerm extends ScoredTerm {
@@ -98,8 +102,8 @@ export class SnapshotScorer {
       const proseMask = clauseMask & PROSE_MASK;
       const w = clause.boost;
       const clauseBits: number[] = [];
-      const push = (token: string, fieldMask: number, weight: number, presenceBit: number, label: string) => {
-        if (token && fieldMask) terms.push({ token, fieldMask, weight, presenceBit, label });
+      const push = (token: string, fieldMask: number, weight: number, presenceBit: number, label: string, whole = false) => {
+        if (token && fieldMask) terms.push({ token, fieldMask, weight, presenceBit, label, whole });
       };
 
       if (clause.wildcard) {
@@ -119,9 +123,9 @@ export class SnapshotScorer {
             continue;
           }
           const prose = proseForm(word.whole);
-          if (prose === word.whole) push(word.whole, codeMask | proseMask, w, b, word.whole);
+          if (prose === word.whole) push(word.whole, codeMask | proseMask, w, b, word.whole, true);
           else {
-            push(word.whole, codeMask, w, b, word.whole);
+            push(word.whole, codeMask, w, b, word.whole, true);
             push(prose, proseMask, w, b, prose);
           }
           if (clause.presence !== 'prohibited') {
@@ -198,19 +202,24 @@ export class SnapshotScorer {
     const positive = prepared.some((t) => t.presenceBit < 0 || !prohibited.some((g) => g & (1 << t.presenceBit)));
     if (!positive) return { candidates, terms: prepared, required, prohibited, warnings };
 
+    const symbolField = FIELDS.indexOf('symbol');
     segs.forEach((seg, s) => {
       const scores = new Float64Array(seg.docCount);
       const bits = new Uint32Array(seg.docCount);
+      const named = new Uint8Array(seg.docCount);
       for (const t of prepared) {
         const p = t.postings[s];
         if (!p) continue;
         const isProhibitedOnly = t.presenceBit >= 0 && prohibited.some((g) => g & (1 << t.presenceBit));
+        const marksName = t.whole === true && !isProhibitedOnly && (t.fieldMask & (1 << symbolField)) !== 0;
         for (let i = 0; i < p.docs.length; i++) {
           const doc = p.docs[i] as number;
           const tf = this.termFrequency(seg, doc, p.tfs, i * FIELD_COUNT, t.fieldMask);
           if (tf <= 0) continue;
           if (t.presenceBit >= 0) bits[doc] = (bits[doc] as number) | (1 << t.presenceBit);
           if (!isProhibitedOnly) scores[doc] = (scores[doc] as number) + t.weight * t.idf * ((tf * (K1 + 1)) / (tf + K1));
+          // A whole query word in the symbol field: the chunk may be named by it (search.ts confirms).
+          if (marksName && (p.tfs[i * FIELD_COUNT + symbolField] as number) > 0) named[doc] = 1;
         }
       }
       const deleted = this.snapshot.deleted[s] as Uint8Array;
@@ -220,7 +229,7 @@ export class SnapshotScorer {
         const b = bits[doc] as number;
         if ((b & required) !== required) continue;
         if (prohibited.some((g) => (b & g) === g)) continue;
-        candidates.push({ seg: s, doc, base: sc, bits: b });
+        candidates.push({ seg: s, doc, base: sc, bits: b, namedByQuery: named[doc] === 1 });
       }
     });
     return { candidates, terms: prepared, required, prohibited, warnings };

@@ -6,7 +6,7 @@ import { parseQuery, type ParsedQuery } from './query';
 import { compileFilters, unknownKinds } from './filters';
 import type { Candidate, SnapshotScorer } from './scorer';
 import type { ScoreComponent, SearchHit, SearchOptions } from './types';
-import { FileReader } from './hydrate';
+import { type FileReader } from './hydrate';
 import { crossReferenceNames } from './crossref';
 import type { SymbolIndex } from './symbols';
 
@@ -80,7 +80,7 @@ export function searchSnapshot(
     if (!filters.fileAllowed(c.seg, seg)[seg.docFile[c.doc] as number]) continue;
     if (!filters.docAllowed(seg, c.doc)) continue;
     total++;
-    const boosts = boostsFor(seg, c.doc, identifiers, symbols, c.seg, parsed.mentionsTests, scope, ranking);
+    const boosts = boostsFor(seg, c, identifiers, parsed.mentionsTests, scope, ranking);
     let score = c.base;
     for (const b of boosts) score *= b.factor;
     heap.push({ c, score, boosts });
@@ -100,18 +100,17 @@ export function searchSnapshot(
 
 function boostsFor(
   seg: Segment,
-  doc: number,
+  c: Candidate,
   identifiers: ReadonlySet<string>,
-  symbols: SymbolIndex,
-  segIndex: number,
   mentionsTests: boolean,
   scope: string,
   ranking: RankingParams,
 ): Array<{ name: string; factor: number }> {
   const out: Array<{ name: string; factor: number }> = [];
+  const doc = c.doc;
   const kind = seg.kindOf(doc);
   const isDefinition = DEFINITION_KINDS.has(kind);
-  if (isDefinition && identifiers.size > 0 && identifiers.has(symbols.lowerSymbol(segIndex, doc))) {
+  if (isDefinition && c.namedByQuery && identifiers.has(normalisedName(seg.symbolOf(doc)))) {
     out.push({ name: 'exact-definition', factor: ranking.exactDefinition });
   } else if (isDefinition) {
     out.push({ name: 'definition', factor: ranking.definition });
@@ -200,6 +199,11 @@ function better(a: Ranked, b: Ranked, segs: readonly Segment[]): boolean {
   const pb = sb.fileOf(b.c.doc).path;
   if (pa !== pb) return pa < pb;
   return (sa.docStart[a.c.doc] as number) < (sb.docStart[b.c.doc] as number);
+}
+
+/** A symbol as the tokenizer sees it whole: lower-cased, leading/trailing `_`/`$` dropped. */
+function normalisedName(symbol: string): string {
+  return symbol.toLowerCase().replace(/^[_$]+|[_$]+$/g, '');
 }
 
 export function round(x: number): number {

@@ -51,7 +51,10 @@ export interface FindOptions {
   limit?: number;
 }
 
-/** The symbols of one segment. Entry `i` is document `doc[i]`. Immutable, like its segment. */
+/**
+ * The symbols of one segment. Entry `i` is document `doc[i]`. Immutable, like its segment.
+ * The sorted prefix and initials indexes are built on first use: plain searches never pay for them.
+ */
 class SegmentSymbols {
   readonly doc: Uint32Array;
   readonly names: string[] = [];
@@ -61,19 +64,14 @@ class SegmentSymbols {
   readonly rank: Uint8Array;
   readonly exact = new Map<string, number[]>();
   readonly byLower = new Map<string, number[]>();
-  /** Entry indexes sorted by lower-cased name, for prefix ranges. */
-  readonly byPrefix: Uint32Array;
-  /** Initials (`gun` for getUserName) and entry indexes sorted by them. */
-  readonly initials: string[] = [];
-  readonly byInitials: Uint32Array;
-  /** Lower-cased symbol of every document (not just definitions), for exact-definition boosts. */
-  readonly lowerColumn: string[];
+  private prefixOrder?: Uint32Array;
+  private initialsList?: string[];
+  private initialsOrder?: Uint32Array;
   private partsCache: Array<readonly string[] | undefined> = [];
 
   constructor(segment: Segment) {
     const symbols = segment.symbols();
     const contexts = segment.contexts();
-    this.lowerColumn = symbols.map((s) => s.toLowerCase());
     const docs: number[] = [];
     const ranks: number[] = [];
     for (let d = 0; d < segment.docCount; d++) {
@@ -84,24 +82,40 @@ class SegmentSymbols {
       const i = docs.length;
       docs.push(d);
       this.names.push(name);
-      const lower = this.lowerColumn[d] as string;
+      const lower = name.toLowerCase();
       this.lower.push(lower);
       const context = (contexts[d] as string) || name;
       this.qualified.push(normaliseQualified(context));
       this.display.push(context);
       ranks.push(KIND_RANK[kind] ?? 8);
-      this.initials.push(initialsOf(name));
       push(this.exact, name, i);
       push(this.byLower, lower, i);
     }
     this.doc = Uint32Array.from(docs);
     this.rank = Uint8Array.from(ranks);
-    this.byPrefix = Uint32Array.from(docs.keys()).sort((a, b) => compareStrings(this.lower[a] as string, this.lower[b] as string));
-    this.byInitials = Uint32Array.from(docs.keys()).sort((a, b) => compareStrings(this.initials[a] as string, this.initials[b] as string));
   }
 
   get size(): number {
     return this.names.length;
+  }
+
+  /** Entry indexes sorted by lower-cased name, for prefix ranges. */
+  get byPrefix(): Uint32Array {
+    this.prefixOrder ??= Uint32Array.from(this.names.keys()).sort((a, b) => compareStrings(this.lower[a] as string, this.lower[b] as string));
+    return this.prefixOrder;
+  }
+
+  /** Initials of each entry (`gun` for getUserName). */
+  get initials(): string[] {
+    this.initialsList ??= this.names.map(initialsOf);
+    return this.initialsList;
+  }
+
+  /** Entry indexes sorted by initials. */
+  get byInitials(): Uint32Array {
+    const initials = this.initials;
+    this.initialsOrder ??= Uint32Array.from(this.names.keys()).sort((a, b) => compareStrings(initials[a] as string, initials[b] as string));
+    return this.initialsOrder;
   }
 
   /** Entries whose key (through `order`) starts with `prefix`. */
@@ -140,28 +154,19 @@ function tableOf(segment: Segment): SegmentSymbols {
 type Entry = [table: number, entry: number];
 
 export class SymbolIndex {
-  private readonly tables: SegmentSymbols[];
-  private readonly firstDocOfPath = new Map<string, SymbolRef>();
+  private segmentTables?: SegmentSymbols[];
+  private pathIndex?: Map<string, SymbolRef>;
 
-  constructor(private readonly snapshot: Snapshot) {
-    this.tables = snapshot.segments.map(tableOf);
-    snapshot.segments.forEach((segment, s) => {
-      const deleted = snapshot.deleted[s] as Uint8Array;
-      for (const file of segment.files) {
-        if (file.docCount > 0 && !deleted[file.firstDoc] && !this.firstDocOfPath.has(file.path)) {
-          this.firstDocOfPath.set(file.path, { seg: s, doc: file.firstDoc });
-        }
-      }
-    });
+  /** Cheap to construct: per-segment tables are built (and cached with their segment) on first lookup. */
+  constructor(private readonly snapshot: Snapshot) {}
+
+  private get tables(): SegmentSymbols[] {
+    this.segmentTables ??= this.snapshot.segments.map(tableOf);
+    return this.segmentTables;
   }
 
   get size(): number {
     return this.tables.reduce((n, t) => n + t.size, 0);
-  }
-
-  /** The lower-cased symbol of any document (used for exact-definition boosts in search). */
-  lowerSymbol(seg: number, doc: number): string {
-    return (this.tables[seg] as SegmentSymbols).lowerColumn[doc] as string;
   }
 
   /** Code definitions named exactly `name` (case-sensitive first), best first. */
@@ -175,7 +180,16 @@ export class SymbolIndex {
 
   /** The first live chunk of a file, by exact relative path. */
   firstChunkOfPath(path: string): SymbolRef | undefined {
-    return this.firstDocOfPath.get(path);
+    if (!this.pathIndex) {
+      this.pathIndex = new Map();
+      this.snapshot.segments.forEach((segment, s) => {
+        const deleted = this.snapshot.deleted[s] as Uint8Array;
+        for (const file of segment.files) {
+          if (file.docCount > 0 && !deleted[file.firstDoc] && !this.pathIndex!.has(file.path)) this.pathIndex!.set(file.path, { seg: s, doc: file.firstDoc });
+        }
+      });
+    }
+    return this.pathIndex.get(path);
   }
 
   /** Tiered lookup. `exact` is true when tier 1–3 matched; otherwise up to five closest symbols. */

@@ -139,8 +139,9 @@ class Extractor {
         continue;
       }
       if (flattenDepth < MAX_FLATTEN_DEPTH) {
-        // ERROR nodes are flattened so definitions inside a broken region are still found.
-        const inner = type === 'ERROR' ? c : spec.flatten?.(c, type, ctx);
+        // ERROR nodes are flattened so definitions inside a broken region are still found
+        // (a childless ERROR is just an unexpected token: it stays code).
+        const inner = type === 'ERROR' ? (c.childCount > 0 ? c : undefined) : spec.flatten?.(c, type, ctx);
         if (inner) {
           const innerEnd = inner === c ? endIndex : inner.endIndex;
           this.pushRaw(out, c.startIndex, inner.startIndex);
@@ -241,12 +242,16 @@ class Extractor {
       summary?.push(entry);
     });
     if (!exclusive) {
-      // Code sharing rows with definitions but reaching beyond them keeps its own chunk.
-      const strays = u.items.filter((it) => it.role === 'code' && covered.subarray(it.startRow - u.startRow, it.endRow - u.startRow + 1).includes(0));
+      // Whatever shares rows with the definitions but reaches beyond them keeps its own chunk.
+      const strays = u.items.filter((it) => it.role !== 'def' && covered.subarray(it.startRow - u.startRow, it.endRow - u.startRow + 1).includes(0));
       if (strays.length > 0) {
-        const start = strays[0]!.startIndex;
-        const end = strays[strays.length - 1]!.endIndex;
-        const stray: Unit = { role: 'code', items: strays, prefix: [], startRow: strays[0]!.startRow, endRow: strays[strays.length - 1]!.endRow, startIndex: start, endIndex: end };
+        const stray: Unit = { role: 'code', items: strays, prefix: [], startRow: u.endRow, endRow: u.startRow, startIndex: u.endIndex, endIndex: u.startIndex };
+        for (const it of strays) {
+          stray.startRow = Math.min(stray.startRow, it.startRow);
+          stray.endRow = Math.max(stray.endRow, it.endRow);
+          stray.startIndex = Math.min(stray.startIndex, it.startIndex);
+          stray.endIndex = Math.max(stray.endIndex, it.endIndex);
+        }
         this.emitCode([stray], path, ctx.depth);
       }
     }

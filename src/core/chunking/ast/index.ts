@@ -8,7 +8,7 @@ import type { ChunkingPolicy } from '../policy';
 import { scanErrors } from './errors';
 import { extract, type Draft } from './extract';
 import { specFor } from './langs';
-import { GRAMMAR_FILES, GrammarCache, initRuntime } from './runtime';
+import { GRAMMAR_FILES, GrammarCache, initRuntime, safeParse } from './runtime';
 import { SourceText } from './source';
 import * as path from 'node:path';
 
@@ -58,7 +58,7 @@ export class AstChunker implements AstChunkerLike {
       this.broken.add(doc.language);
       return null;
     }
-    const tree = parser.parse(doc.text);
+    const tree = safeParse(parser, doc.text);
     if (!tree) return null;
     try {
       const src = new SourceText(doc.text);
@@ -75,7 +75,7 @@ export class AstChunker implements AstChunkerLike {
           severity: 'warning',
         });
       }
-      return { path: doc.path, chunks: finalize(doc, drafts), strategy: 'ast', diagnostics };
+      return { path: doc.path, chunks: finalize(doc, drafts, budget), strategy: 'ast', diagnostics };
     } finally {
       tree.delete();
     }
@@ -86,8 +86,8 @@ export class AstChunker implements AstChunkerLike {
   }
 }
 
-/** Sorts drafts (containers before members on the same row), merges exact duplicates, adds ids. */
-function finalize(doc: SourceDocument, drafts: Draft[]): Chunk[] {
+/** Sorts drafts (containers before members on the same row), merges duplicates, adds ids. */
+function finalize(doc: SourceDocument, drafts: Draft[], budget: number): Chunk[] {
   const order = drafts.map((d, i) => ({ d, i }));
   order.sort((a, b) => a.d.startRow - b.d.startRow || b.d.endRow - a.d.endRow || a.d.depth - b.d.depth || a.i - b.i);
   const chunks: Chunk[] = [];
@@ -99,10 +99,13 @@ function finalize(doc: SourceDocument, drafts: Draft[]): Chunk[] {
     const key = `${startLine}:${endLine}:${d.kind}:${d.symbol}`;
     const same = byKey.get(key);
     if (same) {
-      // Two definitions of one name on the same lines (minified code): one chunk, both texts.
-      if (!same.text.includes(d.text)) {
+      // Definitions of one name on the same lines (minified code): one chunk holding their texts
+      // while they fit the budget; beyond it the line is covered already.
+      if (same.text.length + 1 + d.text.length <= budget) {
+        ids.delete(same.id);
         same.text += `\n${d.text}`;
         same.id = makeChunkId(doc.path, same.kind, same.symbol, startLine, same.text);
+        ids.add(same.id);
       }
       continue;
     }

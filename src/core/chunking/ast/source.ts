@@ -83,9 +83,7 @@ export class SourceText {
     while (last > start && isSpace(text.charCodeAt(last))) last--;
     return this.rowOf(Math.max(start, last));
   }
-
 }
-
 
 function isSpace(c: number): boolean {
   return c === 32 || c === 10 || c === 13 || c === 9 || c === 12 || c === 11;
