@@ -11,15 +11,28 @@ export interface CliAssets {
   grammarsDir: string;
   /** Entry script of a chunk worker thread. */
   chunkWorker: string;
+  /** The ripgrep binary of @vscode/ripgrep's package for this platform, when installed. */
+  ripgrep?: string;
+}
+
+/** `@vscode/ripgrep-<platform>-<arch>/bin/rg`, resolved like node resolves a dependency. */
+export function locateRipgrep(): string | undefined {
+  const binary = process.platform === 'win32' ? 'rg.exe' : 'rg';
+  try {
+    return require.resolve(`@vscode/ripgrep-${process.platform}-${process.arch}/bin/${binary}`);
+  } catch {
+    return undefined;
+  }
 }
 
 export function locateAssets(scriptDir: string = __dirname): CliAssets {
   const bundledWorker = path.join(scriptDir, 'chunkWorker.js');
   if (existsSync(bundledWorker)) {
-    return { grammarsDir: path.resolve(scriptDir, '..', 'grammars'), chunkWorker: bundledWorker };
+    return { grammarsDir: path.resolve(scriptDir, '..', 'grammars'), chunkWorker: bundledWorker, ripgrep: locateRipgrep() };
   }
   return {
     grammarsDir: path.resolve(scriptDir, '..', '..', '..', 'grammars'),
     chunkWorker: path.resolve(scriptDir, '..', 'core', 'chunking', 'worker.js'),
+    ripgrep: locateRipgrep(),
   };
 }

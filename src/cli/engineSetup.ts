@@ -44,6 +44,7 @@ export function openEngine(values: OptionValues, root: string): Engine {
     storeDir: resolveStoreDir(root, store),
     grammarsDir: assets.grammarsDir,
     workerScript: assets.chunkWorker,
+    ripgrepPath: assets.ripgrep,
   });
 }
 

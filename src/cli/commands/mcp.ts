@@ -1,0 +1,47 @@
+// `cairn mcp`: a Model Context Protocol server over stdio for AI agents (src/mcp/). It shares
+// the index store with the extension and the other commands, keeps the index current on its
+// own (see src/mcp/freshness.ts), and runs until the client disconnects.
+import { DEFAULT_MIN_INTERVAL_MS, ThrottledRefresher } from '../../mcp/freshness';
+import { serveStdio } from '../../mcp/server';
+import { intOption, type CommandSpec, type ParsedArgs } from '../args';
+import type { Command } from '../command';
+import { openEngine, resolveRoot, ROOT_OPTION, STORE_OPTIONS } from '../engineSetup';
+import type { Output } from '../output';
+import { noteDiagnostics, openRegistry } from '../registrySetup';
+
+const spec: CommandSpec = {
+  name: 'mcp',
+  usage: 'cairn mcp [--root ROOT] [--store DIR] [--refresh-interval MS]',
+  maxPositionals: 0,
+  options: {
+    ...ROOT_OPTION,
+    ...STORE_OPTIONS,
+    'refresh-interval': {
+      type: 'string',
+      valueName: 'MS',
+      description: `check the index for changes before a query at most this often (default ${DEFAULT_MIN_INTERVAL_MS}; 0: before every query)`,
+    },
+  },
+};
+
+async function run(args: ParsedArgs, out: Output): Promise<number> {
+  // stdout is the protocol channel: anything a dependency prints with console.log goes to stderr.
+  console.log = console.info = console.debug = (...items: unknown[]) => console.error(...items);
+  if (out.interactive) out.note('cairn mcp speaks the Model Context Protocol on stdin/stdout: start it from an MCP client (see docs/mcp.md). Ctrl-C stops it.');
+  const root = resolveRoot(args.values);
+  const minIntervalMs = intOption(args.values, 'refresh-interval', 0) ?? DEFAULT_MIN_INTERVAL_MS;
+  const engine = openEngine(args.values, root);
+  const opened = openRegistry({ ...args.values, root });
+  noteDiagnostics(out, opened.diagnostics);
+  const log = (message: string): void => out.note(message);
+  const freshness = new ThrottledRefresher(engine, { minIntervalMs, log });
+  try {
+    await serveStdio({ root, engine, freshness, registry: opened.registry, log }, log);
+    return 0;
+  } finally {
+    await freshness.close();
+    await engine.close();
+  }
+}
+
+export const command: Command = { spec, run };

@@ -1,0 +1,124 @@
+// The tool definitions shared by the MCP server and (later) VS Code's language-model tools:
+// every spec has a JSON Schema and a description, and `runTool` turns every failure into an
+// `isError` result that says what is wrong, without an SDK in between.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { IndexStatus } from '../../src/core/engine/engine';
+import type { FreshnessState, IndexFreshness } from '../../src/mcp/freshness';
+import { runTool, toolSpecs, type ToolDeps, type ToolEngine } from '../../src/mcp/tools';
+
+const textOf = (r: { content: Array<{ text: string }> }): string => r.content.map((c) => c.text).join('\n');
+
+function status(exists: boolean): IndexStatus {
+  return { root: '/r', storeDir: '/s', exists, generation: exists ? 1 : 0, files: 0, chunks: 0, segments: 0, deletedChunks: 0, storeBytes: 0, skippedByReason: {}, skipped: [], languages: {}, diagnostics: [] };
+}
+
+/** Tool dependencies over a fake engine that records what reaches it. */
+function deps(root: string, over: { state?: FreshnessState; exists?: boolean } = {}): ToolDeps & { calls: string[] } {
+  const calls: string[] = [];
+  const exists = over.exists ?? true;
+  const index = { files: 0, chunks: 0, fresh: false, generation: exists ? 1 : 0 };
+  const engine: ToolEngine = {
+    search: async (query) => {
+      calls.push('search');
+      return { query, results: [], total: 0, tookMs: 0, index, warnings: exists ? [] : ['no index yet'], diagnostics: [] };
+    },
+    findSymbol: async (name) => {
+      calls.push('findSymbol');
+      return { query: name, exact: false, results: [], tookMs: 0, index, diagnostics: [] };
+    },
+    buildPack: async () => {
+      calls.push('buildPack');
+      throw new Error('buildPack should not be called without an index');
+    },
+    status: () => status(exists),
+  };
+  const freshness: IndexFreshness = {
+    ensureFresh: async () => over.state ?? { kind: 'recent', checkedAgoMs: 10 },
+    refreshNow: async () => over.state ?? { kind: 'recent', checkedAgoMs: 10 },
+    describe: () => ({ minIntervalMs: 3000 }),
+  };
+  return { root, engine, freshness, calls };
+}
+
+describe('mcp tool definitions', () => {
+  let root: string;
+  before(() => {
+    root = fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-mcp-tools-'));
+    fs.writeFileSync(path.join(root, 'a.ts'), 'one\ntwo\nthree\n');
+  });
+  after(() => fs.rmSync(root, { recursive: true, force: true }));
+
+  it('lists the eight tools, each with a title, a description for a model and an object JSON Schema', () => {
+    assert.deepEqual(
+      toolSpecs.map((t) => t.name),
+      ['search_code', 'find_symbol', 'get_context_pack', 'read_span', 'context_search', 'context_get', 'index_status', 'refresh_index'],
+    );
+    for (const t of toolSpecs) {
+      assert.ok(t.title && t.description.length > 80, t.name);
+      assert.equal(t.jsonSchema.type, 'object', t.name);
+      assert.equal(t.jsonSchema.additionalProperties, false, `${t.name} rejects unknown arguments`);
+    }
+    const search = toolSpecs[0]!.jsonSchema as { required?: string[]; properties: Record<string, { default?: unknown }> };
+    assert.deepEqual(search.required, ['query']);
+    assert.equal(search.properties.limit?.default, 10);
+  });
+
+  it('runTool reports unknown tools and invalid arguments, argument by argument', async () => {
+    const d = deps(root);
+    const unknown = await runTool('drop_tables', {}, d);
+    assert.equal(unknown.isError, true);
+    assert.match(textOf(unknown), /unknown tool "drop_tables"; the tools are search_code, /);
+    const bad = await runTool('search_code', { limit: 'ten', qurey: 'x' }, d);
+    assert.equal(bad.isError, true);
+    assert.match(textOf(bad), /^invalid arguments for search_code: /);
+    assert.match(textOf(bad), /query: required \(string\)/);
+    assert.match(textOf(bad), /limit: .*expected number/);
+    assert.match(textOf(bad), /qurey/);
+    assert.match(textOf(await runTool('search_code', { query: '   ' }, d)), /query: must not be empty/);
+    assert.match(textOf(await runTool('search_code', { query: 'x', limit: 500 }, d)), /limit: .*50/);
+    assert.deepEqual(d.calls, [], 'nothing reaches the engine');
+  });
+
+  it('read_span through runTool: numbered text, and refusals as errors', async () => {
+    const d = deps(root);
+    assert.equal(textOf(await runTool('read_span', { span: 'a.ts:2-3' }, d)), 'a.ts:2-3 (the file has 3 lines)\n2| two\n3| three');
+    assert.equal(textOf(await runTool('read_span', { path: 'a.ts', startLine: 3, lineNumbers: false }, d)), 'a.ts:3-3 (the file has 3 lines)\nthree');
+    for (const [args, pattern] of [
+      [{ span: '../etc/passwd' }, /'\.\.' is not accepted/],
+      [{ path: '/etc/passwd' }, /absolute paths/],
+      [{ span: 'a.ts:1-2', path: 'a.ts' }, /exactly one of them/],
+      [{}, /exactly one of them/],
+      [{ span: 'a.ts:1-2', startLine: 1 }, /already names its lines/],
+    ] as const) {
+      const r = await runTool('read_span', args, d);
+      assert.equal(r.isError, true, JSON.stringify(args));
+      assert.match(textOf(r), pattern);
+    }
+  });
+
+  it('index-backed tools say when the index is still being built, instead of answering empty', async () => {
+    const building = deps(root, { exists: false, state: { kind: 'refreshing', startedAgoMs: 26_000, progress: { phase: 'chunk', done: 10, total: 90 } } });
+    const r = await runTool('search_code', { query: 'x' }, building);
+    assert.equal(r.isError, true);
+    assert.match(textOf(r), /still being built .*chunk 10\/90.*try again/);
+    const failed = await runTool('find_symbol', { name: 'x' }, deps(root, { exists: false, state: { kind: 'failed', message: 'no space left' } }));
+    assert.match(textOf(failed), /no index and building it failed: no space left/);
+    const pack = deps(root, { exists: false, state: { kind: 'recent', checkedAgoMs: 5, lastFailure: 'EACCES' } });
+    assert.match(textOf(await runTool('get_context_pack', { task: 'x' }, pack)), /no index yet \(the last build failed: EACCES\); call refresh_index/);
+    assert.deepEqual(pack.calls, [], 'no pack is built without an index');
+    const empty = await runTool('search_code', { query: 'x' }, deps(root));
+    assert.equal(empty.isError, undefined, 'an index with no match is an answer, not an error');
+    assert.match(textOf(empty), /^no results for "x"/);
+  });
+
+  it('context tools without a registry, and refresh_index with paths outside the root, are errors', async () => {
+    const d = deps(root);
+    assert.match(textOf(await runTool('context_search', { query: 'x' }, d)), /no context registry/);
+    const r = await runTool('refresh_index', { paths: ['src', '../other'] }, d);
+    assert.equal(r.isError, true);
+    assert.match(textOf(r), /'\.\.' is not accepted/);
+  });
+});
