@@ -128,6 +128,20 @@ describe('incremental indexing', function () {
     assert.ok(r.diagnostics.some((d) => d.code === 'config-changed'));
   });
 
+  it('scores depend on what is indexed, not on the refreshes that produced it', async () => {
+    for (let i = 0; i < 4; i++) {
+      ws.write(`src/churn${i}.ts`, `export function churn${i}() { return alphaOne() + ${i} }\n`);
+      await engine.refresh();
+      ws.write(`src/churn${i}.ts`, `export function churn${i}() { return betaTwo() * ${i} }\n`);
+      await engine.refresh();
+    }
+    const incremental = await engine.search('alphaOne betaTwo return', { limit: 20, refresh: 'never' });
+    const cold = ws.engine({ strategy: 'lines', storeDir: `${ws.storeDir}-cold` });
+    await cold.refresh();
+    const rebuilt = await cold.search('alphaOne betaTwo return', { limit: 20, refresh: 'never' });
+    assert.deepEqual(incremental.results.map((h) => [h.docid, h.score]), rebuilt.results.map((h) => [h.docid, h.score]));
+  });
+
   it('merges segments instead of letting them pile up', async () => {
     for (let i = 0; i < 12; i++) {
       ws.write(`src/file${i}.ts`, `export const value${i} = ${i};\n`);

@@ -3,6 +3,8 @@
 import { discoverFiles, loadDocuments, type DiscoveryOptions } from '../discovery';
 import { WholeFileBm25 } from './baselines';
 
+const READ_BATCH = 500;
+
 export class TreeCorpus {
   readonly bm25 = new WholeFileBm25();
   private readonly files = new Set<string>();
@@ -18,15 +20,18 @@ export class TreeCorpus {
   async sync(changedPaths?: readonly string[], signal?: AbortSignal): Promise<void> {
     if (changedPaths?.length === 0) return;
     const listing = await discoverFiles(this.root, { ...this.discovery, ...(changedPaths ? { only: [...changedPaths] } : {}), signal });
-    const { docs } = await loadDocuments(this.root, listing.files, { signal, maxFileBytes: this.discovery.maxFileBytes });
     const stale = changedPaths ? changedPaths.filter((p) => this.files.has(p)) : [...this.files];
     for (const p of stale) {
       this.files.delete(p);
       this.bm25.delete(p);
     }
-    for (const doc of docs) {
-      this.files.add(doc.path);
-      if (this.feedBm25) this.bm25.set(doc.path, doc.text);
+    // In batches, so a large first tree is never held in memory whole.
+    for (let i = 0; i < listing.files.length; i += READ_BATCH) {
+      const { docs } = await loadDocuments(this.root, listing.files.slice(i, i + READ_BATCH), { signal, maxFileBytes: this.discovery.maxFileBytes });
+      for (const doc of docs) {
+        this.files.add(doc.path);
+        if (this.feedBm25) this.bm25.set(doc.path, doc.text);
+      }
     }
   }
 }

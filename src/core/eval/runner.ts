@@ -8,7 +8,7 @@ import { Engine, type EngineOptions } from '../engine/engine';
 import type { RefreshReport } from '../engine/indexer';
 import type { DiscoveryOptions } from '../discovery';
 import { rankByQueryWords } from './baselines';
-import { mineCases } from './cases';
+import { DEFAULT_MAX_FILES, mineCases } from './cases';
 import { TreeCorpus } from './corpus';
 import { git, locateRepository } from './git';
 import { meanMetrics, outcomeOf, scoreAnswer, type CaseScores, type Span, type SystemAnswer } from './metrics';
@@ -26,6 +26,8 @@ export interface EvalOptions {
   /** Commits changing more source files than this are skipped (default 5). */
   maxFiles?: number;
   since?: string;
+  /** The commit to mine back from (default HEAD): pins a run to a fixed history. */
+  rev?: string;
   /** Context pack budget in estimated tokens (default 6000). */
   budgetTokens?: number;
   /** Engine settings to compare; the defaults when absent. */
@@ -110,12 +112,13 @@ export async function runEvaluation(options: EvalOptions): Promise<EvalReport> {
   }
 
   const { gitDir, topLevel } = await locateRepository(options.repoDir);
-  const head = (await git(topLevel, ['rev-parse', 'HEAD'])).trim();
+  const head = (await git(topLevel, ['rev-parse', '--verify', '--end-of-options', `${options.rev ?? 'HEAD'}^{commit}`])).trim();
   progress({ phase: 'mining', done: 0, total: maxCases, message: 'reading the history' });
   const mined = await mineCases(topLevel, {
     maxCases,
     maxFiles: options.maxFiles,
     since: options.since,
+    head,
     discovery: EVAL_DISCOVERY,
     signal,
     onCommit: (scanned, accepted) => progress({ phase: 'mining', done: accepted, total: maxCases, message: `${scanned} commits read, ${accepted} usable` }),
@@ -216,7 +219,7 @@ export async function runEvaluation(options: EvalOptions): Promise<EvalReport> {
     head,
     settings: {
       maxCases,
-      maxFiles: options.maxFiles ?? 5,
+      maxFiles: options.maxFiles ?? DEFAULT_MAX_FILES,
       ...(options.since ? { since: options.since } : {}),
       budgetTokens,
       systems,

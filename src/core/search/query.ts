@@ -4,7 +4,7 @@
 // camelCase identifiers can still be split into parts and matched against definitions.
 import lunr = require('lunr');
 import { FIELDS, type FieldName } from '../index/fields';
-import { analyzeQueryTerm, type QueryWord } from '../index/tokenizer';
+import { analyzeQueryTerm, looksLikeIdentifier, type QueryWord } from '../index/tokenizer';
 
 export type Presence = 'optional' | 'required' | 'prohibited';
 
@@ -26,7 +26,12 @@ export interface ParsedQuery {
   clauses: QueryClause[];
   /** Problems with the query that were worked around (shown to the user, never fatal). */
   warnings: string[];
-  /** Whole words the user typed, lower-cased: candidates for exact-definition boosts. */
+  /**
+   * Words that name a definition the user is looking for, lower-cased: identifier-looking words
+   * (`parseConfig`, `load_user`), or every word of a one- or two-word query. Ordinary words of a
+   * longer task (`fix the search results`) are not names: boosting definitions named `search`
+   * would bury the real answer (measured with `cairn eval`, docs/retrieval-quality.md).
+   */
   identifiers: string[];
   /** The query is about tests (so tests are not demoted). */
   mentionsTests: boolean;
@@ -81,7 +86,9 @@ export function parseQuery(input: string): ParsedQuery {
     warnings.push(`query syntax: ${reason}; searched for the words instead`);
     clauses = parseWithLunr(input.replace(/[:^~+*\\]/g, ' ').replace(/(^|\s)-+/g, '$1'));
   }
-  const identifiers = [...new Set(clauses.filter((c) => c.presence !== 'prohibited').flatMap((c) => c.words.map((w) => w.whole)))];
+  const words = clauses.filter((c) => c.presence !== 'prohibited').flatMap((c) => c.words);
+  const short = words.length <= 2;
+  const identifiers = [...new Set(words.filter((w) => short || looksLikeIdentifier(w.original)).map((w) => w.whole))];
   return { clauses, warnings, identifiers, mentionsTests: TEST_WORDS.test(input) };
 }
 

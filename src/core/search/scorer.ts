@@ -73,18 +73,24 @@ export class SnapshotScorer {
     params: Readonly<Record<FieldName, FieldParams>> = DEFAULT_FIELD_PARAMS,
   ) {
     this.params = FIELDS.map((f) => params[f]);
+    // Statistics count live documents only, so scores depend on what is indexed, not on the
+    // history of refreshes that produced it (tombstoned documents linger until a merge).
     let docs = 0;
     let deleted = 0;
     const totals = new Float64Array(FIELD_COUNT);
     snapshot.segments.forEach((seg, i) => {
       docs += seg.docCount;
-      const del = snapshot.deleted[i] as Uint8Array;
-      for (let d = 0; d < del.length; d++) deleted += del[d] as number;
       for (let f = 0; f < FIELD_COUNT; f++) totals[f] = (totals[f] as number) + (seg.fieldTotals[f] as number);
+      const del = snapshot.deleted[i] as Uint8Array;
+      for (let d = 0; d < del.length; d++) {
+        if (!del[d]) continue;
+        deleted++;
+        for (let f = 0; f < FIELD_COUNT; f++) totals[f] = (totals[f] as number) - (seg.fieldLengths[d * FIELD_COUNT + f] as number);
+      }
     });
     this.totalDocs = docs;
     this.liveDocs = docs - deleted;
-    this.avgFieldLength = totals.map((t) => (docs > 0 ? Math.max(t / docs, 1) : 1));
+    this.avgFieldLength = totals.map((t) => (this.liveDocs > 0 ? Math.max(t / this.liveDocs, 1) : 1));
   }
 
   /** Expands clauses into dictionary terms with field masks, weights and presence bits. */
@@ -187,13 +193,15 @@ export class SnapshotScorer {
     const segs = this.snapshot.segments;
     const prepared: PreparedTerm[] = terms.map((t) => {
       let df = 0;
-      const postings = segs.map((seg) => {
+      const postings = segs.map((seg, s) => {
         const i = seg.findTerm(t.token);
         if (i < 0) return undefined;
-        df += seg.df(i);
-        return seg.postings(i);
+        const p = seg.postings(i);
+        const deleted = this.snapshot.deleted[s] as Uint8Array;
+        for (let k = 0; k < p.docs.length; k++) if (!deleted[p.docs[k] as number]) df++;
+        return p;
       });
-      const n = Math.max(this.totalDocs, 1);
+      const n = Math.max(this.liveDocs, 1);
       const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
       return { ...t, idf, postings };
     });

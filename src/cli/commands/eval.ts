@@ -1,0 +1,134 @@
+// `cairn eval [ROOT]`: how well Cairn finds what a change needed, measured on the repository's
+// own history — each usable commit's message is a query, the lines it changed (in its parent)
+// are the answer — against whole-file BM25 and grep-per-word baselines on the same trees.
+import * as fs from 'node:fs';
+import { GitError } from '../../core/eval/git';
+import { DEFAULT_EVAL_BUDGET, DEFAULT_MAX_CASES, runEvaluation, type EvalProgress } from '../../core/eval/runner';
+import { formatSummary, formatTable } from '../../core/eval/table';
+import { SYSTEM_KINDS, type SystemKind } from '../../core/eval/types';
+import { DEFAULT_VARIANT, VariantError, variantFromSettings, variantsFromConfig, type EvalVariant } from '../../core/eval/variants';
+import { intOption, UsageError, type CommandSpec, type OptionValues, type ParsedArgs } from '../args';
+import { locateAssets } from '../assets';
+import type { Command } from '../command';
+import { JSON_OPTION, listOption, resolveRoot, ROOT_OPTION } from '../engineSetup';
+import { ProgressLine } from '../format';
+import { CliError, type Output } from '../output';
+
+const spec: CommandSpec = {
+  name: 'eval',
+  usage: 'cairn eval [ROOT] [--commits N] [--max-files N] [--since DATE | --max-age DAYS] [--rev REV] [--budget TOKENS] [--param KEY=VALUE]... [--config FILE.json] [--systems LIST] [--keep-scratch] [--json]',
+  maxPositionals: 1,
+  options: {
+    ...ROOT_OPTION,
+    commits: { type: 'string', valueName: 'N', description: `most commits to evaluate, newest usable first (default ${DEFAULT_MAX_CASES})` },
+    'max-files': { type: 'string', valueName: 'N', description: 'skip commits changing more source files than this (default 5)' },
+    since: { type: 'string', valueName: 'DATE', description: 'only commits after this date (as git log --since takes it)' },
+    'max-age': { type: 'string', valueName: 'DAYS', description: 'only commits of the last DAYS days' },
+    rev: { type: 'string', valueName: 'REV', description: 'mine the history back from this commit (default HEAD), to pin a run' },
+    budget: { type: 'string', valueName: 'TOKENS', description: `context pack budget (default ${DEFAULT_EVAL_BUDGET})` },
+    param: { type: 'string', valueName: 'KEY=VALUE', description: 'evaluate a variant with this engine setting too, e.g. ranking.exactDefinition=2, policy.astMaxChars=1200 (repeatable)', multiple: true },
+    name: { type: 'string', valueName: 'NAME', description: 'name of the --param variant (default: its settings)' },
+    config: { type: 'string', valueName: 'FILE.json', description: 'variants to compare: {"variants": [{"name", "ranking", "fieldParams", "policy", "strategy", "settings"}]}' },
+    systems: { type: 'string', valueName: 'LIST', description: `systems to run (default all: ${SYSTEM_KINDS.join(',')})`, multiple: true },
+    scratch: { type: 'string', valueName: 'DIR', description: 'where to create the scratch folder (default: the temp folder)' },
+    'keep-scratch': { type: 'boolean', description: 'leave the scratch tree and index stores on disk' },
+    ...JSON_OPTION,
+  },
+};
+
+function readVariants(values: OptionValues): EvalVariant[] {
+  const variants: EvalVariant[] = [DEFAULT_VARIANT];
+  try {
+    if (typeof values.config === 'string') {
+      let json: unknown;
+      try {
+        json = JSON.parse(fs.readFileSync(values.config, 'utf8'));
+      } catch (e) {
+        throw new CliError('bad-config', `cannot read ${values.config}: ${e instanceof Error ? e.message : String(e)}`);
+      }
+      variants.push(...variantsFromConfig(json));
+    }
+    const params = listOption(values, 'param');
+    if (params) variants.push(variantFromSettings(params, typeof values.name === 'string' ? values.name : undefined));
+  } catch (e) {
+    if (e instanceof VariantError) throw new UsageError(e.message);
+    throw e;
+  }
+  const names = variants.map((v) => v.name);
+  const duplicate = names.find((n, i) => names.indexOf(n) !== i);
+  if (duplicate) throw new UsageError(`two variants are named '${duplicate}'`);
+  return variants;
+}
+
+function readSystems(values: OptionValues): SystemKind[] | undefined {
+  const list = listOption(values, 'systems');
+  if (!list) return undefined;
+  for (const s of list) if (!(SYSTEM_KINDS as readonly string[]).includes(s)) throw new UsageError(`unknown system '${s}' (known: ${SYSTEM_KINDS.join(', ')})`);
+  return list as SystemKind[];
+}
+
+function readSince(values: OptionValues): string | undefined {
+  const days = intOption(values, 'max-age', 1);
+  if (days !== undefined && typeof values.since === 'string') throw new UsageError('--since and --max-age cannot be combined');
+  if (days !== undefined) return new Date(Date.now() - days * 86_400_000).toISOString();
+  return typeof values.since === 'string' ? values.since : undefined;
+}
+
+function progressText(p: EvalProgress): string {
+  if (p.phase === 'mining') return `mining history: ${p.message}`;
+  const width = 20;
+  const filled = p.total > 0 ? Math.round((p.done / p.total) * width) : 0;
+  return `[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${p.done}/${p.total} ${p.message}`;
+}
+
+async function run(args: ParsedArgs, out: Output): Promise<number> {
+  const root = resolveRoot(args.values, args.positionals[0]);
+  const maxCases = intOption(args.values, 'commits', 1) ?? DEFAULT_MAX_CASES;
+  const maxFiles = intOption(args.values, 'max-files', 1);
+  const budgetTokens = intOption(args.values, 'budget', 200) ?? DEFAULT_EVAL_BUDGET;
+  const since = readSince(args.values);
+  const variants = readVariants(args.values);
+  const systems = readSystems(args.values);
+  const assets = locateAssets();
+  const progress = new ProgressLine(out);
+  // Ctrl-C stops the run between steps and still removes the scratch folder.
+  const stop = new AbortController();
+  const onSignal = (): void => stop.abort();
+  process.once('SIGINT', onSignal).once('SIGTERM', onSignal);
+  let report;
+  try {
+    report = await runEvaluation({
+      repoDir: root,
+      engine: { grammarsDir: assets.grammarsDir, workerScript: assets.chunkWorker, ripgrepPath: assets.ripgrep },
+      maxCases,
+      maxFiles,
+      since,
+      rev: typeof args.values.rev === 'string' ? args.values.rev : undefined,
+      budgetTokens,
+      variants,
+      systems,
+      scratchParent: typeof args.values.scratch === 'string' ? args.values.scratch : undefined,
+      keepScratch: args.values['keep-scratch'] === true,
+      onProgress: (p) => progress.update(progressText(p)),
+      signal: stop.signal,
+    });
+  } catch (e) {
+    if (stop.signal.aborted) throw new CliError('interrupted', 'interrupted; the scratch folder was removed');
+    if (e instanceof GitError) throw new CliError('git-failed', `${root} must be inside a git repository with history: ${e.message}`);
+    throw e;
+  } finally {
+    process.off('SIGINT', onSignal).off('SIGTERM', onSignal);
+    progress.clear();
+  }
+  if (out.json) {
+    out.record(report);
+    return 0;
+  }
+  for (const line of formatTable(report.systems)) out.line(line);
+  for (const line of formatSummary(report)) out.note(line);
+  for (const w of report.warnings) out.note(`warning: ${w}`);
+  if (report.scratch) out.note(`scratch kept at ${report.scratch}`);
+  return 0;
+}
+
+export const command: Command = { spec, run };
