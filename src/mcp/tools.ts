@@ -31,7 +31,7 @@ export interface ToolDeps {
   /** Brings the index up to date before queries; refresh_index goes through it too. */
   freshness: IndexFreshness;
   /** The context registry; without it the context_* tools report that none is configured. */
-  registry?: ContextRegistry;
+  registry?: Pick<ContextRegistry, 'search' | 'get'>;
   /** Internal errors are reported here (stderr in the server). */
   log?: (message: string) => void;
   now?: () => number;
@@ -311,7 +311,7 @@ function spanRefOf(a: { span?: string; path?: string; startLine?: number; endLin
   return { ...ref, ...lines };
 }
 
-function registryOf(deps: ToolDeps): ContextRegistry {
+function registryOf(deps: ToolDeps): Pick<ContextRegistry, 'search' | 'get'> {
   if (!deps.registry) throw new ToolError('no context registry is available to this server');
   return deps.registry;
 }

@@ -68,6 +68,14 @@ describe('context packs', function () {
     const pack = await ws.engine().buildPack('look at src/unrelated/colors.ts:2-2 and parseConfig');
     assert.equal(pack.mustInspect[0]?.docid, 'src/unrelated/colors.ts:2-2');
     assert.equal(pack.mustInspect[0]?.relation, 'named-span');
+    assert.deepEqual(pack.warnings, [], 'a span in a task is not query syntax');
+  });
+
+  it('a task over several lines, with operators in its prose, still builds', async () => {
+    const pack = await ws.engine().buildPack('parseConfig:\n  -  make it\n  +stricter (C++ style) ~maybe', { refresh: 'never' });
+    assert.equal(pack.mustInspect[0]?.symbol, 'parseConfig');
+    assert.deepEqual(pack.warnings, []);
+    assert.deepEqual(pack.diagnostics.filter((d) => d.code !== 'ripgrep-missing'), []);
   });
 
   it("honours the caller's negative examples", async () => {

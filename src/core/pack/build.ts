@@ -124,7 +124,7 @@ export async function buildPack(ctx: PackContext, task: string, options: PackOpt
   }
 
   // --- 1b. lexical candidates --------------------------------------------------------------
-  const searched = await ctx.search(task, { provider: options.provider ?? 'hybrid', limit: 30, languages: options.languages, paths: options.paths, crossReferences: false, previewLines: 0 });
+  const searched = await ctx.search(plainWords(task), { provider: options.provider ?? 'hybrid', limit: 30, languages: options.languages, paths: options.paths, crossReferences: false, previewLines: 0 });
   warnings.push(...searched.warnings);
   diagnostics.push(...searched.diagnostics);
   const top = searched.results[0]?.score ?? 1;
@@ -372,6 +372,18 @@ function shortReason(reasons: readonly string[]): string {
   const shown = reasons.slice(0, 2).join('; ');
   const more = reasons.length > 2 ? ` (and ${reasons.length - 2} more reasons)` : '';
   return `${shown.charAt(0).toUpperCase()}${shown.slice(1)}${more}.`;
+}
+
+/**
+ * A task is prose, not a query: `src/a.ts:10-20`, `-v` or `C++` must not read as lunr fields,
+ * exclusions or operators. Spans and paths in it were already taken as exact candidates.
+ */
+export function plainWords(task: string): string {
+  return task
+    .replace(/[:+~^*\\]/g, ' ')
+    .replace(/(^|\s)-+/g, '$1')
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 /** Names a chunk calls or instantiates: most frequent first, then in order of appearance; `obj.method()` calls count half. */

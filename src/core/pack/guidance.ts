@@ -4,7 +4,7 @@ import type { ContextRegistry } from '../registry';
 import type { GuidanceEntry } from './types';
 
 /** A guidance lookup for buildPack: the registry's best entries for the task, above a minimal score. */
-export function registryGuidance(registry: ContextRegistry, limit = 3): (task: string) => Promise<GuidanceEntry[]> {
+export function registryGuidance(registry: Pick<ContextRegistry, 'search'>, limit = 3): (task: string) => Promise<GuidanceEntry[]> {
   return async (task) => {
     const r = await registry.search(task, { limit });
     return r.results

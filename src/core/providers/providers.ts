@@ -45,7 +45,8 @@ export interface ProviderAnswer {
 export async function ripgrepProvider(ctx: ProviderContext, query: string, options: SearchOptions & { regex?: boolean; signal?: AbortSignal }): Promise<ProviderAnswer> {
   const limit = Math.max(1, options.limit ?? 20);
   const offset = Math.max(0, options.offset ?? 0);
-  const pattern = options.regex ? query : query.trim();
+  // A literal spans one line: ripgrep matches line by line, so whitespace runs become one space.
+  const pattern = options.regex ? query : query.trim().replace(/\s+/g, ' ');
   if (!pattern) return { hits: [], total: 0, warnings: ['nothing to search for'], diagnostics: [] };
   const result = await ripgrep(ctx.root, pattern, { rgPath: ctx.rgPath, regex: options.regex, signal: options.signal });
   const pathOk = compilePathFilter(options.paths);
