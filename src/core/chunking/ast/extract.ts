@@ -227,34 +227,34 @@ class Extractor {
     const sharedWithContainer = shared !== undefined && (u.startRow <= shared.headerLastRow || u.endRow >= shared.closingFirstRow);
     // A definition owns its unit's rows unless other code on them reaches beyond it.
     const beyond = (it: Item): boolean => it.role === 'code' && (it.startRow < main.startRow || it.endRow > main.endRow);
-    const exclusive = defs.length === 1 && !sharedWithContainer && !u.items.some(beyond);
-    // Rows of the unit that some definition's chunk covers (minified files put thousands on one row).
+    if (defs.length === 1 && !sharedWithContainer && !u.items.some(beyond)) {
+      const text = this.src.rowsText(u.startRow, u.endRow);
+      const entry = this.emitDef(main, u.prefix, { start: u.startRow, end: u.endRow }, text, () => [...u.prefix, ...u.items], undefined, ctx, path, section);
+      summary?.push(entry);
+      return;
+    }
+    // Shared rows (minified code, one-line classes): each definition gets its own node's text.
     const covered = new Uint8Array(u.endRow - u.startRow + 1);
     defs.forEach((it, k) => {
       const prefix = k === 0 ? u.prefix : [];
-      const startRow = prefix[0]?.startRow ?? it.startRow;
       const startIndex = prefix[0]?.startIndex ?? it.startIndex;
-      const rows = exclusive ? { start: u.startRow, end: u.endRow } : { start: startRow, end: it.endRow };
-      const parts: Splittable[] = exclusive ? [...u.prefix, ...u.items] : [...prefix, it];
-      const text = exclusive ? this.src.rowsText(rows.start, rows.end) : this.src.text.slice(startIndex, it.endIndex);
-      const entry = this.emitDef(it, prefix, rows, text, parts, exclusive ? undefined : startIndex, ctx, path, section);
-      covered.fill(1, rows.start - u.startRow, rows.end - u.startRow + 1);
+      const rows = { start: prefix[0]?.startRow ?? it.startRow, end: it.endRow };
+      const text = this.src.text.slice(startIndex, it.endIndex);
+      const entry = this.emitDef(it, prefix, rows, text, () => [...prefix, it], startIndex, ctx, path, section);
       summary?.push(entry);
+      covered.fill(1, rows.start - u.startRow, rows.end - u.startRow + 1);
     });
-    if (!exclusive) {
-      // Whatever shares rows with the definitions but reaches beyond them keeps its own chunk.
-      const strays = u.items.filter((it) => it.role !== 'def' && covered.subarray(it.startRow - u.startRow, it.endRow - u.startRow + 1).includes(0));
-      if (strays.length > 0) {
-        const stray: Unit = { role: 'code', items: strays, prefix: [], startRow: u.endRow, endRow: u.startRow, startIndex: u.endIndex, endIndex: u.startIndex };
-        for (const it of strays) {
-          stray.startRow = Math.min(stray.startRow, it.startRow);
-          stray.endRow = Math.max(stray.endRow, it.endRow);
-          stray.startIndex = Math.min(stray.startIndex, it.startIndex);
-          stray.endIndex = Math.max(stray.endIndex, it.endIndex);
-        }
-        this.emitCode([stray], path, ctx.depth);
-      }
+    // Whatever shares rows with the definitions but reaches beyond them keeps its own chunk.
+    const strays = u.items.filter((it) => it.role !== 'def' && covered.subarray(it.startRow - u.startRow, it.endRow - u.startRow + 1).includes(0));
+    if (strays.length === 0) return;
+    const stray: Unit = { role: 'code', items: strays, prefix: [], startRow: u.endRow, endRow: u.startRow, startIndex: u.endIndex, endIndex: u.startIndex };
+    for (const it of strays) {
+      stray.startRow = Math.min(stray.startRow, it.startRow);
+      stray.endRow = Math.max(stray.endRow, it.endRow);
+      stray.startIndex = Math.min(stray.startIndex, it.startIndex);
+      stray.endIndex = Math.max(stray.endIndex, it.endIndex);
     }
+    this.emitCode([stray], path, ctx.depth);
   }
 
   /** Emits one definition (recursing into containers) and returns its line for the parent's summary. */
@@ -263,7 +263,7 @@ class Extractor {
     prefix: readonly Item[],
     rows: RowRange,
     text: string,
-    parts: readonly Splittable[],
+    parts: () => readonly Splittable[],
     sliceStart: number | undefined,
     ctx: SpecContext,
     path: string[],
@@ -276,9 +276,15 @@ class Extractor {
     let kind = info.kind;
     if (kind === 'function' && (scope.length > 0 || (ctx.container && CLASS_LIKE.has(ctx.container.kind)))) kind = 'method';
     if (kind === 'method' && this.spec.isConstructor?.(info.name, ownerName)) kind = 'constructor';
-    const decorators = [...prefix.filter((p) => p.role === 'attribute').map((p) => oneLine(this.textOf(p), 120)), ...(info.decorators ?? [])];
-    const docComments = prefix.filter((p) => p.role === 'comment');
-    const docstring = info.docstring ?? (docComments.length > 0 ? cleanComment(docComments.map((p) => this.textOf(p)).join('\n')) : undefined);
+    // Attached attributes and comments (most definitions have neither: no arrays then).
+    let attached: string[] | undefined;
+    let comments: string | undefined;
+    for (const p of prefix) {
+      if (p.role === 'attribute') (attached ??= []).push(oneLine(this.textOf(p), 120));
+      else if (p.role === 'comment') comments = comments === undefined ? this.textOf(p) : `${comments}\n${this.textOf(p)}`;
+    }
+    const decorators = attached ? [...attached, ...(info.decorators ?? [])] : (info.decorators ?? []);
+    const docstring = info.docstring ?? (comments !== undefined ? cleanComment(comments) : undefined);
     const signature = this.signature(info, it, decorators);
     const defPath = [...path, ...scope, info.name];
     const id: Identity = {
@@ -297,7 +303,7 @@ class Extractor {
     } else if (text.length <= this.budget) {
       this.drafts.push(draftOf(id, rows.start, rows.end, text, true));
     } else {
-      this.emitPieces(id, parts);
+      this.emitPieces(id, parts());
     }
     const indent = sliceStart === undefined ? this.src.indentOf(rows.start) : '  ';
     const line = `${indent}${decorators.length > 0 ? `${decorators.join(' ')} ` : ''}${signature}`;

@@ -1,16 +1,16 @@
 // The tree-sitter AST chunker: one chunk per definition (function, class summary, method...),
 // code between definitions packed into `code` chunks, every non-blank line covered.
+import * as path from 'node:path';
 import { languageForPath } from '../../languages';
 import type { Chunk, Diagnostic, FileChunks, SourceDocument } from '../../types';
 import type { AstChunkerLike } from '../contract';
 import { makeChunkId, makeDocid } from '../ids';
 import type { ChunkingPolicy } from '../policy';
-import { scanErrors } from './errors';
+import { scanErrors, type ErrorScan } from './errors';
 import { extract, type Draft } from './extract';
 import { specFor } from './langs';
 import { GRAMMAR_FILES, GrammarCache, initRuntime, safeParse } from './runtime';
 import { SourceText } from './source';
-import * as path from 'node:path';
 
 export interface AstChunkerOptions {
   /** Directory holding the grammar wasm files (scripts/copy-grammars.mjs). */
@@ -31,7 +31,7 @@ export function astLanguageFor(languageIdOrPath: string): string | undefined {
 export class AstChunker implements AstChunkerLike {
   private readonly grammars: GrammarCache;
   private readonly allowed: ReadonlySet<string> | undefined;
-  /** Languages whose grammar failed to load: not offered again. */
+  /** Languages whose grammar failed to load (missing or incompatible wasm): not offered again. */
   private readonly broken = new Set<string>();
 
   private constructor(options: AstChunkerOptions) {
@@ -49,33 +49,48 @@ export class AstChunker implements AstChunkerLike {
   }
 
   async chunk(doc: SourceDocument, policy: ChunkingPolicy): Promise<FileChunks | null> {
-    const spec = specFor(doc.language);
-    if (!spec || !this.supports(doc.language)) return null;
+    if (!this.supports(doc.language)) return null;
+    const src = new SourceText(doc.text);
+    const budget = Math.max(1, policy.astMaxChars);
+    let outcome = await this.extractWith(doc.language, src, budget);
+    if (!outcome) return null;
+    // Flow-typed .js files and C++ headers named .h: a richer grammar parses much of what the
+    // file's own cannot. Only tried when a good part of the file failed to parse.
+    const richer = RICHER_GRAMMAR[doc.language];
+    if (richer && outcome.errors.errorChars * 10 > doc.text.length) {
+      const retry = await this.extractWith(richer, src, budget);
+      if (retry && retry.errors.errorChars < outcome.errors.errorChars) outcome = retry;
+    }
+    const { drafts, defCount, errors } = outcome;
+    if (defCount === 0 && errors.errorChars * 2 > doc.text.length) return null;
+    const diagnostics: Diagnostic[] = [];
+    if (errors.count > 0) {
+      diagnostics.push({
+        code: 'parse-errors',
+        message: `${errors.count}${errors.capped ? '+' : ''} syntax error node${errors.count === 1 ? '' : 's'} (ERROR/MISSING); chunks around them are best-effort`,
+        path: doc.path,
+        severity: 'warning',
+      });
+    }
+    return { path: doc.path, chunks: finalize(doc, drafts, budget), strategy: 'ast', diagnostics };
+  }
+
+  /** Parses with one grammar and extracts drafts; null when the grammar cannot be used. */
+  private async extractWith(language: string, src: SourceText, budget: number): Promise<Outcome | null> {
+    const spec = specFor(language);
+    if (!spec) return null;
     let parser;
     try {
-      parser = await this.grammars.parserFor(doc.language);
+      parser = await this.grammars.parserFor(language);
     } catch {
-      this.broken.add(doc.language);
+      this.broken.add(language);
       return null;
     }
-    const tree = safeParse(parser, doc.text);
+    const tree = safeParse(parser, src.text);
     if (!tree) return null;
     try {
-      const src = new SourceText(doc.text);
-      const budget = Math.max(1, policy.astMaxChars);
       const { drafts, defCount } = extract(tree.rootNode, src, spec, budget);
-      const errors = scanErrors(tree.rootNode);
-      if (defCount === 0 && errors.errorChars * 2 > doc.text.length) return null;
-      const diagnostics: Diagnostic[] = [];
-      if (errors.count > 0) {
-        diagnostics.push({
-          code: 'parse-errors',
-          message: `${errors.count} syntax error node${errors.count === 1 ? '' : 's'} (ERROR/MISSING); chunks around them are best-effort`,
-          path: doc.path,
-          severity: 'warning',
-        });
-      }
-      return { path: doc.path, chunks: finalize(doc, drafts, budget), strategy: 'ast', diagnostics };
+      return { drafts, defCount, errors: scanErrors(tree.rootNode) };
     } finally {
       tree.delete();
     }
@@ -84,6 +99,15 @@ export class AstChunker implements AstChunkerLike {
   dispose(): void {
     this.grammars.dispose();
   }
+}
+
+/** A superset grammar to retry with when a file is mostly unparseable in its own. */
+const RICHER_GRAMMAR: Readonly<Record<string, string>> = { javascript: 'tsx', c: 'cpp' };
+
+interface Outcome {
+  drafts: Draft[];
+  defCount: number;
+  errors: ErrorScan;
 }
 
 /** Sorts drafts (containers before members on the same row), merges duplicates, adds ids. */

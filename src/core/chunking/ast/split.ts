@@ -33,7 +33,10 @@ export function atomsOf(src: SourceText, parts: readonly Splittable[], budget: n
       continue;
     }
     const node = part.node;
-    if (node && depth < MAX_SPLIT_DEPTH && node.childCount > 0) {
+    // Children much denser than rows (an array of 20 numbers per line) would cost a wasm object
+    // each and end on the same rows anyway: their rows are the boundaries.
+    const childCount = node && depth < MAX_SPLIT_DEPTH ? node.childCount : 0;
+    if (node && childCount > 0 && childCount <= 2 * (e - s + 1) + 16) {
       const kids = node.children;
       // Each child ends where the next begins (less whitespace): no wasm call per child.
       let end = part.endIndex;

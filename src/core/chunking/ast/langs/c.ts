@@ -13,7 +13,10 @@ function declaratorName(declarator: Node | null): { name: string; scope: string[
   let d = declarator;
   for (let i = 0; d && i < 16; i++) {
     if (NAME_LEAVES.has(d.type)) {
-      const parts = d.type === 'qualified_identifier' ? splitQualified(d.text.replace(/<[^<>]*>/g, '')) : [d.text];
+      // `SPDLOG_INLINE ns::Foo<T>::bar`: macros before the name and template arguments are dropped.
+      let text = d.text;
+      for (let k = 0; k < 4 && text.includes('<'); k++) text = text.replace(/<[^<>]*>/g, '');
+      const parts = d.type === 'qualified_identifier' ? splitQualified(text.split(/\s+/).pop() ?? '') : [d.text];
       const name = parts.pop() ?? d.text;
       return { name, scope: parts };
     }

@@ -170,25 +170,43 @@ function definition(node: Node, type: string, ctx: SpecContext): DefInfo | undef
   }
 }
 
-/** Top-level `(function () { … })()` and `((module) => { … })(…)`: bundles whose body is the real file. */
-function iifeBody(node: Node, type: string, ctx: SpecContext): Node | undefined {
+/**
+ * Module wrappers whose function body is the real file: IIFEs (`(function () { … })()`),
+ * UMD (`(function (root, factory) { … })(this, function () { … })`: the factory, the larger
+ * body, is taken) and AMD (`define([…], function (…) { … })`).
+ */
+function wrapperBody(node: Node, type: string, ctx: SpecContext): Node | undefined {
   if (type !== 'expression_statement' || ctx.depth !== 0) return undefined;
-  // Only statements opening with `(`, `!` or `;(` can be an IIFE: skip the tree calls otherwise.
-  if (!/^[;!(]/.test(ctx.source[node.startIndex] ?? '')) return undefined;
+  // Only statements opening with `(`, `!`, `;(` or `define(` can be one: skip the tree calls otherwise.
+  if (!/^(?:[;!(]|define\s*\()/.test(ctx.source.slice(node.startIndex, node.startIndex + 8))) return undefined;
   let expr = node.firstNamedChild;
-  if (expr?.type === 'unary_expression') expr = field(expr, 'argument');
+  for (let i = 0; i < 3 && (expr?.type === 'unary_expression' || expr?.type === 'parenthesized_expression'); i++) {
+    expr = expr.type === 'unary_expression' ? field(expr, 'argument') : expr.firstNamedChild;
+  }
   if (expr?.type !== 'call_expression') return undefined;
   let fn = field(expr, 'function');
   while (fn?.type === 'parenthesized_expression') fn = fn.firstNamedChild;
-  if (!fn || !FUNCTION_VALUES.has(fn.type)) return undefined;
-  const body = field(fn, 'body');
-  return body?.type === 'statement_block' ? body : undefined;
+  if (!fn) return undefined;
+  const candidates: Node[] = [];
+  const isFunction = FUNCTION_VALUES.has(fn.type);
+  if (isFunction) candidates.push(fn);
+  if (isFunction || (fn.type === 'identifier' && fn.text === 'define')) {
+    let last = field(expr, 'arguments')?.lastNamedChild;
+    while (last?.type === 'parenthesized_expression') last = last.firstNamedChild;
+    if (last && FUNCTION_VALUES.has(last.type)) candidates.push(last);
+  }
+  let best: Node | undefined;
+  for (const candidate of candidates) {
+    const body = field(candidate, 'body');
+    if (body?.type === 'statement_block' && (!best || body.endIndex - body.startIndex > best.endIndex - best.startIndex)) best = body;
+  }
+  return best;
 }
 
 export const typescriptSpec: LanguageSpec = {
   comments: setOf('comment', 'html_comment'),
   attributes: setOf('decorator'),
   definition,
-  flatten: iifeBody,
+  flatten: wrapperBody,
   isConstructor: (name) => name === 'constructor',
 };

@@ -1,0 +1,406 @@
+// AstChunker behaviour beyond the outline: summaries, metadata, splitting, broken and
+// pathological input, and the public API.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { Language, Parser } from 'web-tree-sitter';
+import { AstChunker, astLanguageFor } from '../../src/core/chunking/ast';
+import { safeParse } from '../../src/core/chunking/ast/runtime';
+import type { Chunk, FileChunks } from '../../src/core/types';
+import { checkAll } from './check';
+import { chunkDoc, chunker, fixtureDoc, GRAMMARS_DIR, invariantViolations, makeDoc, outline, policy } from './astChunkerSupport';
+
+function find(result: FileChunks, kind: string, context: string): Chunk {
+  const c = result.chunks.find((x) => x.kind === kind && x.context === context);
+  assert.ok(c, `no ${kind} ${context} among ${result.chunks.map((x) => `${x.kind}:${x.context}`).join(', ')}`);
+  return c;
+}
+
+async function chunkText(path: string, text: string, budget = 2400): Promise<FileChunks | null> {
+  return (await chunker()).chunk(makeDoc(path, text), policy(budget));
+}
+
+describe('AstChunker behaviour', function () {
+  this.timeout(60000);
+
+  describe('class summaries', () => {
+    it('python: definition line, docstring, fields and decorated methods, over the full class range', async () => {
+      const result = await chunkDoc(fixtureDoc('python/shapes.py'));
+      const point = find(result, 'class', 'Point');
+      assert.equal(point.text, [
+        '@dataclass(frozen=True)',
+        'class Point:',
+        '    """A point in the plane."""',
+        '    x: float = 0.0',
+        '    y: float = 0.0',
+        '    @property def norm(self) -> float',
+        '    @staticmethod def origin() -> "Point"',
+        '    def _scaled(self, k: float) -> "Point"',
+      ].join('\n'));
+      assert.deepEqual([point.startLine, point.endLine], [13, 30]);
+      assert.equal(point.docstring, 'A point in the plane.');
+      assert.equal(point.signature, 'class Point');
+    });
+
+    it('typescript: multi-line fields are named in the summary and kept whole in a code chunk', async () => {
+      const result = await chunkDoc(fixtureDoc('typescript/shapes.ts'));
+      const drawable = find(result, 'class', 'Drawable');
+      assert.equal(drawable.text, [
+        '/** Base class for drawable things. */',
+        'export abstract class Drawable<T extends object> extends EventEmitter {',
+        '  protected readonly items: T[] = [];',
+        '  static readonly DEFAULTS = { …',
+        '  constructor(private readonly options: Options)',
+        '  abstract draw(ctx: CanvasRenderingContext2D): void;',
+        '  @memoize() get size(): number',
+        '  #reset(): void',
+        '}',
+      ].join('\n'));
+      const defaults = find(result, 'code', 'Drawable');
+      assert.match(defaults.text, /^ {2}static readonly DEFAULTS = \{\n {4}color: 'black',/);
+      assert.equal(defaults.parent, 'Drawable');
+    });
+
+    it('rust: impl summary lists its methods; trait summary its signatures', async () => {
+      const result = await chunkDoc(fixtureDoc('rust/lib.rs'));
+      assert.equal(find(result, 'impl', 'Store').text, 'impl<B: Backend> Store<B> {\n    pub fn new(backend: B) -> Self\n    pub fn get(&mut self, key: &str) -> Option<&Entry>\n}');
+      assert.equal(find(result, 'impl', 'Entry').signature, 'impl fmt::Display for Entry');
+      assert.match(find(result, 'trait', 'Backend').text, /fn put\(&mut self, entry: Entry\);/);
+    });
+
+    it('a summary over the budget continues in further parts; the first covers the whole class', async () => {
+      const methods = Array.from({ length: 40 }, (_, i) => `  method${i}(argument: number): number {\n    return argument + ${i};\n  }`);
+      const text = `export class Big {\n${methods.join('\n')}\n}\n`;
+      const result = (await chunkText('src/big.ts', text, 400))!;
+      const parts = result.chunks.filter((c) => c.kind === 'class');
+      assert.ok(parts.length > 1, 'expected several summary parts');
+      assert.deepEqual([parts[0]!.startLine, parts[0]!.endLine], [1, 122]);
+      for (const p of parts) assert.ok(p.text.length <= 400, `part of ${p.text.length} chars`);
+      assert.equal(result.chunks.filter((c) => c.kind === 'method').length, 40);
+      const listed = parts.map((p) => p.text).join('\n');
+      for (let i = 0; i < 40; i++) assert.ok(listed.includes(`method${i}(argument: number): number`), `method${i} not listed`);
+      assert.deepEqual(invariantViolations(makeDoc('src/big.ts', text), result, 400), []);
+    });
+  });
+
+  describe('metadata', () => {
+    checkAll<{ fixture: string; kind: string; context: string }, Partial<Chunk>>(
+      [
+        {
+          input: { fixture: 'python/shapes.py', kind: 'method', context: 'Point.norm' },
+          expected: { signature: 'def norm(self) -> float', docstring: 'Distance from the origin.', visibility: 'public', decorators: ['@property'], parent: 'Point' },
+        },
+        {
+          input: { fixture: 'python/shapes.py', kind: 'method', context: 'Polygon.perimeter' },
+          expected: { signature: 'def perimeter(self) -> float', docstring: 'Perimeter is cached per instance.', visibility: 'public', decorators: undefined, parent: 'Polygon' },
+        },
+        {
+          input: { fixture: 'python/shapes.py', kind: 'method', context: 'Point._scaled' },
+          expected: { signature: 'def _scaled(self, k: float) -> "Point"', docstring: undefined, visibility: 'private', decorators: undefined, parent: 'Point' },
+        },
+        {
+          input: { fixture: 'typescript/shapes.ts', kind: 'method', context: 'Drawable.#reset' },
+          expected: { signature: '#reset(): void', docstring: undefined, visibility: 'private', decorators: undefined, parent: 'Drawable' },
+        },
+        {
+          input: { fixture: 'typescript/shapes.ts', kind: 'interface', context: 'Shape' },
+          expected: { signature: 'export interface Shape<in out T>', docstring: 'Anything with an area.', visibility: 'export', decorators: undefined, parent: undefined },
+        },
+        {
+          input: { fixture: 'typescript/shapes.ts', kind: 'function', context: 'load' },
+          expected: { signature: 'export const load = async (id: string): Promise<Shape<number>> =>', docstring: undefined, visibility: 'export', decorators: undefined, parent: undefined },
+        },
+        {
+          input: { fixture: 'go/server.go', kind: 'method', context: 'Server.Start' },
+          expected: { signature: 'func (s *Server) Start(ctx context.Context) error', docstring: 'Start listens until the context ends.', visibility: 'public', decorators: undefined, parent: 'Server' },
+        },
+        {
+          input: { fixture: 'go/server.go', kind: 'method', context: 'Server.handle' },
+          expected: { signature: 'func (s Server) handle(pattern string, h Handler)', docstring: undefined, visibility: 'private', decorators: undefined, parent: 'Server' },
+        },
+        {
+          input: { fixture: 'rust/lib.rs', kind: 'struct', context: 'Entry' },
+          expected: { signature: 'pub struct Entry', docstring: 'A stored value.', visibility: 'pub', decorators: ['#[derive(Debug, Clone, PartialEq)]'], parent: undefined },
+        },
+        {
+          input: { fixture: 'java/Repository.java', kind: 'method', context: 'Repository.findAll' },
+          expected: { signature: 'public List<T> findAll()', docstring: undefined, visibility: 'public', decorators: ['@Override'], parent: 'Repository' },
+        },
+        {
+          input: { fixture: 'cpp/shape.cpp', kind: 'method', context: 'geo.Shape.name' },
+          expected: { signature: 'const std::string& name() const', docstring: undefined, visibility: 'public', decorators: undefined, parent: 'geo.Shape' },
+        },
+        {
+          input: { fixture: 'ruby/account.rb', kind: 'method', context: 'Bank.Account.audit!' },
+          expected: { signature: 'def audit!', docstring: undefined, visibility: 'private', decorators: undefined, parent: 'Bank.Account' },
+        },
+        {
+          input: { fixture: 'ruby/account.rb', kind: 'method', context: 'Bank.Account.registry' },
+          expected: { signature: 'def registry', docstring: undefined, visibility: 'public', decorators: undefined, parent: 'Bank.Account' },
+        },
+        {
+          input: { fixture: 'csharp/Inventory.cs', kind: 'method', context: 'Shop.Inventory.Inventory.Has' },
+          expected: { signature: 'internal bool Has(string sku)', docstring: undefined, visibility: 'internal', decorators: undefined, parent: 'Shop.Inventory.Inventory' },
+        },
+      ],
+      async ({ fixture, kind, context }) => {
+        const c = find(await chunkDoc(fixtureDoc(fixture)), kind, context);
+        return { signature: c.signature, docstring: c.docstring, visibility: c.visibility, decorators: c.decorators, parent: c.parent };
+      },
+    );
+
+    it('every chunk carries the document language', async () => {
+      const result = await chunkDoc(fixtureDoc('tsx/Button.tsx'));
+      assert.deepEqual([...new Set(result.chunks.map((c) => c.language))], ['tsx']);
+    });
+  });
+
+  describe('splitting', () => {
+    it('pieces of an oversized function each fit the budget, in order, without gaps in its lines', async () => {
+      const doc = fixtureDoc('typescript/reducer.ts');
+      const result = await chunkDoc(doc, 600);
+      const pieces = result.chunks.filter((c) => c.symbol === 'reducer');
+      assert.ok(pieces.length >= 4, `only ${pieces.length} pieces`);
+      assert.equal(pieces[0]!.startLine, 4);
+      assert.equal(pieces[pieces.length - 1]!.endLine, 53);
+      for (const p of pieces) {
+        assert.ok(p.text.length <= 600);
+        assert.equal(p.kind, 'function');
+        assert.equal(p.context, 'reducer');
+        assert.equal(p.signature, 'export function reducer(state: State, action: Action): State');
+      }
+      for (let i = 1; i < pieces.length; i++) assert.ok(pieces[i]!.startLine > pieces[i - 1]!.endLine);
+    });
+
+    it('a single line longer than the budget stays whole', async () => {
+      const long = `export const TABLE = [${Array.from({ length: 300 }, (_, i) => i).join(', ')}];`;
+      const result = (await chunkText('src/table.ts', `${long}\nexport function f() {}\n`, 200))!;
+      assert.deepEqual(outline(result.chunks), [
+        { kind: 'constant', symbol: 'TABLE', context: 'TABLE', lines: '1-1' },
+        { kind: 'function', symbol: 'f', context: 'f', lines: '2-2' },
+      ]);
+      assert.equal(result.chunks[0]!.text, long);
+    });
+
+    it('the lines of a multi-line string are cut by lines when its function is split', async () => {
+      const body = Array.from({ length: 60 }, (_, i) => `line ${i} of a long template literal`).join('\n');
+      const text = `export function render() {\n  return \`\n${body}\n\`;\n}\n`;
+      const doc = makeDoc('src/render.ts', text);
+      const result = await chunkDoc(doc, 300);
+      assert.ok(result.chunks.length > 5);
+      assert.deepEqual(invariantViolations(doc, result, 300), []);
+    });
+  });
+
+  describe('broken and pathological input', () => {
+    it('reports syntax errors as a warning diagnostic with their count', async () => {
+      const result = await chunkDoc(fixtureDoc('typescript/broken.ts'));
+      assert.equal(result.diagnostics.length, 1);
+      const d = result.diagnostics[0]!;
+      assert.deepEqual([d.code, d.severity, d.path], ['parse-errors', 'warning', 'typescript/broken.ts']);
+      assert.match(d.message, /^3 syntax error nodes/);
+      assert.equal(result.strategy, 'ast');
+    });
+
+    it('valid code has no diagnostics', async () => {
+      assert.deepEqual((await chunkDoc(fixtureDoc('typescript/reducer.ts'))).diagnostics, []);
+    });
+
+    it('returns null when nothing parses and no definition is found', async () => {
+      assert.equal(await chunkText('src/garbage.ts', '}}}} ))) class ((( function {{{ = = = ; ; let const var\n'), null);
+    });
+
+    it('a script without definitions becomes code chunks, not null', async () => {
+      const result = await chunkText('scripts/run.js', "console.log('start');\nrunAll();\n\nprocess.exit(0);\n");
+      assert.deepEqual(outline(result!.chunks), [{ kind: 'code', symbol: '', context: '', lines: '1-4' }]);
+    });
+
+    it('an empty file has no chunks', async () => {
+      assert.deepEqual((await chunkText('src/empty.py', ''))!.chunks, []);
+    });
+
+    it('CRLF line endings: lines count as lines, texts keep no trailing carriage return', async () => {
+      const text = 'def a():\r\n    return 1\r\n\r\ndef b():\r\n    return 2\r\n';
+      const result = (await chunkText('src/crlf.py', text))!;
+      assert.deepEqual(outline(result.chunks), [
+        { kind: 'function', symbol: 'a', context: 'a', lines: '1-2' },
+        { kind: 'function', symbol: 'b', context: 'b', lines: '4-5' },
+      ]);
+      assert.equal(result.chunks[0]!.text, 'def a():\r\n    return 1');
+    });
+
+    it('non-ASCII text and astral characters keep lines and names right', async () => {
+      const text = 'const café = "😀😀";\n\nexport function grüße(名前: string) {\n  return `😀 ${名前}`;\n}\n';
+      const result = (await chunkText('src/i18n.ts', text))!;
+      assert.deepEqual(outline(result.chunks), [
+        { kind: 'code', symbol: '', context: '', lines: '1-1' },
+        { kind: 'function', symbol: 'grüße', context: 'grüße', lines: '3-5' },
+      ]);
+    });
+
+    checkAll<{ path: string; text: () => string; budget: number }, string[]>(
+      [
+        { name: '5000 nested JSON arrays on one line', input: { path: 'deep.json', text: () => `{"a": ${'['.repeat(5000)}${']'.repeat(5000)}}\n`, budget: 400 }, expected: [] },
+        { name: '5000 nested JSON arrays, one per line', input: { path: 'deep2.json', text: () => `{"a": ${'[\n'.repeat(5000)}${']\n'.repeat(5000)}}\n`, budget: 400 }, expected: [] },
+        { name: '5000 nested JS arrays then a function', input: { path: 'deep.js', text: () => `const x = ${'['.repeat(5000)}${']'.repeat(5000)};\nfunction after() { return 1; }\n`, budget: 400 }, expected: [] },
+        { name: '3000 nested JS blocks over many lines', input: { path: 'blocks.js', text: () => `function deep() {\n${'{\n'.repeat(3000)}${'}\n'.repeat(3000)}}\n`, budget: 400 }, expected: [] },
+        { name: '1000 nested Python ifs', input: { path: 'deep.py', text: () => `${Array.from({ length: 1000 }, (_, i) => `${' '.repeat(i)}if x:`).join('\n')}\n${' '.repeat(1000)}pass\n`, budget: 2400 }, expected: [] },
+        {
+          name: 'a 1 MB minified line of 30000 functions',
+          input: { path: 'bundle.min.js', text: () => Array.from({ length: 30000 }, (_, i) => `function f${i}(a){return a+${i}}`).join(''), budget: 2400 },
+          expected: [],
+        },
+        { name: 'a 2 MB single-line array', input: { path: 'data.min.js', text: () => `var data=[${Array.from({ length: 350000 }, (_, i) => i).join(',')}];`, budget: 2400 }, expected: [] },
+      ],
+      async ({ path, text, budget }) => {
+        const doc = makeDoc(path, text());
+        const result = await chunkDoc(doc, budget);
+        return invariantViolations(doc, result, budget);
+      },
+    );
+
+    it('finds every function of a minified line', async () => {
+      const text = Array.from({ length: 2000 }, (_, i) => `function f${i}(a){return a+${i}}`).join('');
+      const result = (await chunkText('bundle.min.js', text))!;
+      assert.equal(result.chunks.filter((c) => c.kind === 'function').length, 2000);
+      assert.equal(result.chunks.find((c) => c.symbol === 'f1999')?.text, 'function f1999(a){return a+1999}');
+    });
+
+    it('looks inside a bundle IIFE for its definitions', async () => {
+      const text = '(function () {\n  function inner() {\n    return 1;\n  }\n  class Hidden {\n    m() {}\n  }\n})();\n';
+      const result = (await chunkText('bundle.js', text))!;
+      assert.deepEqual(outline(result.chunks), [
+        { kind: 'code', symbol: '', context: '', lines: '1-1' },
+        { kind: 'function', symbol: 'inner', context: 'inner', lines: '2-4' },
+        { kind: 'class', symbol: 'Hidden', context: 'Hidden', lines: '5-7' },
+        { kind: 'method', symbol: 'm', context: 'Hidden.m', lines: '6-6' },
+        { kind: 'code', symbol: '', context: '', lines: '8-8' },
+      ]);
+    });
+  });
+
+  describe('module wrappers', () => {
+    checkAll<string, ReturnType<typeof outline>>(
+      [
+        {
+          name: 'UMD: the factory body is the module',
+          input: [
+            '(function (global, factory) {',
+            "  typeof exports === 'object' ? module.exports = factory() : (global.Lib = factory());",
+            "}(this, (function () { 'use strict';",
+            '  function parse(text) {',
+            "    return text.split('\\n').map(function (line) { return line.trim(); });",
+            '  }',
+            '  function render(lines) {',
+            "    return lines.join('\\n');",
+            '  }',
+            '  return { parse: parse, render: render };',
+            '})));',
+          ].join('\n'),
+          expected: [
+            { kind: 'code', symbol: '', context: '', lines: '1-3' },
+            { kind: 'function', symbol: 'parse', context: 'parse', lines: '4-6' },
+            { kind: 'function', symbol: 'render', context: 'render', lines: '7-9' },
+            { kind: 'code', symbol: '', context: '', lines: '10-11' },
+          ],
+        },
+        {
+          name: 'AMD: the define callback is the module',
+          input: "define(['dep'], function (dep) {\n  function use() {\n    return dep;\n  }\n  return { use: use };\n});\n",
+          expected: [
+            { kind: 'code', symbol: '', context: '', lines: '1-1' },
+            { kind: 'function', symbol: 'use', context: 'use', lines: '2-4' },
+            { kind: 'code', symbol: '', context: '', lines: '5-6' },
+          ],
+        },
+        {
+          name: 'a top-level call taking a callback is not a module wrapper',
+          input: "describe('suite', () => {\n  function helper() {}\n  it('works', () => helper());\n});\n",
+          expected: [{ kind: 'code', symbol: '', context: '', lines: '1-4' }],
+        },
+      ],
+      async (text) => outline((await chunkText('lib/module.js', text))!.chunks),
+    );
+  });
+
+  describe('API', () => {
+    checkAll(
+      [
+        { input: 'src/App.tsx', expected: 'tsx' },
+        { input: 'src/App.jsx', expected: 'javascript' },
+        { input: 'lib/util.mjs', expected: 'javascript' },
+        { input: 'pkg/main.go', expected: 'go' },
+        { input: 'include/list.h', expected: 'c' },
+        { input: 'python', expected: 'python' },
+        { input: 'csharp', expected: 'csharp' },
+        { input: 'config.yaml', expected: undefined },
+        { input: 'README.md', expected: undefined },
+        { input: 'kotlin', expected: undefined },
+      ],
+      astLanguageFor,
+    );
+
+    it('supports exactly the languages with a grammar and a spec, optionally restricted', async () => {
+      const all = await chunker();
+      assert.equal(all.supports('python'), true);
+      assert.equal(all.supports('tsx'), true);
+      assert.equal(all.supports('yaml'), false);
+      assert.equal(all.supports('markdown'), false);
+      const some = await AstChunker.create({ grammarsDir: GRAMMARS_DIR, languages: ['go'] });
+      try {
+        assert.equal(some.supports('go'), true);
+        assert.equal(some.supports('python'), false);
+        assert.equal(await some.chunk(fixtureDoc('python/shapes.py'), policy()), null);
+      } finally {
+        some.dispose();
+      }
+    });
+
+    it('returns null for a language it does not support', async () => {
+      const doc = { ...makeDoc('notes.ts', 'const a = 1;\n'), language: 'markdown' };
+      assert.equal(await (await chunker()).chunk(doc, policy()), null);
+    });
+
+    it('a grammar that cannot be loaded gives null, and the language is no longer offered', async () => {
+      const emptyDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-grammars-'));
+      const c = await AstChunker.create({ grammarsDir: emptyDir, runtimeWasm: path.join(GRAMMARS_DIR, 'tree-sitter.wasm') });
+      try {
+        assert.equal(c.supports('go'), true);
+        assert.equal(await c.chunk(fixtureDoc('go/server.go'), policy()), null);
+        assert.equal(c.supports('go'), false);
+      } finally {
+        c.dispose();
+        fs.rmSync(emptyDir, { recursive: true, force: true });
+      }
+    });
+
+    it('a grammar that throws while parsing gives null and leaves the runtime usable', async function () {
+      // tree-sitter-yaml (not shipped: YAML is chunked elsewhere) imports C++ runtime functions
+      // that web-tree-sitter lacks, so every parse throws inside wasm: the worst case to recover from.
+      const yamlWasm = path.resolve(__dirname, '../../../node_modules/tree-sitter-wasms/out/tree-sitter-yaml.wasm');
+      await chunker();
+      const language = await Language.load(fs.readFileSync(yamlWasm));
+      const parser = new Parser();
+      parser.setLanguage(language);
+      let failed = 0;
+      for (let i = 0; i < 2000; i++) if (safeParse(parser, 'key: [1, 2]\nlist:\n  - a\n') === null) failed++;
+      assert.equal(failed, 2000, 'the YAML grammar parses on this runtime now: pick another throwing grammar');
+      parser.delete();
+      const after = await chunkDoc(fixtureDoc('python/shapes.py'));
+      assert.equal(after.chunks.length, 16);
+    });
+
+    it('can be created repeatedly and used concurrently', async () => {
+      const [a, b] = await Promise.all([AstChunker.create({ grammarsDir: GRAMMARS_DIR }), AstChunker.create({ grammarsDir: GRAMMARS_DIR })]);
+      try {
+        const docs = ['python/shapes.py', 'go/server.go', 'rust/lib.rs', 'typescript/shapes.ts'].map(fixtureDoc);
+        const results = await Promise.all(docs.flatMap((d) => [a.chunk(d, policy()), b.chunk(d, policy())]));
+        for (let i = 0; i < results.length; i += 2) assert.deepEqual(results[i], results[i + 1]);
+      } finally {
+        a.dispose();
+        b.dispose();
+      }
+    });
+  });
+});

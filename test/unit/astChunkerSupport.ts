@@ -1,0 +1,104 @@
+// Shared helpers for the AST chunker tests (astChunker*.test.ts): one chunker per process,
+// fixture loading, and the compact outline the tables are written in.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { AstChunker, astLanguageFor } from '../../src/core/chunking/ast';
+import { resolvePolicy, type ChunkingPolicy } from '../../src/core/chunking/policy';
+import type { Chunk, FileChunks, SourceDocument } from '../../src/core/types';
+
+/** From out/test/unit/: `node scripts/copy-grammars.mjs` puts the wasm files here. */
+export const GRAMMARS_DIR = path.resolve(__dirname, '../../../grammars');
+export const FIXTURES_DIR = path.resolve(__dirname, '../../../test/fixtures/chunking');
+
+let shared: Promise<AstChunker> | undefined;
+
+export function chunker(): Promise<AstChunker> {
+  shared ??= AstChunker.create({ grammarsDir: GRAMMARS_DIR });
+  return shared;
+}
+
+export function policy(astMaxChars = 2400): ChunkingPolicy {
+  return resolvePolicy({ astMaxChars });
+}
+
+export function makeDoc(docPath: string, text: string, language?: string): SourceDocument {
+  const lang = language ?? astLanguageFor(docPath);
+  if (!lang) throw new Error(`no AST language for ${docPath}`);
+  return { path: docPath, text, size: Buffer.byteLength(text), mtimeMs: 0, hash: '', language: lang };
+}
+
+/** A fixture by its path under test/fixtures/chunking (`python/shapes.py`). */
+export function fixtureDoc(rel: string): SourceDocument {
+  return makeDoc(rel, fs.readFileSync(path.join(FIXTURES_DIR, rel), 'utf8'));
+}
+
+/** Every fixture file, as paths relative to the fixtures directory. */
+export function allFixtures(): string[] {
+  const out: string[] = [];
+  for (const lang of fs.readdirSync(FIXTURES_DIR).sort()) {
+    for (const file of fs.readdirSync(path.join(FIXTURES_DIR, lang)).sort()) out.push(`${lang}/${file}`);
+  }
+  return out;
+}
+
+export async function chunkDoc(doc: SourceDocument, astMaxChars = 2400): Promise<FileChunks> {
+  const result = await (await chunker()).chunk(doc, policy(astMaxChars));
+  if (!result) throw new Error(`${doc.path}: chunker returned null`);
+  return result;
+}
+
+export interface OutlineRow {
+  kind: string;
+  symbol: string;
+  context: string;
+  lines: string;
+  parent?: string;
+  decorators?: string[];
+}
+
+/** The shape the tables are written in; `parent` only when asked, decorators when present. */
+export function outline(chunks: readonly Chunk[], withParent = false): OutlineRow[] {
+  return chunks.map((c) => {
+    const row: OutlineRow = { kind: c.kind, symbol: c.symbol, context: c.context, lines: `${c.startLine}-${c.endLine}` };
+    if (withParent && c.parent !== undefined) row.parent = c.parent;
+    if (c.decorators) row.decorators = c.decorators;
+    return row;
+  });
+}
+
+/**
+ * The chunker's contract, checked on one result. Returns the violations found (empty when the
+ * result is sound), so a failing test names what broke and where.
+ */
+export function invariantViolations(doc: SourceDocument, result: FileChunks, budget: number): string[] {
+  const problems: string[] = [];
+  const rawLines = doc.text.split('\n');
+  const lines = rawLines.map((l) => l.replace(/\r$/, ''));
+  const covered = new Uint8Array(lines.length + 2);
+  const keys = new Set<string>();
+  const ids = new Set<string>();
+  let prevStart = 0;
+  for (const c of result.chunks) {
+    const where = `${c.kind} ${c.symbol || '(code)'} ${c.startLine}-${c.endLine}`;
+    if (c.path !== doc.path || c.language !== doc.language) problems.push(`${where}: wrong path/language`);
+    if (c.docid !== `${doc.path}:${c.startLine}-${c.endLine}`) problems.push(`${where}: docid ${c.docid}`);
+    if (c.startLine < 1 || c.endLine < c.startLine || c.endLine > lines.length) problems.push(`${where}: lines out of range`);
+    if (c.startLine < prevStart) problems.push(`${where}: not sorted by start line`);
+    prevStart = c.startLine;
+    if (c.text.length > budget && c.text.includes('\n')) problems.push(`${where}: ${c.text.length} chars over budget ${budget}`);
+    if (!c.text.trim()) problems.push(`${where}: empty text`);
+    const key = `${c.startLine}:${c.endLine}:${c.kind}:${c.symbol}`;
+    if (keys.has(key)) problems.push(`${where}: duplicate (lines, kind, symbol)`);
+    keys.add(key);
+    if (ids.has(c.id)) problems.push(`${where}: duplicate id`);
+    ids.add(c.id);
+    if (c.symbol && c.context !== c.symbol && !c.context.endsWith(`.${c.symbol}`)) problems.push(`${where}: context ${c.context} does not end with the symbol`);
+    if (c.symbol && c.parent !== undefined && c.context !== `${c.parent}.${c.symbol}`) problems.push(`${where}: parent ${c.parent} + symbol != context ${c.context}`);
+    if (c.kind === 'code' && c.text !== rawLines.slice(c.startLine - 1, c.endLine).join('\n').replace(/\r$/, '')) problems.push(`${where}: code text differs from its lines`);
+    covered.fill(1, c.startLine, c.endLine + 1);
+  }
+  lines.forEach((line, i) => {
+    if (line.trim() && !covered[i + 1]) problems.push(`line ${i + 1} not covered: ${line.slice(0, 60)}`);
+  });
+  return problems;
+}
