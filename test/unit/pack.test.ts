@@ -52,7 +52,7 @@ describe('context packs', function () {
     assert.ok(docids.includes('src/io/files.ts:1-3'), `readFileText is called by parseConfig: ${docids}`);
     const all = [...pack.mustInspect.map((i) => [i.path, i.relation]), ...pack.relatedFiles.map((r) => [r.path, r.relation])];
     const testItem = [...pack.mustInspect, ...pack.relatedFiles].find((i) => i.path === 'test/config/parse.test.ts');
-    assert.ok(testItem && /test for src\/config\/parse\.ts/.test(testItem.reason), JSON.stringify(all));
+    assert.ok(testItem && /test (importing|for) src\/config\/parse\.ts/.test(testItem.reason), JSON.stringify(all));
     assert.ok(all.some(([p, r]) => p === 'docs/configuration.md' && (r === 'doc' || r === 'lexical')), JSON.stringify(all));
     for (const item of pack.mustInspect) {
       assert.ok(item.reason.length > 5);
@@ -62,6 +62,15 @@ describe('context packs', function () {
     // The vendored copy is considered but never outranks source.
     const vendorIndex = docids.indexOf('vendor/legacy/parse.js:1-1');
     assert.ok(vendorIndex === -1 || vendorIndex > 2);
+  });
+
+  it('follows the import graph: the file importing the top hit is related', async () => {
+    const pack = await ws.engine().buildPack('parseConfig', { refresh: 'never' });
+    const all = [...pack.mustInspect.map((i) => [i.path, i.relation, i.reason]), ...pack.relatedFiles.map((r) => [r.path, r.relation, r.reason])];
+    const app = all.find(([p]) => p === 'src/app.ts');
+    assert.ok(app && /imports src\/config\/parse\.ts/.test(app[2] as string), JSON.stringify(all));
+    const io = all.find(([p]) => p === 'src/io/files.ts');
+    assert.ok(io && /imported by src\/config\/parse\.ts|defines `readFileText`/.test(io[2] as string), JSON.stringify(all));
   });
 
   it('exact ids in the task outrank everything else', async () => {

@@ -49,7 +49,7 @@ const MIN_ITEM_TOKENS = 60;
 /** The best lexical hit scores this much; everything else is relative to it. */
 const LEXICAL_WEIGHT = 2;
 const MAX_REJECTED_LISTED = 15;
-const WEAK_SHARE = 0.12;
+const WEAK_SHARE = 0.1;
 
 /** Weight of each relation relative to its seed's lexical strength. */
 const RELATION_WEIGHT: Record<PackRelation, number> = {

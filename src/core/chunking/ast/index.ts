@@ -8,6 +8,7 @@ import { makeChunkId, makeDocid } from '../ids';
 import type { ChunkingPolicy } from '../policy';
 import { scanErrors, type ErrorScan } from './errors';
 import { extract, type Draft } from './extract';
+import { extractImports } from './imports';
 import { specFor } from './langs';
 import { GRAMMAR_FILES, GrammarCache, initRuntime, safeParse } from './runtime';
 import { SourceText } from './source';
@@ -61,7 +62,7 @@ export class AstChunker implements AstChunkerLike {
       const retry = await this.extractWith(richer, src, budget);
       if (retry && retry.errors.errorChars < outcome.errors.errorChars) outcome = retry;
     }
-    const { drafts, defCount, errors } = outcome;
+    const { drafts, defCount, errors, imports } = outcome;
     if (defCount === 0 && errors.errorChars * 2 > doc.text.length) return null;
     const diagnostics: Diagnostic[] = [];
     if (errors.count > 0) {
@@ -72,7 +73,9 @@ export class AstChunker implements AstChunkerLike {
         severity: 'warning',
       });
     }
-    return { path: doc.path, chunks: finalize(doc, drafts, budget), strategy: 'ast', diagnostics };
+    const result: FileChunks = { path: doc.path, chunks: finalize(doc, drafts, budget), strategy: 'ast', diagnostics };
+    if (imports.length) result.imports = imports;
+    return result;
   }
 
   /** Parses with one grammar and extracts drafts; null when the grammar cannot be used. */
@@ -90,7 +93,7 @@ export class AstChunker implements AstChunkerLike {
     if (!tree) return null;
     try {
       const { drafts, defCount } = extract(tree.rootNode, src, spec, budget);
-      return { drafts, defCount, errors: scanErrors(tree.rootNode) };
+      return { drafts, defCount, errors: scanErrors(tree.rootNode), imports: extractImports(tree.rootNode, language, src.text) };
     } finally {
       tree.delete();
     }
@@ -108,6 +111,7 @@ interface Outcome {
   drafts: Draft[];
   defCount: number;
   errors: ErrorScan;
+  imports: string[];
 }
 
 /** Sorts drafts (containers before members on the same row), merges duplicates, adds ids. */
