@@ -21,6 +21,21 @@ const nodeEntries = {
   chunkWorker: 'src/core/chunking/worker.ts',
   engineWorker: 'src/core/engine/worker.ts',
   bench: 'src/bench/main.ts',
+  // Commands with heavy dependencies get their own bundles, so `cairn search` does not pay to
+  // compile the MCP SDK and zod on every start (see splitCommands below).
+  'cli-mcp': 'src/cli/commands/mcp.ts',
+  'cli-eval': 'src/cli/commands/eval.ts',
+};
+
+/** `import('./mcp')` in the command registry loads dist/cli-mcp.js at run time instead of inlining it. */
+const SPLIT_COMMANDS = { './mcp': './cli-mcp.js', './eval': './cli-eval.js' };
+const splitCommands = {
+  name: 'split-commands',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/(mcp|eval)$/ }, (args) =>
+      args.importer.endsWith(path.join('src', 'cli', 'commands', 'registry.ts')) ? { path: SPLIT_COMMANDS[args.path], external: true } : undefined,
+    );
+  },
 };
 
 /** Browser bundles for webviews. */
@@ -47,11 +62,9 @@ const common = {
   plugins: [logBuild],
 };
 
-const existing = (entries) => Object.fromEntries(Object.entries(entries).filter(([, f]) => fs.existsSync(path.join(root, f))));
-
 const nodeBuild = {
   ...common,
-  entryPoints: existing(nodeEntries),
+  entryPoints: nodeEntries,
   outdir: path.join(root, 'dist'),
   platform: 'node',
   format: 'cjs',
@@ -62,7 +75,7 @@ const nodeBuild = {
 
 const webBuild = {
   ...common,
-  entryPoints: existing(webEntries),
+  entryPoints: webEntries,
   outdir: path.join(root, 'dist'),
   platform: 'browser',
   format: 'iife',
@@ -80,7 +93,7 @@ const cliExecutable = {
     });
   },
 };
-nodeBuild.plugins = [...nodeBuild.plugins, cliExecutable];
+nodeBuild.plugins = [...nodeBuild.plugins, cliExecutable, splitCommands];
 
 if (watch) {
   const contexts = await Promise.all([esbuild.context(nodeBuild), esbuild.context(webBuild)]);

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Runs Cairn's test stages and ends with one summary line, `N passed, N failed`.
 //
-//   node scripts/test.mjs             every stage: unit, e2e, vscode
+//   node scripts/test.mjs             every stage: unit, e2e, vscode, package
 //   node scripts/test.mjs unit e2e    only those stages
 //
 // Stages:
@@ -9,13 +9,14 @@
 //   e2e     mocha driving the real `cairn` CLI and MCP server as child processes (needs dist/)
 //   vscode  the in-host suite inside a real VS Code (offline code-server host, or
 //           @vscode/test-electron when a desktop VS Code is available); fails if neither is.
+//   package `npm run package`, then the .vsix installed into the offline host and tested there
+//           (scripts/vscode-package-test.mjs); restores the development build of dist/ after.
 import { spawn } from 'node:child_process';
-import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const all = ['unit', 'e2e', 'vscode'];
+const all = ['unit', 'e2e', 'vscode', 'package'];
 const requested = process.argv.slice(2).filter((a) => !a.startsWith('-'));
 for (const s of requested) {
   if (!all.includes(s)) {
@@ -61,7 +62,7 @@ async function mochaStage(name, glob, extra = []) {
   add(c);
 }
 
-const needsBuild = stages.some((s) => s === 'e2e' || s === 'vscode');
+const needsBuild = stages.some((s) => s === 'e2e' || s === 'vscode' || s === 'package');
 if (needsBuild) {
   await step('build (esbuild)', process.execPath, ['esbuild.mjs']);
 }
@@ -73,8 +74,8 @@ if (!crashed) {
     console.log(`\n▶ ${stage} tests`);
     if (stage === 'unit') await mochaStage('unit', 'out/test/unit/**/*.test.js');
     if (stage === 'e2e') await mochaStage('e2e', 'out/test/e2e/**/*.test.js', ['--timeout', '60000']);
-    if (stage === 'vscode') {
-      const r = await run(process.execPath, ['scripts/vscode-test.mjs']);
+    if (stage === 'vscode' || stage === 'package') {
+      const r = await run(process.execPath, [stage === 'vscode' ? 'scripts/vscode-test.mjs' : 'scripts/vscode-package-test.mjs']);
       const m = r.output.match(/^(\d+) passed, (\d+) failed(?:, (\d+) skipped)?\s*$/m);
       const c = m ? { passed: Number(m[1]), failed: Number(m[2]), skipped: Number(m[3] ?? 0) } : { passed: 0, failed: 1, skipped: 0 };
       if (r.code !== 0 && c.failed === 0) c.failed = 1;

@@ -55,7 +55,12 @@ console.log(`vscode-test: host ${host}${forced ? ' (VSCODE_TEST_HOST)' : offline
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-vscode-ws-'));
 const workspace = path.join(scratch, 'workspace');
 fs.cpSync(path.join(root, 'test/vscode/workspace'), workspace, { recursive: true });
-const artifacts = path.join(root, 'test-artifacts/vscode');
+// `--artifacts DIR` (passed on to the launcher) picks another folder, so two runs on one machine
+// (e.g. two engineers' suites) do not wipe each other's screenshots.
+const passed = process.argv.slice(2);
+const artifactsArg = passed.findIndex((a) => a === '--artifacts');
+const artifacts = path.resolve(root, artifactsArg >= 0 && passed[artifactsArg + 1] ? passed[artifactsArg + 1] : 'test-artifacts/vscode');
+if (artifactsArg >= 0) passed.splice(artifactsArg, 2);
 fs.rmSync(artifacts, { recursive: true, force: true });
 fs.mkdirSync(artifacts, { recursive: true });
 
@@ -68,7 +73,7 @@ const helpers = fs.existsSync(helpersDir)
 const launcher = path.join(root, 'scripts/vscode-host', host === 'offline' ? 'run-offline.mjs' : 'run-electron.mjs');
 const args = [launcher, '--extension', root, '--tests', tests, '--workspace', workspace, '--artifacts', artifacts,
   '--screenshot', path.join(artifacts, 'final.png'), ...helpers.flatMap((d) => ['--extra-extension', d]),
-  ...process.argv.slice(2)];
+  ...passed];
 
 const SUMMARY = /^(\d+) passed, (\d+) failed(?:, (\d+) skipped)?\s*$/;
 let lastLine = '';

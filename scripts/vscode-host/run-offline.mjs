@@ -25,6 +25,9 @@
 //                               contributes a fake language-model provider. The web workbench takes one
 //                               extensionDevelopmentPath only, so these are installed into the run's
 //                               fresh extensions dir instead (and --disable-extensions is then left off).
+//          [--install-vsix FILE]  install a packaged extension (.vsix) into the run's fresh extensions
+//                               dir with code-server's own --install-extension before the server starts
+//                               (repeatable); pair it with a stub --extension to test the installed build.
 //          [--vscode-option X]  passed to the VS Code server (repeatable)
 // Env:   VSCODE_TEST_HOST_DIR (default ${XDG_CACHE_HOME:-~/.cache}/vscode-test-host/<versions>)
 //        CODE_SERVER_NODE, CODE_SERVER_ENTRY, CHROMIUM_PATH   override single paths
@@ -47,7 +50,7 @@
 //   frame: 'any' | 'main' | 'webview'   where waitForText/waitForSelector/click/getText look
 //                               (default 'any': the workbench page and every webview frame)
 //   timeoutMs: number          per wait (default 20000)
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -81,6 +84,7 @@ try {
       verbose: { type: 'boolean', default: false },
       settings: { type: 'string' },
       'extra-extension': { type: 'string', multiple: true, default: [] },
+      'install-vsix': { type: 'string', multiple: true, default: [] },
       'vscode-option': { type: 'string', multiple: true, default: [] },
     },
   }));
@@ -97,6 +101,10 @@ if (!fs.existsSync(testsPath)) setupError(`tests entry not found: ${testsPath} (
 const extraExtensions = opt['extra-extension'].map((d) => {
   if (!fs.existsSync(path.join(d, 'package.json'))) setupError(`no package.json in --extra-extension ${d}`);
   return fs.realpathSync(path.resolve(d));
+});
+const vsixFiles = opt['install-vsix'].map((f) => {
+  if (!fs.existsSync(f)) setupError(`--install-vsix ${f}: no such file`);
+  return path.resolve(f);
 });
 const timeoutMs = Number(opt.timeout) * 1000;
 if (!(timeoutMs > 0)) setupError(`bad --timeout ${opt.timeout}`);
@@ -152,11 +160,21 @@ fs.writeFileSync(path.join(userDataDir, 'User', 'settings.json'), JSON.stringify
   'workbench.secondarySideBar.defaultVisibility': 'hidden',
   'git.enabled': false,
   'git.autoRepositoryDetection': false,
+  // The remote extension host otherwise scans for ports to forward every few seconds by spawning
+  // processes from its main thread, which shows up as event-loop stalls that are not the tests'.
+  'remote.autoForwardPorts': false,
   ...extraSettings,
 }, null, 2));
 for (const d of extraExtensions) { // code-server registers what it finds in a fresh extensions dir at start
   const m = JSON.parse(fs.readFileSync(path.join(d, 'package.json'), 'utf8'));
   fs.symlinkSync(d, path.join(extensionsDir, `${m.publisher}.${m.name}-${m.version}`));
+}
+for (const vsix of vsixFiles) { // the same installer a user runs: `code-server --install-extension x.vsix`
+  const t = Date.now();
+  const run = spawnSync(nodeBin, [csEntry, '--user-data-dir', userDataDir, '--extensions-dir', extensionsDir, '--install-extension', vsix],
+    { env: { ...process.env, TMPDIR: tmp }, encoding: 'utf8', timeout: 120000 });
+  if (run.status !== 0) setupError(`installing ${vsix} failed (exit ${run.status}):\n${run.stdout}\n${run.stderr}`);
+  log(`installed ${path.basename(vsix)} in ${Date.now() - t} ms: ${run.stdout.trim().split('\n').pop()}`);
 }
 const configFile = path.join(tmp, 'config.yaml');
 fs.writeFileSync(configFile, 'auth: none\ncert: false\n'); // keeps ~/.config/code-server untouched
@@ -234,7 +252,7 @@ const payload = [
   ['extensionTestsPath', remote(testsPath)],
   // Other (user) extensions off, like --disable-extensions. The extensions dir is a fresh temp dir, so
   // the only ones it would disable are the --extra-extension helpers.
-  ...(extraExtensions.length ? [] : [['disableExtensions', 'true']]),
+  ...(extraExtensions.length || vsixFiles.length ? [] : [['disableExtensions', 'true']]),
 ];
 const url = `${base}/?folder=${encodeURIComponent(workspace)}&payload=${encodeURIComponent(JSON.stringify(payload))}`;
 

@@ -20,6 +20,8 @@ export interface FolderState {
   error?: string;
   lastReport?: RefreshReport;
   status?: IndexStatus;
+  /** True while the index is built from nothing (the folder's first index, or a rebuild). */
+  fromScratch?: boolean;
 }
 
 /** A hit from one workspace folder, labelled with the folder (multi-root). */
@@ -78,8 +80,11 @@ export interface PackBasket {
 export interface CairnServices {
   readonly context: vscode.ExtensionContext;
   readonly engine: EngineClient;
-  /** The current settings, read fresh on every call (the setting the UI writes is the one used). */
-  settings(): CairnSettings;
+  /**
+   * The current settings, read fresh on every call (the setting the UI writes is the one used);
+   * with a folder, that folder's resource-scoped values (multi-root workspaces may differ).
+   */
+  settings(folder?: vscode.WorkspaceFolder): CairnSettings;
   readonly log: vscode.LogOutputChannel;
   readonly basket: PackBasket;
   /** Opens `path:start-end` of a folder in an editor, revealing and highlighting the range. */

@@ -183,6 +183,9 @@ export async function refreshIndex(config: IndexerConfig, options: RefreshOption
       const { docs, skipped: readSkips } = await (pendingRead as ReturnType<typeof loadDocuments>);
       // Read the next batch while this one is chunked.
       pendingRead = b + 1 < batches.length ? loadDocuments(config.root, batches[b + 1] as DiscoveredFile[], { signal, maxFileBytes: config.discovery.maxFileBytes }) : undefined;
+      // Aborted before it is awaited, the read-ahead must not reject unhandled (that kills the
+      // engine's worker thread); the abort itself is reported by the signal check below.
+      pendingRead?.catch(() => undefined);
       readDone += (batches[b] as DiscoveredFile[]).length;
       progress({ phase: 'read', done: readDone, total: toRead.length });
       for (const s of readSkips) {

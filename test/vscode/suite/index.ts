@@ -41,6 +41,11 @@ const errorText = (err: unknown): string =>
   String((err instanceof Error && (err.stack || err.message)) || util.inspect(err));
 
 export function run(): Promise<void> {
+  return runTestsIn(__dirname);
+}
+
+/** Runs every `*.test.js` below `dir` (other suites, e.g. ../packaged/, reuse this runner). */
+export function runTestsIn(dir: string): Promise<void> {
   // Pre-format every reporter line and tag it, so it survives console forwarding intact.
   (Mocha.reporters.Base as unknown as { consoleLog: (...a: unknown[]) => void }).consoleLog =
     (...args: unknown[]) => console.log(TAG + util.format(...args));
@@ -49,9 +54,9 @@ export function run(): Promise<void> {
   const mocha = new Mocha({ ui: 'bdd', color: false, timeout, reporter: 'spec' });
   const grep = process.env.VSCODE_TEST_GREP;
   if (grep) mocha.grep(grep);
-  const files = testFiles(__dirname);
+  const files = testFiles(dir);
   for (const f of files) mocha.addFile(f);
-  console.log(`${TAG}${files.length} test file(s) in ${__dirname}${grep ? `, grep ${JSON.stringify(grep)}` : ''}`);
+  console.log(`${TAG}${files.length} test file(s) in ${dir}${grep ? `, grep ${JSON.stringify(grep)}` : ''}`);
 
   return new Promise((resolve, reject) => {
     const failed: SuiteResults['failed'] = [];

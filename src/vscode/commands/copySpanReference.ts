@@ -1,0 +1,18 @@
+// Cairn: Copy Span Reference — copies `path:start-end` of a result (or, from the editor, of the
+// selected lines) to the clipboard.
+import * as vscode from 'vscode';
+import { copySpan } from '../views/searchPicker';
+import { spanFor, spanFromEditor, type CairnCommand } from './types';
+
+export const copySpanReferenceCommand: CairnCommand = {
+  id: 'cairn.copySpanReference',
+  async run(deps, arg) {
+    const span = spanFor(deps, arg) ?? spanFromEditor(vscode.window.activeTextEditor, (u) => vscode.workspace.getWorkspaceFolder(u));
+    if (!span) {
+      void vscode.window.showInformationMessage('Cairn: select a search result, or lines in a workspace file, to copy their reference.');
+      return undefined;
+    }
+    await copySpan(span);
+    return `${span.path}:${span.startLine}-${span.endLine}`;
+  },
+};

@@ -1,0 +1,138 @@
+// The engine host thread (dist/engineWorker.js) as the extension sees it: starts the worker,
+// forwards typed calls over rpc.ts, and restarts the thread when it dies, with a back-off so a
+// worker that crashes on start cannot spin. Each start is a new `generation`: engines opened on an
+// older generation are gone and must be opened again (FolderIndex does that lazily).
+import { Worker } from 'node:worker_threads';
+import * as vscode from 'vscode';
+import { rpcClient, type RpcClient } from '../core/engine/rpc';
+import type { EngineHostApi, EngineHostEvents } from '../core/engine/hostApi';
+
+/** Waits before restart attempts 1, 2, 3…; after the last one the host gives up until asked again. */
+const RESTART_DELAYS_MS = [200, 1000, 3000, 10000, 30000];
+/** A crash this long after the previous one starts the back-off from the beginning. */
+const STABLE_AFTER_MS = 120_000;
+
+export type HostState = { kind: 'idle' } | { kind: 'running' } | { kind: 'restarting'; error: string; attempt: number } | { kind: 'stopped'; error: string };
+
+export class EngineHost implements vscode.Disposable {
+  private worker?: Worker;
+  private rpc?: RpcClient<EngineHostApi>;
+  private disposed = false;
+  private crashes = 0;
+  private lastCrashAt = 0;
+  private restartTimer?: NodeJS.Timeout;
+  private currentState: HostState = { kind: 'idle' };
+  /** Incremented on every (re)start; engines are opened per generation. */
+  generation = 0;
+
+  private readonly stateEmitter = new vscode.EventEmitter<HostState>();
+  private readonly progressEmitter = new vscode.EventEmitter<EngineHostEvents['progress']>();
+  readonly onDidChangeState = this.stateEmitter.event;
+  readonly onProgress = this.progressEmitter.event;
+
+  constructor(
+    private readonly script: string,
+    private readonly log: vscode.LogOutputChannel,
+  ) {}
+
+  get state(): HostState {
+    return this.currentState;
+  }
+
+  /** Starts the thread the first time. A no-op while running or waiting to restart. */
+  start(): void {
+    if (this.currentState.kind === 'idle') this.launch();
+  }
+
+  /** Starts the thread again after the host gave up restarting it (a user asked to retry). */
+  retry(): void {
+    if (this.currentState.kind === 'stopped') {
+      this.crashes = 0;
+      this.launch();
+    }
+  }
+
+  private launch(): void {
+    if (this.disposed || this.worker) return;
+    clearTimeout(this.restartTimer);
+    this.restartTimer = undefined;
+    const worker = new Worker(this.script, { name: 'cairn-engine' });
+    const rpc = rpcClient<EngineHostApi>(worker);
+    rpc.onEvent((event, payload) => {
+      if (event === 'progress') this.progressEmitter.fire(payload as EngineHostEvents['progress']);
+    });
+    let lastError: Error | undefined;
+    worker.on('error', (e) => {
+      lastError = e;
+      this.log.error(`engine thread error: ${e.stack ?? e.message}`);
+    });
+    worker.on('exit', (code) => this.onExit(worker, rpc, code, lastError));
+    this.worker = worker;
+    this.rpc = rpc;
+    this.generation++;
+    this.log.info(`engine thread started (generation ${this.generation})`);
+    this.setState({ kind: 'running' });
+  }
+
+  /** Calls the engine host (rejects at once while the thread is not running). */
+  call<K extends keyof EngineHostApi & string>(method: K, args: Parameters<EngineHostApi[K]>, signal?: AbortSignal): ReturnType<EngineHostApi[K]> {
+    this.start();
+    if (!this.rpc) {
+      const s = this.currentState;
+      const why = s.kind === 'restarting' || s.kind === 'stopped' ? s.error : 'the Cairn engine is not running';
+      return Promise.reject(new Error(why)) as ReturnType<EngineHostApi[K]>;
+    }
+    return this.rpc.call(method, args, signal);
+  }
+
+  private nextRestartDelayMs?: number;
+
+  /**
+   * Stops the thread as if it had crashed; tests use this to check recovery (and may hold the
+   * restart back to look at the error state).
+   */
+  async crashForTesting(restartAfterMs?: number): Promise<void> {
+    this.nextRestartDelayMs = restartAfterMs;
+    await this.worker?.terminate();
+  }
+
+  private onExit(worker: Worker, rpc: RpcClient<EngineHostApi>, code: number, cause: Error | undefined): void {
+    if (this.worker !== worker) return;
+    this.worker = undefined;
+    this.rpc = undefined;
+    const message = `the Cairn engine stopped unexpectedly (exit code ${code}${cause ? `: ${cause.message}` : ''})`;
+    rpc.failAll(new Error(message));
+    rpc.dispose();
+    if (this.disposed) return;
+    const now = Date.now();
+    this.crashes = now - this.lastCrashAt > STABLE_AFTER_MS ? 1 : this.crashes + 1;
+    this.lastCrashAt = now;
+    const delay = this.crashes <= RESTART_DELAYS_MS.length ? (this.nextRestartDelayMs ?? RESTART_DELAYS_MS[this.crashes - 1]) : undefined;
+    this.nextRestartDelayMs = undefined;
+    if (delay === undefined) {
+      this.log.error(`${message}; it crashed ${this.crashes} times in a row, so it stays stopped. Run "Cairn: Refresh Index" to try again.`);
+      this.setState({ kind: 'stopped', error: message });
+      return;
+    }
+    this.log.error(`${message}; restarting in ${delay} ms (attempt ${this.crashes})`);
+    this.setState({ kind: 'restarting', error: message, attempt: this.crashes });
+    this.restartTimer = setTimeout(() => this.launch(), delay);
+  }
+
+  private setState(state: HostState): void {
+    this.currentState = state;
+    this.stateEmitter.fire(state);
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    clearTimeout(this.restartTimer);
+    this.rpc?.failAll(new Error('the Cairn engine was shut down'));
+    this.rpc?.dispose();
+    void this.worker?.terminate();
+    this.worker = undefined;
+    this.rpc = undefined;
+    this.stateEmitter.dispose();
+    this.progressEmitter.dispose();
+  }
+}

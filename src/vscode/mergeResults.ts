@@ -1,0 +1,71 @@
+// Merging per-folder answers into one multi-root answer. Pure functions (unit-testable without
+// VS Code): every hit is labelled with its folder, order is by score and stable across folders.
+import type { SearchHit, SearchResponse, SymbolHit, SymbolResponse } from '../core/search/types';
+
+export interface FolderLabel {
+  name: string;
+  uri: string;
+}
+
+export type LabelledHit<T extends SearchHit> = T & { folder: string; folderUri: string };
+
+export interface FolderAnswer<R> {
+  folder: FolderLabel;
+  response?: R;
+  error?: string;
+}
+
+export interface Merged<T extends SearchHit> {
+  results: Array<LabelledHit<T>>;
+  total: number;
+  warnings: string[];
+}
+
+function label<T extends SearchHit>(hit: T, folder: FolderLabel): LabelledHit<T> {
+  return { ...hit, folder: folder.name, folderUri: folder.uri, root: folder.uri };
+}
+
+/** Warnings and errors, prefixed with the folder's name when there is more than one folder. */
+function notesOf(answers: ReadonlyArray<FolderAnswer<{ warnings?: string[] }>>): string[] {
+  const multi = answers.length > 1;
+  const out: string[] = [];
+  for (const a of answers) {
+    const prefix = multi ? `${a.folder.name}: ` : '';
+    if (a.error) out.push(`${prefix}${a.error}`);
+    for (const w of a.response?.warnings ?? []) out.push(`${prefix}${w}`);
+  }
+  return [...new Set(out)];
+}
+
+/** Sorts by `key` descending, keeping folder order then per-folder rank for ties. */
+function stableByScore<T extends SearchHit>(lists: Array<Array<LabelledHit<T>>>, key: (h: LabelledHit<T>) => number): Array<LabelledHit<T>> {
+  const flat = lists.flatMap((list, f) => list.map((hit, rank) => ({ hit, f, rank })));
+  flat.sort((a, b) => key(b.hit) - key(a.hit) || a.f - b.f || a.rank - b.rank);
+  return flat.map((x) => x.hit);
+}
+
+export function mergeSearch(answers: ReadonlyArray<FolderAnswer<SearchResponse>>, limit: number): Merged<SearchHit> {
+  const lists = answers.map((a) => (a.response?.results ?? []).map((h) => label(h, a.folder)));
+  return {
+    results: stableByScore(lists, (h) => h.score).slice(0, limit),
+    total: answers.reduce((n, a) => n + (a.response?.total ?? 0), 0),
+    warnings: notesOf(answers),
+  };
+}
+
+const EXACT = new Set(['exact', 'exact-ignore-case', 'qualified']);
+
+export function mergeSymbols(answers: ReadonlyArray<FolderAnswer<SymbolResponse>>, limit: number): Merged<SymbolHit> & { exact: boolean; note?: string } {
+  const lists = answers.map((a) => (a.response?.results ?? []).map((h) => label(h, a.folder)));
+  // Exact matches first whatever folder they come from, then by score.
+  const results = stableByScore(lists, (h) => (EXACT.has(h.match) ? 1e9 : 0) + h.score).slice(0, limit);
+  const exact = answers.some((a) => a.response?.exact);
+  const notes = answers.filter((a) => a.response?.note).map((a) => (answers.length > 1 ? `${a.folder.name}: ${a.response?.note}` : (a.response?.note as string)));
+  return {
+    results,
+    total: results.length,
+    warnings: notesOf(answers.map((a) => ({ folder: a.folder, ...(a.error ? { error: a.error } : {}) }))),
+    exact,
+    ...(!exact && notes.length ? { note: notes.join('; ') } : {}),
+  };
+}

@@ -1,0 +1,80 @@
+// Opens `path:start-end` of a workspace folder: selects the span, reveals it, and highlights it
+// briefly so the eye finds it, then lets the highlight fade out in two steps.
+import * as vscode from 'vscode';
+
+export interface SpanTarget {
+  folderUri?: string;
+  folder?: string;
+  path: string;
+  startLine: number;
+  endLine: number;
+}
+
+const STRONG_MS = 1800;
+const FADE_MS = 1200;
+
+/** The workspace folder a span belongs to: by URI, by name, else the only/first folder. */
+export function folderOf(target: { folderUri?: string; folder?: string }): vscode.WorkspaceFolder | undefined {
+  const folders = vscode.workspace.workspaceFolders ?? [];
+  return (
+    (target.folderUri && folders.find((f) => f.uri.toString() === target.folderUri)) ||
+    (target.folder && folders.find((f) => f.name === target.folder)) ||
+    folders[0]
+  );
+}
+
+export function spanUri(target: SpanTarget): vscode.Uri {
+  const folder = folderOf(target);
+  if (!folder) throw new Error(`no workspace folder for ${target.path}`);
+  return vscode.Uri.joinPath(folder.uri, ...target.path.split('/'));
+}
+
+export class SpanOpener implements vscode.Disposable {
+  private readonly strong = vscode.window.createTextEditorDecorationType({
+    isWholeLine: true,
+    backgroundColor: new vscode.ThemeColor('editor.findMatchHighlightBackground'),
+    overviewRulerColor: new vscode.ThemeColor('editorOverviewRuler.findMatchForeground'),
+    overviewRulerLane: vscode.OverviewRulerLane.Center,
+  });
+  private readonly faint = vscode.window.createTextEditorDecorationType({
+    isWholeLine: true,
+    backgroundColor: new vscode.ThemeColor('editor.rangeHighlightBackground'),
+  });
+  private timers: NodeJS.Timeout[] = [];
+
+  async open(target: SpanTarget): Promise<vscode.TextEditor> {
+    const doc = await vscode.workspace.openTextDocument(spanUri(target));
+    const last = Math.max(0, doc.lineCount - 1);
+    const start = Math.min(Math.max(target.startLine - 1, 0), last);
+    const end = Math.min(Math.max(target.endLine - 1, start), last);
+    const range = new vscode.Range(start, 0, end, doc.lineAt(end).text.length);
+    const editor = await vscode.window.showTextDocument(doc, { preview: true });
+    // Anchor at the end, cursor at the start: the top of the span is what the reader needs first.
+    editor.selection = new vscode.Selection(range.end, range.start);
+    editor.revealRange(range, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
+    this.highlight(editor, range);
+    return editor;
+  }
+
+  private highlight(editor: vscode.TextEditor, range: vscode.Range): void {
+    for (const t of this.timers.splice(0)) clearTimeout(t);
+    for (const e of vscode.window.visibleTextEditors) {
+      e.setDecorations(this.strong, []);
+      e.setDecorations(this.faint, []);
+    }
+    editor.setDecorations(this.strong, [range]);
+    this.timers.push(
+      setTimeout(() => {
+        editor.setDecorations(this.strong, []);
+        editor.setDecorations(this.faint, [range]);
+      }, STRONG_MS),
+      setTimeout(() => editor.setDecorations(this.faint, []), STRONG_MS + FADE_MS),
+    );
+  }
+
+  dispose(): void {
+    for (const t of this.timers.splice(0)) clearTimeout(t);
+    this.strong.dispose();
+    this.faint.dispose();
+  }
+}

@@ -1,0 +1,90 @@
+// Runs `cairn eval --json` on a folder in a child process (the bundled CLI), so mining git
+// history and indexing every case never block the extension host.
+import { spawn } from 'node:child_process';
+import * as path from 'node:path';
+import type { EvalReport } from '../../core/eval/types';
+import { nodeRuntime } from '../agent/nodeRuntime';
+
+export class EvalError extends Error {
+  override readonly name = 'EvalError';
+  constructor(
+    message: string,
+    /** The CLI's error code (`git-failed`, `usage`, …) when it reported one. */
+    readonly code?: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface EvalRunOptions {
+  /** Most commits to evaluate (the CLI's default when omitted). */
+  commits?: number;
+  signal?: AbortSignal;
+  /** Each stderr line of the CLI (warnings, notes). */
+  onLine?: (line: string) => void;
+}
+
+/** The CLI's `{"error":{"code","message"}}` line, if the text holds one. */
+export function cliError(stderr: string): { code: string; message: string } | undefined {
+  for (const line of stderr.split('\n').reverse()) {
+    try {
+      const parsed = JSON.parse(line) as { error?: { code?: unknown; message?: unknown } };
+      if (parsed.error && typeof parsed.error.message === 'string') return { code: String(parsed.error.code ?? 'error'), message: parsed.error.message };
+    } catch {
+      // not JSON: a note or a warning
+    }
+  }
+  return undefined;
+}
+
+/** The report: the last JSON line on stdout that looks like one. */
+export function parseEvalReport(stdout: string): EvalReport | undefined {
+  for (const line of stdout.trim().split('\n').reverse()) {
+    try {
+      const parsed = JSON.parse(line) as Partial<EvalReport>;
+      if (parsed && Array.isArray(parsed.systems) && typeof parsed.evaluated === 'number') return parsed as EvalReport;
+    } catch {
+      // keep looking
+    }
+  }
+  return undefined;
+}
+
+export async function runEval(extensionPath: string, root: string, options: EvalRunOptions = {}): Promise<EvalReport> {
+  const runtime = await nodeRuntime();
+  const cli = path.join(extensionPath, 'dist', 'cli.js');
+  const args = [cli, 'eval', '--json', ...(options.commits ? ['--commits', String(options.commits)] : []), root];
+  return new Promise<EvalReport>((resolve, reject) => {
+    const child = spawn(runtime.command, args, { cwd: root, env: { ...process.env, ...runtime.env }, stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true });
+    let stdout = '';
+    let stderr = '';
+    let pending = '';
+    const onAbort = (): void => {
+      child.kill();
+      reject(new EvalError('The evaluation was cancelled.', 'cancelled'));
+    };
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => {
+      stderr += d;
+      pending += d;
+      const lines = pending.split('\n');
+      pending = lines.pop() ?? '';
+      for (const l of lines) if (l.trim()) options.onLine?.(l);
+    });
+    child.on('error', (e) => {
+      options.signal?.removeEventListener('abort', onAbort);
+      reject(new EvalError(`Could not start ${runtime.command}: ${e.message}`));
+    });
+    child.on('close', (code, signal) => {
+      options.signal?.removeEventListener('abort', onAbort);
+      if (options.signal?.aborted) return;
+      const report = code === 0 ? parseEvalReport(stdout) : undefined;
+      if (report) return resolve(report);
+      const failure = cliError(stderr);
+      if (failure) return reject(new EvalError(failure.message, failure.code));
+      const tail = stderr.trim().split('\n').slice(-5).join('\n');
+      reject(new EvalError(`cairn eval ${signal ? `was killed (${signal})` : `exited with code ${code}`}${tail ? `: ${tail}` : ' without a report'}`));
+    });
+  });
+}

@@ -1,0 +1,70 @@
+// Typed access to the `cairn.*` settings (documented in package.json `contributes.configuration`;
+// engineOptions.ts says what they mean to the engine). Settings are read fresh on every call: the
+// value the Settings UI just wrote is the value the indexer uses, with no cached copy to go stale.
+import * as vscode from 'vscode';
+import { DEFAULT_MAX_FILE_BYTES } from '../core/discovery/options';
+import { DEFAULT_POLICY } from '../core/chunking/policy';
+import type { Bucket } from '../core/languages';
+import type { ChunkStrategy } from '../core/types';
+import type { Scope } from '../core/search/types';
+
+export interface CairnSettings {
+  /** Globs (relative to the folder) a file must match to be indexed; empty = every eligible file. */
+  include: string[];
+  /** Globs of files left out of the index. */
+  exclude: string[];
+  /** Files larger than this many bytes are skipped. */
+  maxFileSize: number;
+  /** Enabled language ids or aliases (`ts`, `python`); empty = every known language. */
+  languages: string[];
+  chunking: {
+    strategy: ChunkStrategy;
+    lineChunkChars: Record<Bucket, number>;
+    astMaxChars: number;
+  };
+  /** Re-index files saved in VS Code. */
+  indexOnSave: boolean;
+  /** Results per search. */
+  resultLimit: number;
+  search: { scope: Scope };
+  registry: { dir: string };
+}
+
+export const SECTION = 'cairn';
+
+const SCOPES: readonly Scope[] = ['code', 'docs', 'all'];
+
+function stringList(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string').map((v) => v.trim()).filter(Boolean) : [];
+}
+
+function positiveInt(value: unknown, fallback: number, min = 1): number {
+  return typeof value === 'number' && Number.isFinite(value) && value >= min ? Math.floor(value) : fallback;
+}
+
+/** The settings for a folder (resource-scoped settings may differ per workspace folder). */
+export function readSettings(scope?: vscode.ConfigurationScope): CairnSettings {
+  const c = vscode.workspace.getConfiguration(SECTION, scope);
+  const lineChars = c.get<Partial<Record<Bucket, unknown>>>('chunking.lineChunkChars') ?? {};
+  const strategy = c.get<string>('chunking.strategy');
+  const scopeSetting = c.get<string>('search.scope') as Scope | undefined;
+  return {
+    include: stringList(c.get('include')),
+    exclude: stringList(c.get('exclude')),
+    maxFileSize: positiveInt(c.get('maxFileSize'), DEFAULT_MAX_FILE_BYTES),
+    languages: stringList(c.get('languages')),
+    chunking: {
+      strategy: strategy === 'lines' ? 'lines' : 'ast',
+      lineChunkChars: {
+        code: positiveInt(lineChars.code, DEFAULT_POLICY.lineChunkChars.code, 50),
+        prose: positiveInt(lineChars.prose, DEFAULT_POLICY.lineChunkChars.prose, 50),
+        config: positiveInt(lineChars.config, DEFAULT_POLICY.lineChunkChars.config, 50),
+      },
+      astMaxChars: positiveInt(c.get('chunking.astMaxChars'), DEFAULT_POLICY.astMaxChars, 100),
+    },
+    indexOnSave: c.get<boolean>('indexOnSave') ?? true,
+    resultLimit: Math.min(500, positiveInt(c.get('resultLimit'), 50)),
+    search: { scope: scopeSetting && SCOPES.includes(scopeSetting) ? scopeSetting : 'all' },
+    registry: { dir: (c.get<string>('registry.dir') ?? '').trim() },
+  };
+}

@@ -1,0 +1,218 @@
+// The Index view: per workspace folder, what is indexed and how fresh it is — state, file and
+// chunk counts, "updated 2 min ago", languages, and skipped files grouped by reason (expandable
+// to the paths). Relative times are redrawn every 30 s while the view is visible.
+import * as vscode from 'vscode';
+import type { IndexStatus } from '../../core/engine/engine';
+import { bytes, count, progressPercent, progressText, relativeTime } from '../format';
+import type { EngineClient, FolderState } from '../services';
+
+export const INDEX_VIEW_ID = 'cairn.index';
+const TICK_MS = 30_000;
+
+type IndexNode =
+  | { type: 'folder'; state: FolderState }
+  | { type: 'info'; id: string; label: string; description?: string; icon: string; tooltip?: string | vscode.MarkdownString; command?: vscode.Command; color?: string }
+  | { type: 'languages'; folderUri: string; languages: Record<string, number> }
+  | { type: 'language'; folderUri: string; id: string; files: number }
+  | { type: 'skipped'; folderUri: string; status: IndexStatus }
+  | { type: 'reason'; folderUri: string; reason: string; paths: Array<{ path: string; detail?: string }> }
+  | { type: 'skippedFile'; folderUri: string; path: string; reason: string; detail?: string };
+
+const STATE_ICONS: Record<FolderState['kind'], [string, string?]> = {
+  starting: ['loading~spin'],
+  indexing: ['sync~spin'],
+  ready: ['pass', 'testing.iconPassed'],
+  paused: ['debug-pause', 'list.warningForeground'],
+  error: ['error', 'list.errorForeground'],
+};
+
+const REASON_LABELS: Record<string, string> = {
+  'secret-name': 'Secret-looking names',
+  'too-large': 'Too large',
+  binary: 'Binary',
+  'invalid-utf8': 'Not UTF-8',
+  unreadable: 'Unreadable',
+  vanished: 'Deleted while reading',
+  symlink: 'Symbolic links',
+  'not-a-file': 'Not regular files',
+};
+
+export function folderDescription(state: FolderState): string {
+  const s = state.status;
+  switch (state.kind) {
+    case 'starting':
+      return 'starting…';
+    case 'indexing':
+      return `indexing ${progressPercent(state.progress) ?? 0}%`;
+    case 'paused':
+      return 'paused';
+    case 'error':
+      return 'error';
+    case 'ready':
+      return s?.exists ? 'up to date' : 'not indexed yet';
+  }
+}
+
+function folderChildren(state: FolderState): IndexNode[] {
+  const key = state.folder.uri.toString();
+  const s = state.status;
+  const out: IndexNode[] = [];
+  if (state.kind === 'error' && state.error) {
+    const message = state.error.charAt(0).toUpperCase() + state.error.slice(1);
+    out.push({ type: 'info', id: `${key}:error`, label: message, icon: 'error', color: 'list.errorForeground', tooltip: `${message}\n\nClick to show the log.`, command: { command: 'cairn.showLog', title: 'Show Log' } });
+  }
+  if (state.kind === 'indexing') {
+    out.push({ type: 'info', id: `${key}:progress`, label: `Indexing: ${progressText(state.progress)}`, description: `${progressPercent(state.progress) ?? 0}%`, icon: 'sync~spin' });
+  }
+  if (state.kind === 'paused') {
+    out.push({ type: 'info', id: `${key}:paused`, label: 'Indexing is paused', description: 'changes are queued', icon: 'debug-pause', command: { command: 'cairn.resumeIndexing', title: 'Resume Indexing' }, tooltip: 'Click to resume indexing' });
+  }
+  if (!s?.exists) {
+    if (state.kind === 'ready') out.push({ type: 'info', id: `${key}:none`, label: 'No index yet', icon: 'circle-slash', command: { command: 'cairn.refreshIndex', title: 'Refresh Index' } });
+    return out;
+  }
+  const last = s.lastRefresh;
+  const tooltip = new vscode.MarkdownString(
+    [
+      `**Index of ${state.folder.name}**`,
+      '',
+      `Updated ${s.updatedAt ? new Date(s.updatedAt).toLocaleString() : 'never'}; created ${s.createdAt ? new Date(s.createdAt).toLocaleString() : '?'}.`,
+      last ? `Last refresh: ${last.added} added, ${last.changed} changed, ${last.removed} removed, ${last.unchanged} unchanged (${last.filesScanned} scanned) in ${last.durationMs} ms.` : '',
+      `Generation ${s.generation}, ${count(s.segments, 'segment')}, ${bytes(s.storeBytes)} on disk.`,
+    ].join('\n'),
+  );
+  out.push({ type: 'info', id: `${key}:counts`, label: `${count(s.files, 'file')} · ${count(s.chunks, 'chunk')}`, description: bytes(s.storeBytes), icon: 'files', tooltip: `Store (${bytes(s.storeBytes)}): ${s.storeDir}` });
+  out.push({
+    type: 'info',
+    id: `${key}:updated`,
+    label: `Updated ${relativeTime(s.updatedAt)}`,
+    description: last && last.added + last.changed + last.removed > 0 ? `+${last.added} ~${last.changed} −${last.removed}` : undefined,
+    icon: 'history',
+    tooltip,
+  });
+  if (Object.keys(s.languages).length) out.push({ type: 'languages', folderUri: key, languages: s.languages });
+  out.push({ type: 'skipped', folderUri: key, status: s });
+  for (const d of s.diagnostics) out.push({ type: 'info', id: `${key}:diag:${d.code}:${d.path ?? ''}`, label: d.message, icon: d.severity === 'error' ? 'error' : 'warning', color: d.severity === 'error' ? 'list.errorForeground' : 'list.warningForeground' });
+  return out;
+}
+
+export class IndexTreeProvider implements vscode.TreeDataProvider<IndexNode>, vscode.Disposable {
+  private readonly emitter = new vscode.EventEmitter<void>();
+  readonly onDidChangeTreeData = this.emitter.event;
+
+  constructor(private readonly engine: EngineClient) {}
+
+  refresh(): void {
+    this.emitter.fire();
+  }
+
+  getChildren(node?: IndexNode): IndexNode[] {
+    if (!node) return this.engine.states().map((state) => ({ type: 'folder', state }));
+    switch (node.type) {
+      case 'folder':
+        return folderChildren(node.state);
+      case 'languages':
+        return Object.entries(node.languages)
+          .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+          .map(([id, files]) => ({ type: 'language', folderUri: node.folderUri, id, files }));
+      case 'skipped': {
+        const byReason = new Map<string, Array<{ path: string; detail?: string }>>();
+        for (const s of node.status.skipped) byReason.set(s.reason, [...(byReason.get(s.reason) ?? []), { path: s.path, ...(s.detail ? { detail: s.detail } : {}) }]);
+        return [...byReason.entries()].sort((a, b) => b[1].length - a[1].length).map(([reason, paths]) => ({ type: 'reason', folderUri: node.folderUri, reason, paths }));
+      }
+      case 'reason':
+        return node.paths.map((p) => ({ type: 'skippedFile', folderUri: node.folderUri, path: p.path, reason: node.reason, ...(p.detail ? { detail: p.detail } : {}) }));
+      default:
+        return [];
+    }
+  }
+
+  getTreeItem(node: IndexNode): vscode.TreeItem {
+    const { None, Collapsed, Expanded } = vscode.TreeItemCollapsibleState;
+    switch (node.type) {
+      case 'folder': {
+        const { state } = node;
+        const item = new vscode.TreeItem(state.folder.name, Expanded);
+        item.id = `folder:${state.folder.uri.toString()}`;
+        const [icon, color] = STATE_ICONS[state.kind];
+        item.iconPath = new vscode.ThemeIcon(icon, color ? new vscode.ThemeColor(color) : undefined);
+        item.description = folderDescription(state);
+        item.tooltip = `${state.folder.uri.fsPath}\n${state.kind}${state.error ? `: ${state.error}` : ''}`;
+        item.contextValue = `cairn.folder.${state.kind}`;
+        return item;
+      }
+      case 'info': {
+        const item = new vscode.TreeItem(node.label, None);
+        item.id = node.id;
+        item.description = node.description;
+        item.iconPath = new vscode.ThemeIcon(node.icon, node.color ? new vscode.ThemeColor(node.color) : undefined);
+        item.tooltip = node.tooltip ?? node.label;
+        item.command = node.command;
+        return item;
+      }
+      case 'languages': {
+        const entries = Object.entries(node.languages).sort((a, b) => b[1] - a[1]);
+        const item = new vscode.TreeItem('Languages', Collapsed);
+        item.id = `${node.folderUri}:languages`;
+        item.iconPath = new vscode.ThemeIcon('symbol-namespace');
+        item.description = `${entries.length}`;
+        item.tooltip = entries.map(([id, n]) => `${id}: ${count(n, 'file')}`).join('\n');
+        return item;
+      }
+      case 'language': {
+        const item = new vscode.TreeItem(node.id, None);
+        item.id = `${node.folderUri}:lang:${node.id}`;
+        item.description = count(node.files, 'file');
+        item.iconPath = new vscode.ThemeIcon('symbol-file');
+        return item;
+      }
+      case 'skipped': {
+        const n = node.status.skipped.length;
+        const item = new vscode.TreeItem(n ? 'Skipped files' : 'No skipped files', n ? Collapsed : None);
+        item.id = `${node.folderUri}:skipped`;
+        item.iconPath = new vscode.ThemeIcon(n ? 'eye-closed' : 'check');
+        item.description = n ? `${n}` : undefined;
+        item.tooltip = n ? 'Files left out of the index, by reason' : 'Every eligible file is indexed';
+        return item;
+      }
+      case 'reason': {
+        const item = new vscode.TreeItem(REASON_LABELS[node.reason] ?? node.reason, Collapsed);
+        item.id = `${node.folderUri}:reason:${node.reason}`;
+        item.description = `${node.paths.length}`;
+        item.iconPath = new vscode.ThemeIcon(node.reason === 'secret-name' ? 'lock' : node.reason === 'too-large' ? 'file-binary' : 'circle-slash');
+        return item;
+      }
+      case 'skippedFile': {
+        const item = new vscode.TreeItem(node.path, None);
+        item.id = `${node.folderUri}:skip:${node.path}`;
+        item.resourceUri = vscode.Uri.joinPath(vscode.Uri.parse(node.folderUri), ...node.path.split('/'));
+        item.iconPath = vscode.ThemeIcon.File;
+        item.description = node.detail;
+        item.tooltip = `${node.path}: ${REASON_LABELS[node.reason] ?? node.reason}${node.detail ? ` (${node.detail})` : ''}`;
+        return item;
+      }
+    }
+  }
+
+  dispose(): void {
+    this.emitter.dispose();
+  }
+}
+
+export function createIndexView(engine: EngineClient): vscode.Disposable[] {
+  const provider = new IndexTreeProvider(engine);
+  const view = vscode.window.createTreeView(INDEX_VIEW_ID, { treeDataProvider: provider, showCollapseAll: true });
+  // Progress events are frequent: redraw at most a few times a second.
+  let pending: NodeJS.Timeout | undefined;
+  const redraw = () => {
+    if (pending) return;
+    pending = setTimeout(() => {
+      pending = undefined;
+      provider.refresh();
+    }, 250);
+  };
+  const tick = setInterval(() => {
+    if (view.visible) provider.refresh();
+  }, TICK_MS);
+  return [provider, view, engine.onDidChangeState(redraw), { dispose: () => (clearInterval(tick), clearTimeout(pending)) }];
+}

@@ -1,0 +1,138 @@
+// The Results view: the last search, as files with their matching chunks. A chunk opens its exact
+// range; its tooltip explains the score; its context menu copies `path:start-end` or adds it to
+// the context pack. The view is empty (and shows its welcome content) until a search ran.
+import * as vscode from 'vscode';
+import type { SearchHit } from '../../core/search/types';
+import { count, hitTitle, hitTooltip, kindIcon, previewLine } from '../format';
+import type { LastSearch, SavedSearch } from '../lastSearch';
+import type { FolderHit } from '../services';
+
+export const RESULTS_VIEW_ID = 'cairn.results';
+/** The first files are expanded; the rest stay folded so the list stays scannable. */
+const EXPANDED_FILES = 8;
+
+export interface FileNode {
+  type: 'file';
+  folder: string;
+  folderUri: string;
+  path: string;
+  hits: Array<FolderHit<SearchHit>>;
+  rank: number;
+}
+
+export interface HitNode {
+  type: 'hit';
+  hit: FolderHit<SearchHit>;
+}
+
+interface EmptyNode {
+  type: 'empty';
+  query: string;
+  warnings: string[];
+}
+
+export type ResultNode = FileNode | HitNode | EmptyNode;
+
+/** Groups hits by file, files in order of their best hit, chunks in line order. */
+export function groupByFile(hits: ReadonlyArray<FolderHit<SearchHit>>): FileNode[] {
+  const files = new Map<string, FileNode>();
+  for (const hit of hits) {
+    const key = `${hit.folderUri}\n${hit.path}`;
+    let node = files.get(key);
+    if (!node) files.set(key, (node = { type: 'file', folder: hit.folder, folderUri: hit.folderUri, path: hit.path, hits: [], rank: files.size }));
+    node.hits.push(hit);
+  }
+  for (const f of files.values()) f.hits.sort((a, b) => a.startLine - b.startLine);
+  return [...files.values()];
+}
+
+export class ResultsTreeProvider implements vscode.TreeDataProvider<ResultNode>, vscode.Disposable {
+  private readonly emitter = new vscode.EventEmitter<void>();
+  readonly onDidChangeTreeData = this.emitter.event;
+  private roots: ResultNode[] = [];
+
+  constructor(lastSearch: LastSearch) {
+    this.load(lastSearch.current);
+  }
+
+  load(saved: SavedSearch | undefined): void {
+    if (!saved) this.roots = [];
+    else if (saved.result.results.length === 0) this.roots = [{ type: 'empty', query: saved.query, warnings: saved.result.warnings }];
+    else this.roots = groupByFile(saved.result.results);
+    this.emitter.fire();
+  }
+
+  getChildren(node?: ResultNode): ResultNode[] {
+    if (!node) return this.roots;
+    if (node.type === 'file') return node.hits.map((hit) => ({ type: 'hit', hit }));
+    return [];
+  }
+
+  getParent(node: ResultNode): ResultNode | undefined {
+    if (node.type !== 'hit') return undefined;
+    return this.roots.find((r) => r.type === 'file' && r.hits.includes(node.hit));
+  }
+
+  getTreeItem(node: ResultNode): vscode.TreeItem {
+    const multi = (vscode.workspace.workspaceFolders?.length ?? 0) > 1;
+    if (node.type === 'empty') {
+      const item = new vscode.TreeItem(`No results for "${node.query}"`);
+      item.iconPath = new vscode.ThemeIcon('search-stop');
+      item.description = node.warnings[0] ?? 'try other words, or scope:all';
+      item.tooltip = node.warnings.length ? node.warnings.join('\n') : undefined;
+      item.contextValue = 'cairn.empty';
+      return item;
+    }
+    if (node.type === 'file') {
+      const slash = node.path.lastIndexOf('/');
+      const dir = slash >= 0 ? node.path.slice(0, slash) : '';
+      const item = new vscode.TreeItem(node.path.slice(slash + 1), node.rank < EXPANDED_FILES ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed);
+      item.id = `file:${node.folderUri}:${node.path}`;
+      item.resourceUri = vscode.Uri.joinPath(vscode.Uri.parse(node.folderUri), ...node.path.split('/'));
+      item.iconPath = vscode.ThemeIcon.File;
+      item.description = [multi ? node.folder : '', dir].filter(Boolean).join(' · ');
+      item.tooltip = `${multi ? `${node.folder}: ` : ''}${node.path} — ${count(node.hits.length, 'match', 'matches')}`;
+      item.contextValue = 'cairn.file';
+      return item;
+    }
+    const { hit } = node;
+    const item = new vscode.TreeItem(hitTitle(hit), vscode.TreeItemCollapsibleState.None);
+    item.id = `hit:${hit.folderUri}:${hit.docid}`;
+    item.iconPath = new vscode.ThemeIcon(hit.stale ? 'warning' : kindIcon(hit.kind));
+    const lines = hit.startLine === hit.endLine ? `${hit.startLine}` : `${hit.startLine}–${hit.endLine}`;
+    // A chunk without a name is already labelled by its lines: do not repeat them.
+    const named = !!(hit.symbol || hit.context);
+    item.description = [named ? lines : '', hit.stale ? 'changed since indexed' : '', previewLine(hit)].filter(Boolean).join('  ');
+    item.tooltip = hitTooltip(hit, multi);
+    item.contextValue = 'cairn.hit';
+    item.command = { command: 'cairn.openSpan', title: 'Open', arguments: [hit] };
+    item.accessibilityInformation = { label: `${hitTitle(hit)}, ${hit.kind}, ${hit.path} lines ${lines}` };
+    return item;
+  }
+
+  dispose(): void {
+    this.emitter.dispose();
+  }
+}
+
+/** Creates the Results view; it follows the last search and says what it shows. */
+export function createResultsView(lastSearch: LastSearch): { view: vscode.TreeView<ResultNode>; provider: ResultsTreeProvider; disposables: vscode.Disposable[] } {
+  const provider = new ResultsTreeProvider(lastSearch);
+  const view = vscode.window.createTreeView(RESULTS_VIEW_ID, { treeDataProvider: provider, showCollapseAll: true });
+  const describe = (saved: SavedSearch | undefined) => {
+    view.description = saved?.query;
+    const n = saved?.result.results.length ?? 0;
+    view.message = saved && n > 0 ? `${count(n, 'result')} for "${saved.query}" in ${count(groupByFile(saved.result.results).length, 'file')}` : undefined;
+  };
+  describe(lastSearch.current);
+  void vscode.commands.executeCommand('setContext', 'cairn.hasResults', (lastSearch.current?.result.results.length ?? 0) > 0);
+  const disposables = [
+    provider,
+    view,
+    lastSearch.onDidChange((saved) => {
+      provider.load(saved);
+      describe(saved);
+    }),
+  ];
+  return { view, provider, disposables };
+}

@@ -1,0 +1,102 @@
+// The extension's host-independent pieces: inline search filters, settings → engine options, and
+// merging per-folder answers into one multi-root answer (folder labels, score order, exact first).
+import * as assert from 'node:assert/strict';
+import { checkAll } from './check';
+import { parseSearchInput } from '../../src/vscode/searchQuery';
+import { chunkingOptions, discoveryOptions, languageAllowList } from '../../src/vscode/engineOptions';
+import { mergeSearch, mergeSymbols, type FolderAnswer } from '../../src/vscode/mergeResults';
+import type { CairnSettings } from '../../src/vscode/settings';
+import type { SearchHit, SearchResponse, SymbolHit, SymbolResponse } from '../../src/core/search/types';
+
+function hit(path: string, score: number, extra: Partial<SymbolHit> = {}): SymbolHit {
+  return {
+    docid: `${path}:1-2`, path, startLine: 1, endLine: 2, score, scoreBreakdown: [], symbol: extra.symbol ?? 'x', kind: 'function',
+    language: 'typescript', context: '', preview: '', id: `${path}#${score}`, match: 'fuzzy', qualifiedName: extra.symbol ?? 'x', ...extra,
+  };
+}
+const index = { files: 1, chunks: 1, fresh: true, generation: 1 };
+const search = (hits: SearchHit[], warnings: string[] = []): SearchResponse => ({ query: 'q', results: hits, total: hits.length, tookMs: 1, index, warnings, diagnostics: [] });
+const symbols = (hits: SymbolHit[], exact: boolean, note?: string): SymbolResponse => ({ query: 'q', exact, results: hits, tookMs: 1, index, diagnostics: [], ...(note ? { note } : {}) });
+const A = { name: 'a', uri: 'file:///a' };
+const B = { name: 'b', uri: 'file:///b' };
+
+describe('vscode adapter', () => {
+  describe('parseSearchInput', () => {
+    checkAll(
+      [
+        { input: 'greet', expected: { text: 'greet', filters: {}, labels: [] } },
+        { input: 'greet lang:ts', expected: { text: 'greet', filters: { languages: ['ts'] }, labels: ['lang:ts'] } },
+        { input: 'language:Python,go x', expected: { text: 'x', filters: { languages: ['python', 'go'] }, labels: ['lang:Python,go'] } },
+        { input: 'kind:Function kind:method a', expected: { text: 'a', filters: { kinds: ['function', 'method'] }, labels: ['kind:Function', 'kind:method'] } },
+        { input: 'path:src/** -test scope:docs', expected: { text: '-test', filters: { paths: ['src/**'], scope: 'docs' }, labels: ['path:src/**', 'scope:docs'] } },
+        { input: 'scope:nowhere symbol:greet', expected: { text: 'scope:nowhere symbol:greet', filters: {}, labels: [] } },
+      ],
+      parseSearchInput,
+    );
+  });
+
+  describe('settings → engine options', () => {
+    const settings: CairnSettings = {
+      include: ['src/**'], exclude: ['docs/**'], maxFileSize: 1000, languages: [],
+      chunking: { strategy: 'lines', lineChunkChars: { code: 900, prose: 800, config: 700 }, astMaxChars: 2000 },
+      indexOnSave: true, resultLimit: 10, search: { scope: 'all' }, registry: { dir: '' },
+    };
+    it('maps include/exclude/size and leaves the language allow-list to the engine when every language is on', () => {
+      assert.deepEqual(discoveryOptions(settings), { include: ['src/**'], exclude: ['docs/**'], maxFileBytes: 1000 });
+    });
+    it('turns enabled languages (ids or aliases) into suffixes and file names from the language table', () => {
+      const ts = languageAllowList(['ts']);
+      assert.ok(ts);
+      assert.deepEqual(ts.extensions, ['.cts', '.mts', '.ts', '.tsx']);
+      assert.deepEqual(ts.filenames, []);
+      const docker = languageAllowList(['dockerfile', 'md']);
+      assert.ok(docker?.filenames.includes('dockerfile') && docker.extensions.includes('.md'));
+      assert.equal(languageAllowList([]), undefined);
+    });
+    it('maps chunking settings to the engine policy', () => {
+      assert.deepEqual(chunkingOptions(settings), { strategy: 'lines', policy: { lineChunkChars: { code: 900, prose: 800, config: 700 }, astMaxChars: 2000 } });
+    });
+  });
+
+  describe('mergeSearch', () => {
+    it('labels hits with their folder and orders by score, stable across folders', () => {
+      const answers: Array<FolderAnswer<SearchResponse>> = [
+        { folder: A, response: search([hit('a1', 5), hit('a2', 3)]) },
+        { folder: B, response: search([hit('b1', 5), hit('b2', 4)], ['partial']) },
+      ];
+      const m = mergeSearch(answers, 3);
+      assert.deepEqual(m.results.map((h) => [h.folder, h.path]), [['a', 'a1'], ['b', 'b1'], ['b', 'b2']]);
+      assert.equal(m.results[0]!.folderUri, 'file:///a');
+      assert.equal(m.total, 4);
+      assert.deepEqual(m.warnings, ['b: partial']);
+    });
+    it('keeps answering when one folder fails, and says which', () => {
+      const m = mergeSearch([{ folder: A, error: 'engine down' }, { folder: B, response: search([hit('b1', 1)]) }], 10);
+      assert.deepEqual(m.results.map((h) => h.path), ['b1']);
+      assert.deepEqual(m.warnings, ['a: engine down']);
+    });
+    it('does not prefix warnings in a single-folder workspace', () => {
+      assert.deepEqual(mergeSearch([{ folder: A, response: search([], ['no index yet']) }], 5).warnings, ['no index yet']);
+    });
+  });
+
+  describe('mergeSymbols', () => {
+    it('puts exact matches first whatever their score or folder', () => {
+      const m = mergeSymbols(
+        [
+          { folder: A, response: symbols([hit('a', 9, { symbol: 'greetAll', match: 'prefix' })], false, 'no symbol named "greet"; closest: greetAll') },
+          { folder: B, response: symbols([hit('b', 2, { symbol: 'greet', match: 'exact' })], true) },
+        ],
+        10,
+      );
+      assert.deepEqual(m.results.map((h) => h.symbol), ['greet', 'greetAll']);
+      assert.equal(m.exact, true);
+      assert.equal(m.note, undefined);
+    });
+    it('passes the engine\'s note on when nothing matches exactly', () => {
+      const m = mergeSymbols([{ folder: A, response: symbols([], false, 'no symbol named "Gretr" and nothing close') }], 10);
+      assert.equal(m.exact, false);
+      assert.equal(m.note, 'no symbol named "Gretr" and nothing close');
+    });
+  });
+});

@@ -1,0 +1,251 @@
+// Searching: the Cairn: Search quick pick driven through the real UI, the Results view (items,
+// click-to-open, persistence, screenshots), inline filters, and Go to Symbol.
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { hitTitle, hitTooltip, spanReference } from '../../../src/vscode/format';
+import { parseSearchInput } from '../../../src/vscode/searchQuery';
+import { api, poll, ready, sleep } from './cairnHelpers';
+import { click, getText, press, screenshot, typeText, ui, uiAvailable, waitForText } from './ui';
+
+async function closeEditors(): Promise<void> {
+  await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+}
+
+/** The active editor's file (relative) and selection as 1-based lines. */
+function activeSpan(): { path: string; startLine: number; endLine: number } | undefined {
+  const e = vscode.window.activeTextEditor;
+  if (!e) return undefined;
+  return { path: vscode.workspace.asRelativePath(e.document.uri, false), startLine: e.selection.start.line + 1, endLine: e.selection.end.line + 1 };
+}
+
+async function waitForQuickInput(): Promise<void> {
+  const r = await ui({ waitForSelector: '.quick-input-widget .quick-input-box input' });
+  if (!r.ok) throw new Error(`quick input did not open: ${r.error}`);
+}
+
+describe('Cairn: search', () => {
+  before(async function () {
+    this.timeout(90000);
+    await ready(await api());
+  });
+  afterEach(async () => {
+    await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+  });
+
+  it('parses inline filters out of the query', () => {
+    const p = parseSearchInput('greeting lang:ts kind:function,method path:src/** scope:docs +name');
+    assert.equal(p.text, 'greeting +name');
+    assert.deepEqual(p.filters, { languages: ['ts'], kinds: ['function', 'method'], paths: ['src/**'], scope: 'docs' });
+    assert.equal(parseSearchInput('scope:everything').text, 'scope:everything', 'an unknown scope stays a query term');
+  });
+
+  it('answers with folder-labelled hits, and the filters narrow them', async () => {
+    const a = await api();
+    const all = await a.services.engine.search('vector length', { scope: 'all' });
+    assert.ok(all.results.length > 0, 'no results for "vector length"');
+    assert.equal(all.results[0]!.path, 'src/math/vector.ts');
+    assert.equal(all.results[0]!.folder, vscode.workspace.workspaceFolders![0]!.name);
+    const py = await a.services.engine.search('distance', { languages: ['py'] });
+    assert.ok(py.results.length > 0 && py.results.every((h) => h.language === 'python'), `lang:py gave ${py.results.map((h) => h.path).join(', ')}`);
+    const docs = await a.services.engine.search('vectors', { scope: 'docs' });
+    assert.ok(docs.results.length > 0 && docs.results.every((h) => h.path.endsWith('.md')), `scope:docs gave ${docs.results.map((h) => h.path).join(', ')}`);
+  });
+
+  it('Cairn: Search — type a query, accept, and the span opens selected', async function () {
+    if (!uiAvailable()) this.skip();
+    this.timeout(60000);
+    const a = await api();
+    await closeEditors();
+    const query = 'greeting for name';
+    const expected = (await a.services.engine.search(query, { scope: a.services.settings().search.scope })).results[0];
+    assert.ok(expected, `no results for "${query}"`);
+    assert.equal(expected.path, 'src/greeter.ts');
+    void vscode.commands.executeCommand('cairn.search');
+    await waitForQuickInput();
+    await typeText(query);
+    // The first row shows the top hit's path:line once the debounced search answered.
+    await waitForText(`${expected.path}:${expected.startLine}`);
+    await waitForText('result');
+    await screenshot('search-quickpick', { clip: '.quick-input-widget' });
+    await press('Enter');
+    const opened = await poll('the top hit to open', () => {
+      const s = activeSpan();
+      return s && s.path === expected.path ? s : undefined;
+    });
+    assert.deepEqual(opened, { path: expected.path, startLine: expected.startLine, endLine: expected.endLine });
+    await screenshot('editor-span', { clip: '.part.editor' });
+    // Accepting also fills the Results view with that search.
+    assert.equal(a.lastSearch.current?.query, query);
+  });
+
+  it('Cairn: Search — the copy button on a result copies its `path:start-end`', async function () {
+    if (!uiAvailable()) this.skip();
+    const a = await api();
+    const top = (await a.services.engine.search('vector length', { scope: a.services.settings().search.scope })).results[0]!;
+    await vscode.env.clipboard.writeText('');
+    void vscode.commands.executeCommand('cairn.search', 'vector length');
+    await waitForQuickInput();
+    await waitForText(`${top.path}:${top.startLine}`);
+    await click({ selector: '.quick-input-widget .monaco-list-row.focused .codicon-copy' });
+    await poll('the reference on the clipboard', async () => (await vscode.env.clipboard.readText()) === spanReference(top) || undefined, 5000);
+    await press('Escape');
+  });
+
+  it('Cairn: Search — inline filters typed into the box apply', async function () {
+    if (!uiAvailable()) this.skip();
+    void vscode.commands.executeCommand('cairn.search');
+    await waitForQuickInput();
+    await typeText('distance lang:py');
+    await waitForText('app/models.py:');
+    const title = await getText('.quick-input-widget .quick-input-title');
+    assert.match(title, /result/);
+    const list = await getText('.quick-input-widget .quick-input-list');
+    assert.ok(!list.includes('vector.ts'), `lang:py still lists TypeScript: ${list}`);
+    await press('Escape');
+  });
+
+  it('Results view: shows files with their chunks, opens a chunk at its range, survives as last search', async function () {
+    this.timeout(60000);
+    const a = await api();
+    await closeEditors();
+    const query = 'vector length normalize';
+    const result = (await vscode.commands.executeCommand('cairn.search', { query, target: 'view' })) as Awaited<ReturnType<typeof a.services.engine.search>>;
+    assert.ok(result && result.results.length > 0, 'the search filled nothing');
+    assert.equal(a.lastSearch.current?.query, query);
+    const saved = a.services.context.workspaceState.get<{ query: string }>('cairn.lastSearch');
+    assert.equal(saved?.query, query, 'the last search is not kept in workspace state');
+    if (!uiAvailable()) return;
+    const top = result.results[0]!;
+    await vscode.commands.executeCommand('workbench.view.extension.cairn');
+    await waitForText('vector.ts');
+    await waitForText(hitTitle(top));
+    await waitForText(`for "${query}"`);
+    await sleep(300);
+    await screenshot('sidebar-results', { clip: '.part.sidebar' });
+    await click({ text: hitTitle(top), exact: true });
+    const opened = await poll('the clicked chunk to open', () => {
+      const s = activeSpan();
+      return s && s.path === top.path ? s : undefined;
+    });
+    assert.deepEqual(opened, { path: top.path, startLine: top.startLine, endLine: top.endLine });
+    // Keyboard: back in the Results view, Ctrl+C copies the selected chunk's reference.
+    await vscode.env.clipboard.writeText('');
+    await vscode.commands.executeCommand('cairn.results.focus');
+    await press('Control+C');
+    await poll('the selected chunk\'s reference on the clipboard', async () => (await vscode.env.clipboard.readText()) === spanReference(top) || undefined, 5000);
+  });
+
+  it('Results view: a chunk\'s tooltip explains its score in a table that adds up', async () => {
+    const a = await api();
+    const hit = a.lastSearch.current?.result.results[0];
+    assert.ok(hit);
+    const md = hitTooltip(hit, false).value;
+    assert.match(md, /\| Score component \| Value \|/);
+    assert.ok(md.includes(`**${hit.score.toFixed(3)}**`), md);
+    const sum = hit.scoreBreakdown.reduce((n, c) => n + c.value, 0);
+    assert.ok(Math.abs(sum - hit.score) < 1e-3 * Math.max(1, hit.score), `breakdown ${sum} != score ${hit.score}`);
+    assert.equal(md.split('\n').filter((l) => l.startsWith('| ') && !l.startsWith('| Score') && !l.startsWith('| **')).length, hit.scoreBreakdown.length);
+  });
+
+  it('Results view: copies `path:start-end` from the context menu command', async () => {
+    const a = await api();
+    const hit = a.lastSearch.current?.result.results[0];
+    assert.ok(hit, 'no results to copy from');
+    await vscode.env.clipboard.writeText('');
+    const copied = await vscode.commands.executeCommand('cairn.copySpanReference', { type: 'hit', hit });
+    assert.equal(copied, spanReference(hit));
+    assert.equal(await vscode.env.clipboard.readText(), `${hit.path}:${hit.startLine}-${hit.endLine}`);
+  });
+
+  it('Add to Context Pack puts the span in the basket once', async () => {
+    const a = await api();
+    const hit = a.lastSearch.current?.result.results[0];
+    assert.ok(hit);
+    a.services.basket.remove(hit.docid);
+    await vscode.commands.executeCommand('cairn.addToContextPack', { type: 'hit', hit });
+    await vscode.commands.executeCommand('cairn.addToContextPack', hit);
+    const items = a.services.basket.items.filter((i) => i.docid === hit.docid);
+    assert.equal(items.length, 1);
+    assert.deepEqual({ path: items[0]!.path, startLine: items[0]!.startLine, endLine: items[0]!.endLine }, { path: hit.path, startLine: hit.startLine, endLine: hit.endLine });
+    a.services.basket.remove(hit.docid);
+  });
+
+  it('Index view: folders with counts, freshness, languages and skipped files', async function () {
+    if (!uiAvailable()) this.skip();
+    const a = await api();
+    const status = a.services.engine.states()[0]!.status!;
+    await vscode.commands.executeCommand('workbench.view.extension.cairn');
+    await vscode.commands.executeCommand('cairn.index.focus');
+    await waitForText(`${status.files} files · ${status.chunks} chunks`);
+    await waitForText('Updated');
+    await waitForText('Languages');
+    await screenshot('sidebar-index', { clip: '.part.sidebar' });
+  });
+
+  it('Clear Search Results empties the view and shows the welcome content', async function () {
+    const a = await api();
+    const before = a.lastSearch.current;
+    await vscode.commands.executeCommand('cairn.clearSearchResults');
+    assert.equal(a.lastSearch.current, undefined);
+    if (uiAvailable()) {
+      await vscode.commands.executeCommand('cairn.results.focus');
+      await waitForText('Search this workspace');
+      await screenshot('sidebar-empty', { clip: '.part.sidebar' });
+    }
+    if (before) a.lastSearch.set(before.query, before.result);
+  });
+
+  it('default keybindings open Search (Ctrl+Alt+F) and Go to Symbol (Ctrl+Alt+S) from the editor', async function () {
+    if (!uiAvailable() || process.platform === 'darwin') this.skip();
+    const doc = await vscode.workspace.openTextDocument(vscode.Uri.joinPath(vscode.workspace.workspaceFolders![0]!.uri, 'src/greeter.ts'));
+    await vscode.window.showTextDocument(doc);
+    await vscode.commands.executeCommand('workbench.action.focusActiveEditorGroup');
+    await press('Control+Alt+F');
+    await waitForText('Cairn: Search');
+    await press('Escape');
+    await vscode.commands.executeCommand('workbench.action.focusActiveEditorGroup');
+    await press('Control+Alt+S');
+    await waitForText('Cairn: Go to Symbol');
+    await press('Escape');
+    await closeEditors();
+  });
+
+  it('Go to Symbol: exact names first, qualified names and initials, and a note when nothing is exact', async () => {
+    const a = await api();
+    const exact = await a.services.engine.findSymbol('createGreeter');
+    assert.equal(exact.exact, true);
+    assert.equal(exact.results[0]?.symbol, 'createGreeter');
+    const qualified = await a.services.engine.findSymbol('Greeter.greet');
+    assert.equal(qualified.results[0]?.qualifiedName.endsWith('greet'), true, JSON.stringify(qualified.results.slice(0, 3).map((r) => r.qualifiedName)));
+    const initials = await a.services.engine.findSymbol('gA');
+    assert.ok(initials.results.some((r) => r.symbol === 'greetAll'), `gA found ${initials.results.map((r) => r.symbol).join(', ')}`);
+    const miss = await a.services.engine.findSymbol('Gretr');
+    assert.equal(miss.exact, false);
+    assert.match(miss.note ?? '', /no symbol named "Gretr"/);
+  });
+
+  it('Go to Symbol (UI): opens the definition, and says when there is no exact match', async function () {
+    if (!uiAvailable()) this.skip();
+    this.timeout(60000);
+    await closeEditors();
+    void vscode.commands.executeCommand('cairn.goToSymbol');
+    await waitForQuickInput();
+    await typeText('Gretr');
+    await waitForText('no symbol named "Gretr"');
+    await screenshot('symbol-quickpick-note', { clip: '.quick-input-widget' });
+    await press('Escape');
+    void vscode.commands.executeCommand('cairn.goToSymbol');
+    await waitForQuickInput();
+    await typeText('createGreeter');
+    await waitForText('src/greeter.ts:');
+    await screenshot('symbol-quickpick', { clip: '.quick-input-widget' });
+    await press('Enter');
+    const editor = await poll('greeter.ts to open', () => {
+      const e = vscode.window.activeTextEditor;
+      return e && e.document.uri.path.endsWith('src/greeter.ts') ? e : undefined;
+    });
+    const defLine = editor.document.getText().split('\n').findIndex((l) => l.startsWith('export function createGreeter'));
+    assert.ok(defLine >= 0);
+    assert.equal(editor.selection.start.line, defLine, `opened at line ${editor.selection.start.line + 1}, definition at ${defLine + 1}`);
+  });
+});
