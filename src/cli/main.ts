@@ -3,9 +3,9 @@
 // code: 0 success, 1 runtime failure, 2 bad arguments (with a one-line usage error).
 import { setFlagsFromString } from 'node:v8';
 import { version } from '../../package.json';
-import { UsageError, commandHelp, parseCommandArgs } from './args';
+import { commandHelp, parseCommandArgs } from './args';
 import { COMMANDS, findCommand } from './commands/registry';
-import { CliError, Output } from './output';
+import { type CliError, Output } from './output';
 
 // Tree-sitter grammars are large wasm modules whose hot lexer functions V8 recompiles with
 // TurboFan in the background; a process cannot exit until those compiles finish, which added
@@ -63,12 +63,14 @@ async function main(argv: string[]): Promise<number> {
     }
     return await command.run(args, out);
   } catch (e) {
-    if (e instanceof UsageError) {
+    // By name, not instanceof: commands bundled separately (dist/cli-mcp.js, dist/cli-eval.js)
+    // carry their own copies of these classes.
+    if (isNamed(e, 'UsageError')) {
       out.error('usage', `${e.message} (usage: ${command.spec.usage})`, prefix);
       return 2;
     }
-    if (e instanceof CliError) {
-      out.error(e.code, e.message, prefix);
+    if (isNamed(e, 'CliError')) {
+      out.error((e as CliError).code, e.message, prefix);
       return 1;
     }
     // A bug, not a user mistake: the stack is only noise unless someone asks for it.
@@ -76,6 +78,10 @@ async function main(argv: string[]): Promise<number> {
     out.error('internal', detail, prefix);
     return 1;
   }
+}
+
+function isNamed(e: unknown, name: 'UsageError' | 'CliError'): e is Error {
+  return e instanceof Error && e.name === name;
 }
 
 main(process.argv.slice(2)).then(
