@@ -4,7 +4,7 @@ import type { Chunk, ChunkKind } from '../types';
 import { forEachProseToken, forEachToken } from './tokenizer';
 
 /** Bump when tokenising or field analysis changes: stores built by another version re-chunk every file. */
-export const ANALYZER_VERSION = 2;
+export const ANALYZER_VERSION = 3;
 
 /** Field order is part of the on-disk format (field masks and length columns use it). */
 export const FIELDS = ['symbol', 'context', 'path', 'signature', 'body', 'prose'] as const;

@@ -8,8 +8,6 @@
 // `prose` field (docs text) goes through lunr's stemmer, on both sides.
 import lunr = require('lunr');
 
-/** Words: identifiers (letters of any script, `_`, `$`), and numbers. Everything else separates. */
-const WORD = /[\p{L}_$][\p{L}\p{N}_$]*|\p{N}[\p{L}\p{N}_]*/gu;
 /** Parts of an identifier: `HTTPServer2Go` -> HTTP, Server2, Go. */
 const PART = /\p{Lu}+(?!\p{Ll})\p{N}*|\p{Lu}?\p{Ll}+\p{N}*|\p{N}+\p{Ll}*|\p{Lo}+\p{N}*/gu;
 /** Tokens longer than this are noise (hashes, base64, minified blobs): not indexed. */
@@ -40,25 +38,72 @@ export function identifierParts(word: string): readonly string[] {
   return result;
 }
 
+/** A word only needs splitting when it has capitals, `_`/`$`, digits or non-ASCII letters. */
+const PLAIN = 0;
+const NEEDS_SPLIT = 1;
+const HAS_UPPER = 2;
+
+const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
+const LETTER = /\p{L}/u;
+
+/**
+ * Scans `text` for words (identifiers and numbers), calling `onWord(start, end, flags)`.
+ * A hand-written ASCII scanner: this runs over every byte of the workspace, and a Unicode
+ * regular expression was the single largest cost of indexing. Non-ASCII letters still count.
+ */
+function scanWords(text: string, onWord: (start: number, end: number, flags: number) => void): void {
+  const n = text.length;
+  let i = 0;
+  while (i < n) {
+    let c = text.charCodeAt(i);
+    const isIdentStart = (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95 || c === 36;
+    const isDigit = c >= 48 && c <= 57;
+    const isWide = c > 127 && LETTER.test(text[i] as string);
+    if (!isIdentStart && !isDigit && !isWide) {
+      i++;
+      continue;
+    }
+    const start = i;
+    let flags = isDigit ? NEEDS_SPLIT : PLAIN;
+    for (; i < n; i++) {
+      c = text.charCodeAt(i);
+      if (c >= 97 && c <= 122) continue;
+      if (c >= 65 && c <= 90) flags |= NEEDS_SPLIT | HAS_UPPER;
+      else if (c >= 48 && c <= 57 || c === 95) flags |= NEEDS_SPLIT;
+      else if (c === 36) {
+        if (isDigit) break; // numbers take letters, digits and `_`, not `$`
+        flags |= NEEDS_SPLIT;
+      } else if (c > 127 && LETTER_OR_DIGIT.test(text[i] as string)) flags |= NEEDS_SPLIT | HAS_UPPER;
+      else break;
+    }
+    onWord(start, i, flags);
+  }
+}
+
+/** Tokens shorter than this (`i`, `x`, `0`) match everything and mean nothing: not indexed. */
+export const MIN_TOKEN_LENGTH = 2;
+
 /**
  * Calls `emit` for every index token of `text`: each word whole (lower-cased), then its parts.
  * Allocation-light: this runs over every byte of the workspace.
  */
 export function forEachToken(text: string, emit: (token: string) => void): void {
-  WORD.lastIndex = 0;
-  for (let m = WORD.exec(text); m !== null; m = WORD.exec(text)) {
-    const word = m[0];
-    if (word.length > MAX_TOKEN_LENGTH) continue;
-    const lower = word.toLowerCase();
-    const trimmed = trimAffixes(lower);
-    if (trimmed.length === 0) continue;
-    emit(trimmed);
+  scanWords(text, (start, end, flags) => {
+    const length = end - start;
+    if (length > MAX_TOKEN_LENGTH || length < MIN_TOKEN_LENGTH) return;
+    const word = text.slice(start, end);
+    if (flags === PLAIN) {
+      emit(word); // already lower case, nothing to trim or split
+      return;
+    }
+    const trimmed = trimAffixes(flags & HAS_UPPER ? word.toLowerCase() : word);
+    if (trimmed.length >= MIN_TOKEN_LENGTH) emit(trimmed);
     const parts = identifierParts(word);
-    for (let i = 0; i < parts.length; i++) {
-      const p = parts[i] as string;
+    for (let k = 0; k < parts.length; k++) {
+      const p = parts[k] as string;
       if (p !== trimmed) emit(p);
     }
-  }
+  });
 }
 
 /** `__init__` -> `init`, `$el` -> `el`: leading/trailing `_`/`$` carry no meaning for search. */
@@ -123,13 +168,14 @@ export interface QueryWord {
 /** Splits a query term (original case) into words the way the index tokenises text. */
 export function analyzeQueryTerm(term: string): QueryWord[] {
   const words: QueryWord[] = [];
-  WORD.lastIndex = 0;
-  for (let m = WORD.exec(term); m !== null; m = WORD.exec(term)) {
-    const original = m[0];
+  scanWords(term, (start, end) => {
+    const original = term.slice(start, end);
+    if (original.length > MAX_TOKEN_LENGTH) return;
     const whole = trimAffixes(original.toLowerCase());
-    if (!whole || original.length > MAX_TOKEN_LENGTH) continue;
-    words.push({ whole, parts: identifierParts(original).filter((p) => p !== whole), original });
-  }
+    const parts = identifierParts(original).filter((p) => p !== whole);
+    if (whole.length < MIN_TOKEN_LENGTH && parts.length === 0) return;
+    words.push({ whole, parts, original });
+  });
   return words;
 }
 
