@@ -2,6 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { TempWorkspace } from './helpers/workspace';
+import { IndexStore } from '../../src/core/store/store';
 import type { Engine } from '../../src/core/engine/engine';
 
 /** Paths of the hits for a query, in order. */
@@ -115,8 +116,13 @@ describe('incremental indexing', function () {
   });
 
   it('chunk ids are stable across runs and survive a rebuild', async () => {
-    const ids = () => Object.fromEntries(Object.entries(stateFiles(ws)).map(([p, s]) => [p, s.chunkIds]));
+    const store = new IndexStore(ws.storeDir);
+    const ids = () => {
+      const state = store.readState(store.readManifest()!);
+      return Object.fromEntries(Object.entries(state.files).map(([p, s]) => [p, store.chunkIdsOf(s)]));
+    };
     const before = ids();
+    assert.equal(Object.values(before).flat().length, engine.status().chunks);
     await engine.refresh({ rebuild: true });
     assert.deepEqual(ids(), before);
   });
@@ -126,6 +132,20 @@ describe('incremental indexing', function () {
     const r = await other.refresh();
     assert.equal(r.changed, 3);
     assert.ok(r.diagnostics.some((d) => d.code === 'config-changed'));
+  });
+
+  it('files named like Object.prototype members are ordinary files', async () => {
+    ws.write('__proto__', 'Proto notes mention zebrafish\n');
+    ws.write('constructor', 'Constructor notes mention okapi\n');
+    const r = await engine.refresh();
+    assert.equal(r.added, 0, 'extensionless names that are not well-known are not eligible');
+    ws.write('lib/__proto__.ts', 'export const zebrafish = 1;\n');
+    ws.write('lib/constructor.ts', 'export const okapi = 2;\n');
+    await engine.refresh();
+    assert.deepEqual(await paths(engine, 'zebrafish'), ['lib/__proto__.ts']);
+    assert.deepEqual(await paths(engine, 'okapi'), ['lib/constructor.ts']);
+    await engine.refresh();
+    assert.equal(engine.status().files, 5);
   });
 
   it('scores depend on what is indexed, not on the refreshes that produced it', async () => {
@@ -154,7 +174,3 @@ describe('incremental indexing', function () {
   });
 });
 
-function stateFiles(ws: TempWorkspace): Record<string, { chunkIds: string[] }> {
-  const manifest = JSON.parse(fs.readFileSync(path.join(ws.storeDir, 'manifest.json'), 'utf8')) as { state: string };
-  return (JSON.parse(fs.readFileSync(path.join(ws.storeDir, manifest.state), 'utf8')) as { files: Record<string, { chunkIds: string[] }> }).files;
-}

@@ -104,7 +104,7 @@ export async function refreshIndex(config: IndexerConfig, options: RefreshOption
   try {
     // --- load the previous generation (or start over) -------------------------------
     let previous: Manifest | undefined;
-    let state: StateTable = { files: {}, skipped: [] };
+    let state: StateTable = { files: Object.create(null) as Record<string, FileState>, skipped: [] };
     let rebuilt = false;
     const wantedConfig = configHash(config.policy, config.strategy);
     if (options.rebuild) {
@@ -123,7 +123,7 @@ export async function refreshIndex(config: IndexerConfig, options: RefreshOption
         diagnostics.push(corruptionDiagnostic(e));
         store.clear();
         previous = undefined;
-        state = { files: {}, skipped: [] };
+        state = { files: Object.create(null) as Record<string, FileState>, skipped: [] };
         rebuilt = true;
       }
     }
@@ -213,7 +213,7 @@ export async function refreshIndex(config: IndexerConfig, options: RefreshOption
         builderFiles.push({
           path: doc.path,
           state: {
-            size: doc.size, mtimeMs: doc.mtimeMs, hash: doc.hash, language: doc.language, firstDoc, docCount, chunkIds: fc.chunks.map((c) => c.id),
+            size: doc.size, mtimeMs: doc.mtimeMs, hash: doc.hash, language: doc.language, firstDoc, docCount,
             ...(fc.imports?.length ? { imports: fc.imports } : {}),
           },
         });
@@ -242,7 +242,7 @@ export async function refreshIndex(config: IndexerConfig, options: RefreshOption
     }
 
     // --- next state ------------------------------------------------------------------
-    const files: Record<string, FileState> = { ...state.files };
+    const files: Record<string, FileState> = Object.assign(Object.create(null) as Record<string, FileState>, state.files);
     for (const p of removedPaths) delete files[p];
     for (const [p, s] of touched) files[p] = s;
     for (const [p, s] of newStates) files[p] = s;

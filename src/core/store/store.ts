@@ -57,6 +57,11 @@ export interface Manifest {
   lastRefresh?: RefreshSummary;
 }
 
+/**
+ * What the index knows about one file. Its chunks are documents `firstDoc .. firstDoc+docCount-1`
+ * of `segment`; their stable ids are in that segment's id column (`IndexStore.chunkIdsOf`), so
+ * the table stays small enough to rewrite on every commit.
+ */
 export interface FileState {
   size: number;
   mtimeMs: number;
@@ -65,8 +70,6 @@ export interface FileState {
   segment: string;
   firstDoc: number;
   docCount: number;
-  /** Stable ids of the chunks this file produced, in document order. */
-  chunkIds: string[];
   /** Import specifiers the file contains (for the dependency graph of context packs). */
   imports?: string[];
 }
@@ -111,6 +114,8 @@ function isManifest(m: unknown): m is Manifest {
 
 export class IndexStore {
   private readonly segmentCache = new Map<string, Segment>();
+  /** The last state table read or written, by file name: a long-lived process parses it once. */
+  private stateCache?: { name: string; table: StateTable };
 
   constructor(readonly dir: string) {}
 
@@ -193,8 +198,10 @@ export class IndexStore {
     }
   }
 
+  /** The state table of a generation. Treat it as immutable: it may be shared with later calls. */
   readState(manifest: Manifest): StateTable {
     const name = manifest.state;
+    if (this.stateCache?.name === name) return this.stateCache.table;
     if (!/^state-[\w-]+\.json$/.test(name)) throw new StoreCorruptError(`manifest names an invalid state file ${JSON.stringify(name)}`);
     let parsed: unknown;
     try {
@@ -203,10 +210,19 @@ export class IndexStore {
       throw new StoreCorruptError(`state table ${name} unreadable: ${(e as Error).message}`);
     }
     const t = parsed as StateTable;
-    if (!t || typeof t !== 'object' || typeof t.files !== 'object' || !Array.isArray(t.skipped)) {
+    if (!t || typeof t !== 'object' || !t.files || typeof t.files !== 'object' || Array.isArray(t.files) || !Array.isArray(t.skipped)) {
       throw new StoreCorruptError(`state table ${name} is malformed`);
     }
-    return t;
+    // Paths are keys: a file named `__proto__` or `constructor` must stay an ordinary entry.
+    const table: StateTable = { files: Object.assign(Object.create(null) as Record<string, FileState>, t.files), skipped: t.skipped };
+    this.stateCache = { name, table };
+    return table;
+  }
+
+  /** The stable ids of a file's chunks, in document order. */
+  chunkIdsOf(file: FileState): string[] {
+    const seg = this.segmentCache.get(file.segment) ?? this.loadSegment(file.segment);
+    return Array.from({ length: file.docCount }, (_, i) => seg.id(file.firstDoc + i));
   }
 
   newSegmentName(): string {
@@ -228,6 +244,7 @@ export class IndexStore {
     const generation = (previous?.generation ?? 0) + 1;
     const stateName = `state-${generation}-${randomBytes(3).toString('hex')}.json`;
     writeFileAtomic(path.join(this.dir, stateName), JSON.stringify(state));
+    this.stateCache = { name: stateName, table: state };
     const next: Manifest = { format: 'cairn-index', version: STORE_FORMAT_VERSION, generation, ...manifest, state: stateName };
     writeFileAtomic(this.manifestPath(), JSON.stringify(next, null, 1));
     this.collectGarbage(next);
@@ -253,6 +270,7 @@ export class IndexStore {
   /** Removes the index (not the lock). Call with the writer lock held. */
   clear(): void {
     this.segmentCache.clear();
+    this.stateCache = undefined;
     let names: string[] = [];
     try {
       names = fs.readdirSync(this.dir);
