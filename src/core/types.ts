@@ -122,4 +122,6 @@ export interface FileChunks {
   diagnostics: Diagnostic[];
   /** Import specifiers as written in the file (`./util`, `os.path`, `github.com/x/y`), from the AST chunker. */
   imports?: string[];
+  /** The chunks analysed for the index (terms and frequencies), when the chunker was asked to. */
+  analysis?: import('./index/fields').FileAnalysis;
 }

@@ -82,6 +82,14 @@ describe('search ranking', () => {
     assert.ok(b.some((p) => p.kind === 'boost' && p.name === 'exact-definition'));
   });
 
+  it('the path field: a path word finds every chunk of the file, once per file in the statistics', () => {
+    assert.deepEqual(new Set(top('path:http')), new Set(['src/http/server.go:1-9', 'src/http/server.go:11-15']));
+    const hit = search('http server').hits.find((h) => h.docid === 'src/http/server.go:11-15')!;
+    assert.ok(hit.scoreBreakdown.some((p) => p.kind === 'field' && p.field === 'path' && p.term === 'http'));
+    assert.ok(Math.abs(hit.scoreBreakdown.reduce((s, p) => s + p.value, 0) - hit.score) < 1e-5);
+    assert.deepEqual(new Set(top('+path:config -path:test')), new Set(['src/config/parse.ts:1-9', 'src/config/parse.ts:11-20', 'docs/config.md:1-6']));
+  });
+
   it('ordering is stable: score, then path, then start line', () => {
     const dup = searcher([
       c('b.ts:5-6 text', 'same words here'),

@@ -42,6 +42,17 @@ describe('segment format', () => {
     assert.deepEqual(seg.terms(), [...seg.terms()].sort());
   });
 
+  it('indexes path terms once per file, not per chunk', () => {
+    const seg = new Segment('seg-p.cseg', build(sample));
+    const t = seg.findTerm('src');
+    assert.equal(seg.df(t), 0, 'no chunk posting for a path-only term');
+    assert.equal(seg.fileDf(t), 2);
+    assert.deepEqual([...seg.filePostings(t).files], [0, 1]);
+    assert.deepEqual(seg.files.map((f) => f.pathLength), [2, 2], '"src" and "ts"; one-letter names are not tokens');
+    const a = seg.findTerm('user');
+    assert.equal(seg.fileDf(a), 0, '"user" is in the text, not in any path');
+  });
+
   it('stores breadcrumbs compactly and gives them back exactly', () => {
     const cases: Array<[string, string]> = [['Linux', 'Install > Linux'], ['send', 'HttpClient::send'], ['Bar', 'fooBar'], ['x', ''], ['', ''], ['run', 'A.B.run'], ['m', 'K#m'], ['n', 'n']];
     const b = new SegmentBuilder();
@@ -62,6 +73,7 @@ describe('segment format', () => {
     assert.deepEqual(merged.symbols(), ['saveUser', 'loadUser']);
     assert.deepEqual([...merged.postings(merged.findTerm('loaduser')).docs], [1]);
     assert.equal(merged.findTerm('userstore'), -1, 'terms only in deleted documents are gone');
+    assert.deepEqual([...merged.filePostings(merged.findTerm('src')).files], [0, 1], 'path postings follow the surviving files');
   });
 
   describe('rejects damaged data with CorruptDataError', () => {

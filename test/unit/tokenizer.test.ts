@@ -64,7 +64,8 @@ describe('tokenizer', () => {
       return i < 0 ? 0 : a.tfs[i * FIELDS.length + FIELDS.indexOf(field as (typeof FIELDS)[number])];
     };
     assert.equal(tf(code, 'loaduser', 'symbol'), 1);
-    assert.equal(tf(code, 'user', 'path'), 1);
+    // The path is indexed once per file (segment file postings), never per chunk.
+    assert.equal(tf(code, 'user', 'path'), 0);
     assert.equal(tf(code, 'userservice', 'context'), 1);
     assert.equal(tf(code, 'running', 'body'), 1);
     assert.equal(tf(code, 'run', 'body'), 0);

@@ -21,6 +21,8 @@ export interface ChunkPoolOptions {
   strategy: ChunkStrategy;
   /** Benchmark baseline only: workers parse each file with tree-sitter and return no chunks. */
   parseOnly?: boolean;
+  /** Attach each file's index analysis (FileChunks.analysis), computed where the chunking runs. */
+  analyze?: boolean;
 }
 
 /** Batches aim at this share of a job's bytes per worker, so the last batches finish close together. */
@@ -198,7 +200,13 @@ class ThreadPool extends ChunkPool {
 
   /** Starts a worker; resolves once it is ready, rejects if it dies first. */
   private spawn(): Promise<void> {
-    const init: WorkerInit = { grammarsDir: this.options.grammarsDir, policy: this.options.policy, strategy: this.options.strategy, parseOnly: this.options.parseOnly };
+    const init: WorkerInit = {
+      grammarsDir: this.options.grammarsDir,
+      policy: this.options.policy,
+      strategy: this.options.strategy,
+      parseOnly: this.options.parseOnly,
+      analyze: this.options.analyze,
+    };
     // Anything a worker prints goes to stderr: stdout may be a JSON-lines stream.
     const worker = new Worker(this.options.workerScript, { workerData: init, stdout: true });
     worker.stdout.on('data', (d: Buffer) => process.stderr.write(d));

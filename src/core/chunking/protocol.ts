@@ -13,6 +13,8 @@ export interface WorkerInit {
   strategy: ChunkStrategy;
   /** Benchmark baseline: parse with tree-sitter and return no chunks (see `npm run bench`). */
   parseOnly?: boolean;
+  /** Also analyse the chunks for the index (terms, frequencies), so the indexer's thread need not. */
+  analyze?: boolean;
 }
 
 export interface BatchMessage {

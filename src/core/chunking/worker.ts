@@ -5,6 +5,7 @@ import type { SourceDocument } from '../types';
 import { createAstChunker } from './astLoader';
 import { chunkDocument, errorMessage, type ChunkContext } from './chunkFile';
 import { createParseOnly } from './parseOnly';
+import { analysisBuffers, analyzeFile } from '../index/fields';
 import type { AstChunkerLike } from './contract';
 import { CRASH_MARKER_ENV, FAIL_START_ENV, toWire, type BatchMessage, type FromWorker, type WorkerInit } from './protocol';
 
@@ -25,7 +26,7 @@ async function main(): Promise<void> {
   const ctx: ChunkContext = { policy: init.policy, strategy: init.strategy, ast };
   const parseOnly = init.parseOnly ? await createParseOnly(init.grammarsDir) : undefined;
   const crashMarker = process.env[CRASH_MARKER_ENV];
-  const send = (m: FromWorker): void => port.postMessage(m);
+  const send = (m: FromWorker, transfer: ArrayBuffer[] = []): void => port.postMessage(m, transfer);
 
   const runBatch = async (msg: BatchMessage): Promise<void> => {
     for (let index = 0; index < msg.docs.length; index++) {
@@ -36,7 +37,9 @@ async function main(): Promise<void> {
         send({ type: 'file', batch: msg.batch, index, result: { path: doc.path, chunks: [], strategy: 'ast', diagnostics: [] } });
         continue;
       }
-      send({ type: 'file', batch: msg.batch, index, result: toWire(doc, await chunkDocument(doc, ctx)) });
+      const result = await chunkDocument(doc, ctx);
+      if (init.analyze) result.analysis = analyzeFile(result.chunks, doc.language);
+      send({ type: 'file', batch: msg.batch, index, result: toWire(doc, result) }, result.analysis ? analysisBuffers(result.analysis) : []);
     }
   };
   // Batches are answered strictly in arrival order.

@@ -166,6 +166,8 @@ export class Engine {
       workers,
       policy: this.policy,
       strategy: this.strategy,
+      // Worker threads also analyse chunks for the index, so this thread only appends postings.
+      analyze: true,
     });
   }
 

@@ -175,17 +175,46 @@ export async function refreshIndex(config: IndexerConfig, options: RefreshOption
       builderFiles = [];
     };
 
+    // A pipeline over batches: while the workers chunk batch b, this thread reads batch b+1 and
+    // adds batch b-1's chunks to the segment, so neither side waits for the other.
     const batches = makeBatches(toRead);
     let readDone = 0;
     const chunker = toRead.length > 0 ? await config.chunker() : undefined;
-    let pendingRead = batches.length > 0 ? loadDocuments(config.root, batches[0] as DiscoveredFile[], { signal, maxFileBytes: config.discovery.maxFileBytes }) : undefined;
+    const read = (b: number) => {
+      const p = loadDocuments(config.root, batches[b] as DiscoveredFile[], { signal, maxFileBytes: config.discovery.maxFileBytes });
+      // Aborted before it is awaited, a read-ahead must not reject unhandled (that kills the
+      // engine's worker thread); the abort itself is reported by the signal checks.
+      p.catch(() => undefined);
+      return p;
+    };
+    const addResults = (toChunk: SourceDocument[], results: FileChunks[]) => {
+      results.forEach((fc, i) => {
+        const doc = toChunk[i] as SourceDocument;
+        diagnostics.push(...fc.diagnostics.map((d) => ({ ...d, path: d.path ?? doc.path })));
+        const { firstDoc, docCount } = builder.addFile(
+          { path: doc.path, size: doc.size, mtimeMs: doc.mtimeMs, hash: doc.hash, language: doc.language },
+          fc.chunks,
+          fc.analysis,
+        );
+        builderFiles.push({
+          path: doc.path,
+          state: {
+            size: doc.size, mtimeMs: doc.mtimeMs, hash: doc.hash, language: doc.language, firstDoc, docCount,
+            ...(fc.imports?.length ? { imports: fc.imports } : {}),
+          },
+        });
+        chunksAdded += docCount;
+        if (state.files[doc.path]) changed++;
+        else added++;
+      });
+      if (builder.approxBytes > SEGMENT_FLUSH_BYTES) flush();
+    };
+    let pendingRead = batches.length > 0 ? read(0) : undefined;
+    let inFlight: { toChunk: SourceDocument[]; results: Promise<FileChunks[]> } | undefined;
     for (let b = 0; b < batches.length; b++) {
       const { docs, skipped: readSkips } = await (pendingRead as ReturnType<typeof loadDocuments>);
-      // Read the next batch while this one is chunked.
-      pendingRead = b + 1 < batches.length ? loadDocuments(config.root, batches[b + 1] as DiscoveredFile[], { signal, maxFileBytes: config.discovery.maxFileBytes }) : undefined;
-      // Aborted before it is awaited, the read-ahead must not reject unhandled (that kills the
-      // engine's worker thread); the abort itself is reported by the signal check below.
-      pendingRead?.catch(() => undefined);
+      signal?.throwIfAborted();
+      pendingRead = b + 1 < batches.length ? read(b + 1) : undefined;
       readDone += (batches[b] as DiscoveredFile[]).length;
       progress({ phase: 'read', done: readDone, total: toRead.length });
       for (const s of readSkips) {
@@ -200,29 +229,19 @@ export async function refreshIndex(config: IndexerConfig, options: RefreshOption
           unchanged++;
         } else toChunk.push(doc);
       }
-      if (toChunk.length === 0) continue;
-      const results = await (chunker as Chunker).chunk(toChunk, signal);
+      const next = toChunk.length ? { toChunk, results: (chunker as Chunker).chunk(toChunk, signal) } : undefined;
+      next?.results.catch(() => undefined);
+      if (inFlight) {
+        addResults(inFlight.toChunk, await inFlight.results);
+        signal?.throwIfAborted();
+        progress({ phase: 'chunk', done: readDone, total: toRead.length });
+      }
+      if (next) inFlight = next;
+      else if (inFlight) inFlight = undefined;
+    }
+    if (inFlight) {
+      addResults(inFlight.toChunk, await inFlight.results);
       signal?.throwIfAborted();
-      results.forEach((fc, i) => {
-        const doc = toChunk[i] as SourceDocument;
-        diagnostics.push(...fc.diagnostics.map((d) => ({ ...d, path: d.path ?? doc.path })));
-        const { firstDoc, docCount } = builder.addFile(
-          { path: doc.path, size: doc.size, mtimeMs: doc.mtimeMs, hash: doc.hash, language: doc.language },
-          fc.chunks,
-        );
-        builderFiles.push({
-          path: doc.path,
-          state: {
-            size: doc.size, mtimeMs: doc.mtimeMs, hash: doc.hash, language: doc.language, firstDoc, docCount,
-            ...(fc.imports?.length ? { imports: fc.imports } : {}),
-          },
-        });
-        chunksAdded += docCount;
-        if (state.files[doc.path]) changed++;
-        else added++;
-      });
-      progress({ phase: 'chunk', done: readDone, total: toRead.length });
-      if (builder.approxBytes > SEGMENT_FLUSH_BYTES) flush();
     }
     flush();
 

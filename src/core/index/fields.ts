@@ -113,7 +113,6 @@ export function analyzeChunk(chunk: Chunk, bucket: Bucket = bucketOf(chunk.langu
 
   if (chunk.symbol) forEachToken(chunk.symbol, add(FIELD_INDEX.symbol));
   if (chunk.context) forEachToken(chunk.context, add(FIELD_INDEX.context));
-  forEachToken(chunk.path, add(FIELD_INDEX.path));
   const described = [chunk.signature, chunk.docstring, chunk.decorators?.join(' ')].filter(Boolean).join('\n');
   if (described) forEachToken(described, add(FIELD_INDEX.signature));
   if (bucket === 'prose') forEachProseToken(chunk.text, add(FIELD_INDEX.prose));
@@ -123,4 +122,92 @@ export function analyzeChunk(chunk: Chunk, bucket: Bucket = bucketOf(chunk.langu
   for (let i = 0; i < counts.length; i++) tfs[i] = Math.min(counts[i] as number, MAX_U16);
   counts = [];
   return { terms, tfs, fieldLengths };
+}
+
+/**
+ * A file's chunks analysed for the index, with one term dictionary for the whole file, so the
+ * segment builder looks each distinct term up once per file instead of once per chunk. Built
+ * on the chunk worker threads; typed arrays travel back without copying.
+ */
+export interface FileAnalysis {
+  /** Distinct terms of the file. */
+  terms: string[];
+  /** Chunk `d` owns entries `docStarts[d] .. docStarts[d+1]-1` of termRefs. */
+  docStarts: Uint32Array;
+  /** Index into `terms` of each (chunk, term) entry. */
+  termRefs: Uint32Array;
+  /** FIELD_COUNT field frequencies per (chunk, term) entry. */
+  tfs: Uint16Array;
+  /** FIELD_COUNT token counts per chunk. */
+  fieldLengths: Uint16Array;
+}
+
+export function analyzeFile(chunks: readonly Chunk[], language: string): FileAnalysis {
+  const bucket = bucketOf(language);
+  const termIndex = new Map<string, number>();
+  const terms: string[] = [];
+  const docStarts = new Uint32Array(chunks.length + 1);
+  const fieldLengths = new Uint16Array(chunks.length * FIELD_COUNT);
+  let refs = new Uint32Array(1024);
+  let tfs = new Uint16Array(1024 * FIELD_COUNT);
+  let entries = 0;
+  // Per term: the chunk that last saw it and its entry there. One map lookup per token, no per-chunk maps.
+  let seenIn = new Int32Array(256).fill(-1);
+  let entryOf = new Uint32Array(256);
+  let doc = 0;
+  const emitters = FIELDS.map((_, field) => (token: string) => {
+    let t = termIndex.get(token);
+    if (t === undefined) {
+      t = terms.length;
+      termIndex.set(token, t);
+      terms.push(token);
+      if (t >= seenIn.length) {
+        const grownSeen = new Int32Array(seenIn.length * 2).fill(-1);
+        grownSeen.set(seenIn);
+        seenIn = grownSeen;
+        const grownEntry = new Uint32Array(entryOf.length * 2);
+        grownEntry.set(entryOf);
+        entryOf = grownEntry;
+      }
+    }
+    let e: number;
+    if (seenIn[t] === doc) e = entryOf[t] as number;
+    else {
+      e = entries++;
+      if (e >= refs.length) {
+        const grownRefs = new Uint32Array(refs.length * 2);
+        grownRefs.set(refs);
+        refs = grownRefs;
+        const grownTfs = new Uint16Array(tfs.length * 2);
+        grownTfs.set(tfs);
+        tfs = grownTfs;
+      }
+      refs[e] = t;
+      seenIn[t] = doc;
+      entryOf[t] = e;
+    }
+    const slot = e * FIELD_COUNT + field;
+    if ((tfs[slot] as number) < MAX_U16) tfs[slot] = (tfs[slot] as number) + 1;
+    const len = doc * FIELD_COUNT + field;
+    if ((fieldLengths[len] as number) < MAX_U16) fieldLengths[len] = (fieldLengths[len] as number) + 1;
+  });
+  const [symbolF, contextF, , signatureF, bodyF, proseF] = emitters as [typeof emitters[0], typeof emitters[0], typeof emitters[0], typeof emitters[0], typeof emitters[0], typeof emitters[0]];
+  for (; doc < chunks.length; doc++) {
+    const chunk = chunks[doc] as Chunk;
+    docStarts[doc] = entries;
+    if (chunk.symbol) forEachToken(chunk.symbol, symbolF);
+    if (chunk.context) forEachToken(chunk.context, contextF);
+    // The path is indexed once per file (segment.ts), not per chunk.
+    const described = [chunk.signature, chunk.docstring, chunk.decorators?.join(' ')].filter(Boolean).join('\n');
+    if (described) forEachToken(described, signatureF);
+    if (bucket === 'prose') forEachProseToken(chunk.text, proseF);
+    else forEachToken(chunk.text, bodyF);
+  }
+  docStarts[chunks.length] = entries;
+  return { terms, docStarts, termRefs: refs.slice(0, entries), tfs: tfs.slice(0, entries * FIELD_COUNT), fieldLengths };
+}
+
+/** The buffers of an analysis, for a zero-copy transfer between threads. */
+export function analysisBuffers(a: FileAnalysis): ArrayBuffer[] {
+  return [a.docStarts.buffer as ArrayBuffer, a.termRefs.buffer as ArrayBuffer, a.tfs.buffer as ArrayBuffer, a.fieldLengths.buffer as ArrayBuffer];
 }

@@ -2,7 +2,7 @@
 // concatenated term by term with document numbers remapped. No text is re-read or re-analysed,
 // so a merge costs a fraction of indexing the same files.
 import { FIELD_COUNT } from './fields';
-import { type Segment, SegmentBuilder } from './segment';
+import { pathTermsOf, type Segment, SegmentBuilder } from './segment';
 
 export interface MergeInput {
   segment: Segment;
@@ -23,8 +23,9 @@ export function mergeSegments(inputs: readonly MergeInput[]): Uint8Array {
       let live = 0;
       for (let d = file.firstDoc; d < file.firstDoc + file.docCount; d++) if (!deleted[d]) live++;
       if (live === 0) continue;
-      const { firstDoc: _f, docCount: _c, ...input } = file;
-      const fileIndex = builder.appendFile(input, live);
+      const { firstDoc: _f, docCount: _c, pathLength: _p, ...input } = file;
+      // File-level path postings depend on the path alone: recomputing them is exact and cheap.
+      const fileIndex = builder.appendFile(input, live, pathTermsOf(file.path));
       for (let d = file.firstDoc; d < file.firstDoc + file.docCount; d++) {
         if (deleted[d]) continue;
         remap[d] = builder.appendDoc({

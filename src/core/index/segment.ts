@@ -9,11 +9,11 @@
 //   sections each 8-byte aligned (see SECTION)
 //   trailer  'CAIRNEND'
 import type { Chunk, ChunkKind } from '../types';
-import { analyzeChunk, docFlags, FIELD_COUNT, KIND_INDEX, KINDS, type AnalyzedDoc } from './fields';
-import { bucketOf } from '../languages';
+import { analyzeFile, docFlags, FIELD_COUNT, KIND_INDEX, KINDS, type FileAnalysis } from './fields';
+import { forEachToken } from './tokenizer';
 import { ByteReader, ByteWriter, CorruptDataError } from './varint';
 
-export const SEGMENT_FORMAT_VERSION = 2;
+export const SEGMENT_FORMAT_VERSION = 3;
 const MAGIC = 'CAIRNSEG';
 const TRAILER = 'CAIRNEND';
 const HEADER_BYTES = 32;
@@ -37,8 +37,11 @@ const SECTION = {
   postings: 15,
   fieldTotals: 16,
   ids: 17,
+  filePostingOffsets: 18,
+  termFileDf: 19,
+  filePostings: 20,
 } as const;
-const SECTION_COUNT = 18;
+const SECTION_COUNT = 21;
 
 /** A file whose chunks live in a segment; documents `firstDoc .. firstDoc+docCount-1`. */
 export interface SegmentFile {
@@ -49,6 +52,8 @@ export interface SegmentFile {
   language: string;
   firstDoc: number;
   docCount: number;
+  /** Tokens in the path (the length of the file-level `path` field). */
+  pathLength: number;
 }
 
 /**
@@ -62,7 +67,7 @@ export interface DocRecord {
   decorators?: string[];
 }
 
-export type SegmentFileInput = Omit<SegmentFile, 'firstDoc' | 'docCount'>;
+export type SegmentFileInput = Omit<SegmentFile, 'firstDoc' | 'docCount' | 'pathLength'>;
 
 /** A document's metadata as stored, for low-level appends (merges copy these verbatim). */
 export interface RawDoc {
@@ -83,6 +88,13 @@ export interface RawDoc {
 interface TermPostings {
   writer: ByteWriter;
   lastDoc: number;
+  df: number;
+}
+
+/** Path terms are indexed per file, not per chunk: every chunk of a file has the same path. */
+interface FileTermPostings {
+  writer: ByteWriter;
+  lastFile: number;
   df: number;
 }
 
@@ -109,6 +121,7 @@ export class SegmentBuilder {
   private readonly records: string[] = [];
   private ids = new ByteWriter(1024);
   private readonly postings = new Map<string, TermPostings>();
+  private readonly filePostings = new Map<string, FileTermPostings>();
   private readonly fieldTotals = new Float64Array(FIELD_COUNT);
   /** Rough bytes held, so callers can flush large builds into several segments. */
   approxBytes = 0;
@@ -121,36 +134,56 @@ export class SegmentBuilder {
     return this.files.length;
   }
 
-  /** Adds a file and its chunks (already analysed, or analysed here). Returns its document range. */
-  addFile(file: SegmentFileInput, chunks: readonly Chunk[], analyzed?: readonly AnalyzedDoc[]): { firstDoc: number; docCount: number } {
-    const fileIndex = this.appendFile(file, chunks.length);
+  /** Adds a file and its chunks (already analysed on a worker, or analysed here). Returns its document range. */
+  addFile(file: SegmentFileInput, chunks: readonly Chunk[], analysis: FileAnalysis = analyzeFile(chunks, file.language)): { firstDoc: number; docCount: number } {
+    const fileIndex = this.appendFile(file, chunks.length, pathTermsOf(file.path));
     const firstDoc = this.docCount;
     const flags = docFlags(file.path, file.language);
-    const bucket = bucketOf(file.language);
-    chunks.forEach((chunk, i) => {
-      const a = analyzed?.[i] ?? analyzeChunk(chunk, bucket);
+    // One dictionary lookup per distinct term of the file.
+    const writers = analysis.terms.map((t) => this.postingsOf(t));
+    chunks.forEach((chunk, d) => {
       const doc = this.appendDoc({
         fileIndex,
         startLine: chunk.startLine,
         endLine: chunk.endLine,
         kind: KIND_INDEX.get(chunk.kind) ?? (KIND_INDEX.get('text') as number),
         flags,
-        fieldLengths: a.fieldLengths,
+        fieldLengths: analysis.fieldLengths.subarray(d * FIELD_COUNT, (d + 1) * FIELD_COUNT),
         symbol: chunk.symbol,
         context: chunk.context,
         record: recordJson(chunk),
         id: chunk.id,
       });
-      const { terms, tfs } = a;
-      for (let t = 0; t < terms.length; t++) this.appendPosting(terms[t] as string, doc, tfs, t * FIELD_COUNT);
+      for (let r = analysis.docStarts[d] as number; r < (analysis.docStarts[d + 1] as number); r++) {
+        this.writePosting(writers[analysis.termRefs[r] as number] as TermPostings, doc, analysis.tfs, r * FIELD_COUNT);
+      }
     });
     return { firstDoc, docCount: chunks.length };
   }
 
-  /** Low-level: registers a file whose `docCount` documents are appended next. Returns its index. */
-  appendFile(file: SegmentFileInput, docCount: number): number {
-    this.files.push({ ...file, firstDoc: this.docCount, docCount });
-    return this.files.length - 1;
+  /**
+   * Low-level: registers a file whose `docCount` documents are appended next, with its path's
+   * terms and frequencies (file-level postings). Returns its index.
+   */
+  appendFile(file: SegmentFileInput, docCount: number, pathTerms: ReadonlyMap<string, number>): number {
+    const fileIndex = this.files.length;
+    let pathLength = 0;
+    for (const [term, tf] of pathTerms) {
+      pathLength += tf;
+      let p = this.filePostings.get(term);
+      if (!p) {
+        p = { writer: new ByteWriter(4), lastFile: 0, df: 0 };
+        this.filePostings.set(term, p);
+        this.approxBytes += term.length * 2 + 96;
+      }
+      p.writer.varint(fileIndex - p.lastFile);
+      p.writer.varint(tf);
+      p.lastFile = fileIndex;
+      p.df++;
+    }
+    this.files.push({ ...file, firstDoc: this.docCount, docCount, pathLength });
+    this.approxBytes += file.path.length * 2 + 120;
+    return fileIndex;
   }
 
   /** Low-level: appends one document's metadata. Returns its doc number. */
@@ -180,12 +213,20 @@ export class SegmentBuilder {
    * `tfs[base .. base+FIELD_COUNT)`. Docs must be appended in ascending order per term.
    */
   appendPosting(term: string, doc: number, tfs: Uint16Array, base: number): void {
+    this.writePosting(this.postingsOf(term), doc, tfs, base);
+  }
+
+  private postingsOf(term: string): TermPostings {
     let p = this.postings.get(term);
     if (!p) {
       p = { writer: new ByteWriter(8), lastDoc: 0, df: 0 };
       this.postings.set(term, p);
-      this.approxBytes += term.length * 2 + 80;
+      this.approxBytes += term.length * 2 + 96;
     }
+    return p;
+  }
+
+  private writePosting(p: TermPostings, doc: number, tfs: Uint16Array, base: number): void {
     const before = p.writer.length;
     p.writer.varint(doc - p.lastDoc);
     p.lastDoc = doc;
@@ -197,30 +238,43 @@ export class SegmentBuilder {
   /** Serialises the segment. The builder must not be used afterwards. */
   build(): Uint8Array {
     const docCount = this.docCount;
-    const terms = [...this.postings.keys()].sort();
+    const terms = [...new Set([...this.postings.keys(), ...this.filePostings.keys()])].sort();
     const termBytes: Uint8Array[] = terms.map((t) => encoder.encode(t));
     const termOffsets = new Uint32Array(terms.length + 1);
     const postingOffsets = new Uint32Array(terms.length + 1);
     const termDf = new Uint32Array(terms.length);
     let termBlobLen = 0;
     let postingsLen = 0;
+    const filePostingOffsets = new Uint32Array(terms.length + 1);
+    const termFileDf = new Uint32Array(terms.length);
+    let filePostingsLen = 0;
     terms.forEach((t, i) => {
       termOffsets[i] = termBlobLen;
       termBlobLen += (termBytes[i] as Uint8Array).length;
-      const p = this.postings.get(t) as TermPostings;
+      const p = this.postings.get(t);
       postingOffsets[i] = postingsLen;
-      postingsLen += p.writer.length;
-      termDf[i] = p.df;
+      postingsLen += p?.writer.length ?? 0;
+      termDf[i] = p?.df ?? 0;
+      const fp = this.filePostings.get(t);
+      filePostingOffsets[i] = filePostingsLen;
+      filePostingsLen += fp?.writer.length ?? 0;
+      termFileDf[i] = fp?.df ?? 0;
     });
     termOffsets[terms.length] = termBlobLen;
     postingOffsets[terms.length] = postingsLen;
+    filePostingOffsets[terms.length] = filePostingsLen;
     const termBlob = new Uint8Array(termBlobLen);
     const postings = new Uint8Array(postingsLen);
+    const filePostings = new Uint8Array(filePostingsLen);
     terms.forEach((t, i) => {
       termBlob.set(termBytes[i] as Uint8Array, termOffsets[i] as number);
-      postings.set((this.postings.get(t) as TermPostings).writer.result(), postingOffsets[i] as number);
+      const p = this.postings.get(t);
+      if (p) postings.set(p.writer.result(), postingOffsets[i] as number);
+      const fp = this.filePostings.get(t);
+      if (fp) filePostings.set(fp.writer.result(), filePostingOffsets[i] as number);
     });
     this.postings.clear();
+    this.filePostings.clear();
 
     const recordBytes = this.records.map((r) => encoder.encode(r));
     const recordOffsets = new Uint32Array(docCount + 1);
@@ -234,7 +288,7 @@ export class SegmentBuilder {
     recordBytes.forEach((r, i) => records.set(r, recordOffsets[i] as number));
 
     const filesJson = encoder.encode(
-      JSON.stringify(this.files.map((f) => [f.path, f.size, f.mtimeMs, f.hash, f.language, f.firstDoc, f.docCount])),
+      JSON.stringify(this.files.map((f) => [f.path, f.size, f.mtimeMs, f.hash, f.language, f.firstDoc, f.docCount, f.pathLength])),
     );
     const sections: Uint8Array[] = [];
     sections[SECTION.files] = filesJson;
@@ -255,6 +309,9 @@ export class SegmentBuilder {
     sections[SECTION.postings] = postings;
     sections[SECTION.fieldTotals] = bytesOf(this.fieldTotals);
     sections[SECTION.ids] = this.ids.result();
+    sections[SECTION.filePostingOffsets] = bytesOf(filePostingOffsets);
+    sections[SECTION.termFileDf] = bytesOf(termFileDf);
+    sections[SECTION.filePostings] = filePostings;
     return assemble(sections, docCount, terms.length, this.files.length);
   }
 }
@@ -344,6 +401,13 @@ function assemble(sections: Uint8Array[], docCount: number, termCount: number, f
   return out;
 }
 
+/** Path terms of a file and their frequencies (the file-level `path` field). */
+export function pathTermsOf(path: string): Map<string, number> {
+  const terms = new Map<string, number>();
+  forEachToken(path, (t) => terms.set(t, (terms.get(t) ?? 0) + 1));
+  return terms;
+}
+
 /** Start offset of each newline-separated row (plus one past the end), so rows decode one at a time. */
 function lineStarts(bytes: Uint8Array, rows: number, name: string): Uint32Array {
   const starts = new Uint32Array(rows + 1);
@@ -381,6 +445,9 @@ export class Segment {
   private readonly termBlob: Uint8Array;
   private readonly postingOffsets: Uint32Array;
   private readonly termDf: Uint32Array;
+  private readonly filePostingOffsets: Uint32Array;
+  private readonly termFileDf: Uint32Array;
+  private readonly filePostingsBytes: Uint8Array;
   private readonly postingsBytes: Uint8Array;
   private readonly symbolBytes: Uint8Array;
   private readonly contextBytes: Uint8Array;
@@ -440,6 +507,7 @@ export class Segment {
         language: String(f[4]),
         firstDoc: Number(f[5]),
         docCount: Number(f[6]),
+        pathLength: Number(f[7]),
       }));
     } catch (e) {
       throw new CorruptDataError(`segment ${name}: file table unreadable (${(e as Error).message})`);
@@ -462,6 +530,10 @@ export class Segment {
     this.termDf = u32(SECTION.termDf, this.termCount);
     this.postingsBytes = section(SECTION.postings);
     this.idBytes = u8(SECTION.ids, n * 8);
+    this.filePostingOffsets = u32(SECTION.filePostingOffsets, this.termCount + 1);
+    this.termFileDf = u32(SECTION.termFileDf, this.termCount);
+    this.filePostingsBytes = section(SECTION.filePostings);
+    if (this.filePostingOffsets[this.termCount] !== this.filePostingsBytes.length) throw new CorruptDataError(`segment ${name}: file postings length mismatch`);
     const ft = u8(SECTION.fieldTotals, FIELD_COUNT * 8);
     this.fieldTotals = new Float64Array(ft.buffer, ft.byteOffset, FIELD_COUNT);
     if (this.termOffsets[this.termCount] !== this.termBlob.length) throw new CorruptDataError(`segment ${name}: term dictionary length mismatch`);
@@ -590,6 +662,28 @@ export class Segment {
 
   df(termIndex: number): number {
     return this.termDf[termIndex] as number;
+  }
+
+  /** Files whose path contains the term. */
+  fileDf(termIndex: number): number {
+    return this.termFileDf[termIndex] as number;
+  }
+
+  /** Decodes the file-level (path) postings of a term: ascending file indexes and frequencies. */
+  filePostings(termIndex: number): { files: Uint32Array; tfs: Uint16Array } {
+    const df = this.termFileDf[termIndex] as number;
+    const files = new Uint32Array(df);
+    const tfs = new Uint16Array(df);
+    const r = new ByteReader(this.filePostingsBytes, this.filePostingOffsets[termIndex] as number, this.filePostingOffsets[termIndex + 1] as number);
+    let file = 0;
+    for (let i = 0; i < df; i++) {
+      file += r.varint();
+      if (file >= this.files.length) throw new CorruptDataError(`segment ${this.name}: file posting points past the files`);
+      files[i] = file;
+      tfs[i] = Math.min(r.varint(), 0xffff);
+    }
+    if (!r.done) throw new CorruptDataError(`segment ${this.name}: file postings longer than their frequency`);
+    return { files, tfs };
   }
 
   /** Decodes the postings of a term. Throws CorruptDataError if they do not decode within bounds. */

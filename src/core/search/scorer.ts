@@ -4,7 +4,7 @@
 // postings, so its parts add up to the score exactly.
 import { DEFAULT_FIELD_PARAMS, FIELD_COUNT, FIELDS, PROSE_FIELDS, type FieldName, type FieldParams } from '../index/fields';
 import { proseForm } from '../index/tokenizer';
-import type { Postings, Segment } from '../index/segment';
+import type { Postings, Segment, SegmentFile } from '../index/segment';
 import type { Snapshot } from '../store/store';
 import { boundedLevenshtein, wildcardMatcher, type ParsedQuery } from './query';
 import type { ScoreComponent } from './types';
@@ -42,6 +42,13 @@ interface PreparedTerm extends ScoredTerm {
   idf: number;
   /** Per segment: decoded postings, or undefined when the segment lacks the term. */
   postings: Array<Postings | undefined>;
+  /** Per segment: the files whose path has the term (path postings are per file), or undefined. */
+  pathPostings: Array<FilePostings | undefined>;
+}
+
+interface FilePostings {
+  files: Uint32Array;
+  tfs: Uint16Array;
 }
 
 export interface ScoringResult {
@@ -57,6 +64,8 @@ export interface ScoringResult {
 const ALL_FIELDS_MASK = (1 << FIELD_COUNT) - 1;
 const PROSE_MASK = FIELDS.reduce((m, f, i) => (PROSE_FIELDS.has(f) ? m | (1 << i) : m), 0);
 const CODE_MASK = ALL_FIELDS_MASK & ~PROSE_MASK;
+const PATH_FIELD = FIELDS.indexOf('path');
+const PATH_BIT = 1 << PATH_FIELD;
 
 function maskOf(fields: readonly FieldName[]): number {
   return fields.reduce((m, f) => m | (1 << FIELDS.indexOf(f)), 0);
@@ -90,6 +99,13 @@ export class SnapshotScorer {
     });
     this.totalDocs = docs;
     this.liveDocs = docs - deleted;
+    // The path is stored once per file; each live document counts its file's path length.
+    let pathTotal = 0;
+    snapshot.segments.forEach((seg, i) => {
+      const del = snapshot.deleted[i] as Uint8Array;
+      for (const f of seg.files) for (let d = f.firstDoc; d < f.firstDoc + f.docCount; d++) if (!del[d]) pathTotal += f.pathLength;
+    });
+    totals[PATH_FIELD] = pathTotal;
     this.avgFieldLength = totals.map((t) => (this.liveDocs > 0 ? Math.max(t / this.liveDocs, 1) : 1));
   }
 
@@ -161,11 +177,11 @@ export class SnapshotScorer {
         for (let i = seg.lowerBound(prefix); i < seg.termCount; i++) {
           const t = seg.termAt(i);
           if (!t.startsWith(prefix)) break;
-          if (test(t)) found.set(t, (found.get(t) ?? 0) + seg.df(i));
+          if (test(t)) found.set(t, (found.get(t) ?? 0) + seg.df(i) + seg.fileDf(i));
         }
       } else {
         seg.terms().forEach((t, i) => {
-          if (test(t)) found.set(t, (found.get(t) ?? 0) + seg.df(i));
+          if (test(t)) found.set(t, (found.get(t) ?? 0) + seg.df(i) + seg.fileDf(i));
         });
       }
     }
@@ -179,7 +195,7 @@ export class SnapshotScorer {
       seg.terms().forEach((t, i) => {
         const d = boundedLevenshtein(term, t, maxDistance);
         if (d <= maxDistance) {
-          found.set(t, (found.get(t) ?? 0) + seg.df(i));
+          found.set(t, (found.get(t) ?? 0) + seg.df(i) + seg.fileDf(i));
           dist.set(t, d);
         }
       });
@@ -193,17 +209,20 @@ export class SnapshotScorer {
     const segs = this.snapshot.segments;
     const prepared: PreparedTerm[] = terms.map((t) => {
       let df = 0;
-      const postings = segs.map((seg, s) => {
+      const postings: Array<Postings | undefined> = [];
+      const pathPostings: Array<FilePostings | undefined> = [];
+      segs.forEach((seg, s) => {
         const i = seg.findTerm(t.token);
-        if (i < 0) return undefined;
+        if (i < 0) return;
         const p = seg.postings(i);
-        const deleted = this.snapshot.deleted[s] as Uint8Array;
-        for (let k = 0; k < p.docs.length; k++) if (!deleted[p.docs[k] as number]) df++;
-        return p;
+        const fp = t.fieldMask & PATH_BIT && seg.fileDf(i) > 0 ? seg.filePostings(i) : undefined;
+        postings[s] = p;
+        pathPostings[s] = fp;
+        df += this.liveDocFrequency(s, p, fp);
       });
       const n = Math.max(this.liveDocs, 1);
       const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
-      return { ...t, idf, postings };
+      return { ...t, idf, postings, pathPostings };
     });
 
     const candidates: Candidate[] = [];
@@ -215,19 +234,40 @@ export class SnapshotScorer {
       const scores = new Float64Array(seg.docCount);
       const bits = new Uint32Array(seg.docCount);
       const named = new Uint8Array(seg.docCount);
+      // BM25F pseudo frequency per document, summed over chunk postings and file (path) postings.
+      const acc = new Float64Array(seg.docCount);
       for (const t of prepared) {
         const p = t.postings[s];
         if (!p) continue;
+        const fp = t.pathPostings[s];
         const isProhibitedOnly = t.presenceBit >= 0 && prohibited.some((g) => g & (1 << t.presenceBit));
         const marksName = t.whole === true && !isProhibitedOnly && (t.fieldMask & (1 << symbolField)) !== 0;
         for (let i = 0; i < p.docs.length; i++) {
           const doc = p.docs[i] as number;
-          const tf = this.termFrequency(seg, doc, p.tfs, i * FIELD_COUNT, t.fieldMask);
-          if (tf <= 0) continue;
-          if (t.presenceBit >= 0) bits[doc] = (bits[doc] as number) | (1 << t.presenceBit);
-          if (!isProhibitedOnly) scores[doc] = (scores[doc] as number) + t.weight * t.idf * ((tf * (K1 + 1)) / (tf + K1));
+          acc[doc] = (acc[doc] as number) + this.termFrequency(seg, doc, p.tfs, i * FIELD_COUNT, t.fieldMask);
           // A whole query word in the symbol field: the chunk may be named by it (search.ts confirms).
           if (marksName && (p.tfs[i * FIELD_COUNT + symbolField] as number) > 0) named[doc] = 1;
+        }
+        if (fp) {
+          for (let i = 0; i < fp.files.length; i++) {
+            const file = seg.files[fp.files[i] as number] as SegmentFile;
+            const v = this.pathFrequency(fp.tfs[i] as number, file.pathLength);
+            for (let doc = file.firstDoc; doc < file.firstDoc + file.docCount; doc++) acc[doc] = (acc[doc] as number) + v;
+          }
+        }
+        const settle = (doc: number) => {
+          const tf = acc[doc] as number;
+          if (tf <= 0) return;
+          acc[doc] = 0;
+          if (t.presenceBit >= 0) bits[doc] = (bits[doc] as number) | (1 << t.presenceBit);
+          if (!isProhibitedOnly) scores[doc] = (scores[doc] as number) + t.weight * t.idf * ((tf * (K1 + 1)) / (tf + K1));
+        };
+        for (let i = 0; i < p.docs.length; i++) settle(p.docs[i] as number);
+        if (fp) {
+          for (let i = 0; i < fp.files.length; i++) {
+            const file = seg.files[fp.files[i] as number] as SegmentFile;
+            for (let doc = file.firstDoc; doc < file.firstDoc + file.docCount; doc++) settle(doc);
+          }
         }
       }
       const deleted = this.snapshot.deleted[s] as Uint8Array;
@@ -241,6 +281,31 @@ export class SnapshotScorer {
       }
     });
     return { candidates, terms: prepared, required, prohibited, warnings };
+  }
+
+  /** Live documents with the term in some field, counting every chunk of a file whose path has it. */
+  private liveDocFrequency(s: number, p: Postings, fp: FilePostings | undefined): number {
+    const deleted = this.snapshot.deleted[s] as Uint8Array;
+    let df = 0;
+    if (!fp) {
+      for (let k = 0; k < p.docs.length; k++) if (!deleted[p.docs[k] as number]) df++;
+      return df;
+    }
+    const seg = this.snapshot.segments[s] as Segment;
+    const seen = new Uint8Array(seg.docCount);
+    for (let k = 0; k < p.docs.length; k++) seen[p.docs[k] as number] = 1;
+    for (let k = 0; k < fp.files.length; k++) {
+      const file = seg.files[fp.files[k] as number] as SegmentFile;
+      seen.fill(1, file.firstDoc, file.firstDoc + file.docCount);
+    }
+    for (let d = 0; d < seen.length; d++) if (seen[d] && !deleted[d]) df++;
+    return df;
+  }
+
+  /** The path field's share of a BM25F pseudo frequency (every chunk of the file shares it). */
+  private pathFrequency(tf: number, pathLength: number): number {
+    const p = this.params[PATH_FIELD] as FieldParams;
+    return (p.weight * tf) / (1 - p.b + (p.b * pathLength) / (this.avgFieldLength[PATH_FIELD] as number));
   }
 
   /** BM25F pseudo term frequency: weighted, length-normalised sum over the allowed fields. */
@@ -263,21 +328,28 @@ export class SnapshotScorer {
     const out: ScoreComponent[] = [];
     const segment = this.snapshot.segments[seg] as Segment;
     const lenBase = doc * FIELD_COUNT;
+    const fileIndex = segment.docFile[doc] as number;
     for (const t of result.terms) {
       const p = t.postings[seg];
       if (!p) continue;
       if (t.presenceBit >= 0 && result.prohibited.some((g) => g & (1 << t.presenceBit))) continue;
-      const i = binarySearch(p.docs, doc);
-      if (i < 0) continue;
       const parts: Array<[number, number]> = [];
       let total = 0;
-      for (let f = 0; f < FIELD_COUNT; f++) {
+      const i = binarySearch(p.docs, doc);
+      for (let f = 0; i >= 0 && f < FIELD_COUNT; f++) {
         const tf = p.tfs[i * FIELD_COUNT + f] as number;
         if (tf === 0 || !(t.fieldMask & (1 << f))) continue;
         const prm = this.params[f] as FieldParams;
         const norm = 1 - prm.b + (prm.b * (segment.fieldLengths[lenBase + f] as number)) / (this.avgFieldLength[f] as number);
         const v = (prm.weight * tf) / norm;
         parts.push([f, v]);
+        total += v;
+      }
+      const fp = t.pathPostings[seg];
+      const k = fp ? binarySearch(fp.files, fileIndex) : -1;
+      if (fp && k >= 0) {
+        const v = this.pathFrequency(fp.tfs[k] as number, (segment.files[fileIndex] as SegmentFile).pathLength);
+        parts.push([PATH_FIELD, v]);
         total += v;
       }
       if (total <= 0) continue;
