@@ -69,6 +69,26 @@ describe('index store', function () {
     });
   }
 
+  it('damage found only when a query reads it (segments are read on demand) is rebuilt and answered', async () => {
+    await ws.engine({ strategy: 'lines' }).refresh();
+    const garble = (section: number) => {
+      const f = path.join(ws.storeDir, manifestOf(ws.storeDir).segments[0]!.name);
+      const bytes = fs.readFileSync(f);
+      const view = new DataView(bytes.buffer, bytes.byteOffset);
+      const offset = view.getUint32(32 + section * 8, true);
+      bytes.fill(0xff, offset, offset + view.getUint32(32 + section * 8 + 4, true));
+      fs.writeFileSync(f, bytes); // same length: the header, table and trailer still check out
+    };
+    garble(15); // postings
+    const r = await ws.engine({ strategy: 'lines' }).search('banana');
+    assert.deepEqual(r.results.map((h) => h.path), ['src/b.ts']);
+    assert.ok(r.diagnostics.some((d) => d.code === 'store-corrupt'), JSON.stringify(r.diagnostics));
+    garble(7); // symbol names
+    const s = await ws.engine({ strategy: 'lines' }).findSymbol('banana');
+    assert.ok(s.diagnostics.some((d) => d.code === 'store-corrupt'), JSON.stringify(s.diagnostics));
+    assert.equal(s.index.chunks, 2);
+  });
+
   it('status reports a corrupt store without throwing', async () => {
     await ws.engine({ strategy: 'lines' }).refresh();
     fs.writeFileSync(path.join(ws.storeDir, 'manifest.json'), 'nope');

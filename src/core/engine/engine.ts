@@ -23,6 +23,7 @@ import { ImportGraph } from '../pack/graph';
 import { buildPack, type PackContext } from '../pack/build';
 import type { ContextPack, GuidanceEntry, PackOptions } from '../pack/types';
 import { DEFINITION_KINDS } from '../index/fields';
+import { CorruptDataError } from '../index/varint';
 import { parseDocid } from '../chunking/ids';
 
 export interface EngineOptions {
@@ -220,7 +221,18 @@ export class Engine {
     const diagnostics: Diagnostic[] = [];
     let { view, fresh } = await this.currentView(options.refresh ?? 'if-missing', diagnostics);
     if (!view) return { query, results: [], total: 0, tookMs: round(performance.now() - started), index: this.freshness(undefined, false), warnings: ['no index yet'], diagnostics };
-    let answer = await this.answer(view, query, options);
+    let answer: ProviderAnswer;
+    try {
+      answer = await this.answer(view, query, options);
+    } catch (e) {
+      // Segments are read on demand: damage can surface only now. Rebuild once and answer.
+      if (!(e instanceof CorruptDataError)) throw e;
+      diagnostics.push(corruptionDiagnostic(new StoreCorruptError(e.message)));
+      await this.refresh({ rebuild: true });
+      ({ view, fresh } = await this.currentView('never', diagnostics));
+      if (!view) throw new Error('the index could not be rebuilt');
+      answer = await this.answer(view, query, options);
+    }
     // Hits in files that changed since indexing: refresh just those files and ask again.
     const stale = [...new Set(answer.hits.filter((h) => h.stale).map((h) => h.path))];
     if (options.refreshStale && stale.length > 0) {
@@ -266,9 +278,20 @@ export class Engine {
   async findSymbol(name: string, options: SymbolOptions & { refresh?: RefreshMode } = {}): Promise<SymbolResponse> {
     const started = performance.now();
     const diagnostics: Diagnostic[] = [];
-    const { view, fresh } = await this.currentView(options.refresh ?? 'if-missing', diagnostics);
+    let { view, fresh } = await this.currentView(options.refresh ?? 'if-missing', diagnostics);
     if (!view) return { query: name, exact: false, results: [], tookMs: 0, index: this.freshness(undefined, false), diagnostics, note: 'no index yet' };
-    const { exact, candidates } = view.symbols.find(name, options);
+    let exact: boolean;
+    let candidates: ReturnType<SymbolIndex['find']>['candidates'];
+    try {
+      ({ exact, candidates } = view.symbols.find(name, options));
+    } catch (e) {
+      if (!(e instanceof CorruptDataError)) throw e;
+      diagnostics.push(corruptionDiagnostic(new StoreCorruptError(e.message)));
+      await this.refresh({ rebuild: true });
+      ({ view, fresh } = await this.currentView('never', diagnostics));
+      if (!view) throw new Error('the index could not be rebuilt');
+      ({ exact, candidates } = view.symbols.find(name, options));
+    }
     const reader = new FileReader(this.root);
     const results: SymbolHit[] = candidates.map((c) => {
       const seg = view.snapshot.segments[c.seg];

@@ -12,6 +12,7 @@ import type { Chunk, ChunkKind } from '../types';
 import { analyzeFile, docFlags, FIELD_COUNT, KIND_INDEX, KINDS, type FileAnalysis } from './fields';
 import { forEachToken } from './tokenizer';
 import { ByteReader, ByteWriter, CorruptDataError } from './varint';
+import { LazySection, memorySource, type ByteSource } from './byteSource';
 
 export const SEGMENT_FORMAT_VERSION = 3;
 const MAGIC = 'CAIRNSEG';
@@ -440,18 +441,19 @@ export class Segment {
   readonly fieldLengths: Uint16Array;
   readonly fieldTotals: Float64Array;
   private readonly recordOffsets: Uint32Array;
-  private readonly records: Uint8Array;
   private readonly termOffsets: Uint32Array;
   private readonly termBlob: Uint8Array;
   private readonly postingOffsets: Uint32Array;
   private readonly termDf: Uint32Array;
   private readonly filePostingOffsets: Uint32Array;
   private readonly termFileDf: Uint32Array;
-  private readonly filePostingsBytes: Uint8Array;
-  private readonly postingsBytes: Uint8Array;
-  private readonly symbolBytes: Uint8Array;
-  private readonly contextBytes: Uint8Array;
-  private readonly idBytes: Uint8Array;
+  // Large sections are read on demand (see byteSource.ts); the rest is loaded up front.
+  private readonly filePostingsBytes: LazySection;
+  private readonly postingsBytes: LazySection;
+  private readonly symbolSection: LazySection;
+  private readonly contextSection: LazySection;
+  private readonly idSection: LazySection;
+  private readonly recordSection: LazySection;
   private symbolColumn?: string[];
   private contextColumn?: string[];
   private symbolLineStarts?: Uint32Array;
@@ -459,33 +461,47 @@ export class Segment {
   private termList?: string[];
   private readonly recordCache = new Map<number, DocRecord>();
 
-  /** Validates and wraps `bytes`. Throws CorruptDataError for anything malformed. */
+  /**
+   * Validates and wraps a segment held in memory or read from a file on demand. Throws
+   * CorruptDataError for anything malformed in the header, the section table or the columns
+   * loaded up front; lazily read sections are bounds-checked when decoded.
+   */
   constructor(
     readonly name: string,
-    input: Uint8Array,
+    input: Uint8Array | ByteSource,
   ) {
-    // Typed-array views need 4/8-byte alignment; Buffers from small reads may sit at odd offsets.
-    const bytes = input.byteOffset % 8 === 0 ? input : input.slice();
-    if (bytes.length < HEADER_BYTES + TRAILER.length) throw new CorruptDataError(`segment ${name} is truncated`);
-    if (decoder.decode(bytes.subarray(0, 8)) !== MAGIC) throw new CorruptDataError(`segment ${name} has no segment header`);
-    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    const source = input instanceof Uint8Array ? memorySource(input) : input;
+    const tableBytes = HEADER_BYTES + SECTION_COUNT * 8;
+    if (source.length < HEADER_BYTES + TRAILER.length) throw new CorruptDataError(`segment ${name} is truncated`);
+    const head = source.read(0, Math.min(tableBytes, source.length - TRAILER.length));
+    if (decoder.decode(head.subarray(0, 8)) !== MAGIC) throw new CorruptDataError(`segment ${name} has no segment header`);
+    const view = new DataView(head.buffer, head.byteOffset, head.byteLength);
     const version = view.getUint32(8, true);
     if (version !== SEGMENT_FORMAT_VERSION) throw new CorruptDataError(`segment ${name} has format version ${version}, expected ${SEGMENT_FORMAT_VERSION}`);
-    this.byteLength = bytes.length;
+    this.byteLength = source.length;
     this.docCount = view.getUint32(12, true);
     this.termCount = view.getUint32(16, true);
     const fileCount = view.getUint32(20, true);
     const sectionCount = view.getUint32(24, true);
     const total = view.getUint32(28, true);
-    if (total !== bytes.length) throw new CorruptDataError(`segment ${name} is ${bytes.length} bytes, header says ${total}`);
-    if (sectionCount !== SECTION_COUNT) throw new CorruptDataError(`segment ${name} has ${sectionCount} sections`);
-    if (decoder.decode(bytes.subarray(total - TRAILER.length)) !== TRAILER) throw new CorruptDataError(`segment ${name} has no trailer`);
+    if (total !== source.length) throw new CorruptDataError(`segment ${name} is ${source.length} bytes, header says ${total}`);
+    if (sectionCount !== SECTION_COUNT || head.length < tableBytes) throw new CorruptDataError(`segment ${name} has ${sectionCount} sections`);
+    if (decoder.decode(source.read(total - TRAILER.length, TRAILER.length)) !== TRAILER) throw new CorruptDataError(`segment ${name} has no trailer`);
 
-    const section = (i: number): Uint8Array => {
+    const bounds = (i: number): [number, number] => {
       const o = view.getUint32(HEADER_BYTES + i * 8, true);
       const l = view.getUint32(HEADER_BYTES + i * 8 + 4, true);
       if (o % 8 !== 0 || o + l > total - TRAILER.length) throw new CorruptDataError(`segment ${name}: section ${i} out of bounds`);
-      return bytes.subarray(o, o + l);
+      return [o, l];
+    };
+    const section = (i: number): Uint8Array => {
+      const [o, l] = bounds(i);
+      return source.read(o, l);
+    };
+    const lazy = (i: number, expected?: number): LazySection => {
+      const [o, l] = bounds(i);
+      if (expected !== undefined && l !== expected) throw new CorruptDataError(`segment ${name}: section ${i} has wrong length`);
+      return new LazySection(source, o, l);
     };
     const u32 = (i: number, expected: number) => {
       const s = section(i);
@@ -520,25 +536,25 @@ export class Segment {
     this.docFlags = u8(SECTION.docFlags, n);
     const fl = u8(SECTION.fieldLengths, n * FIELD_COUNT * 2);
     this.fieldLengths = new Uint16Array(fl.buffer, fl.byteOffset, n * FIELD_COUNT);
-    this.symbolBytes = section(SECTION.symbols);
-    this.contextBytes = section(SECTION.contexts);
+    this.symbolSection = lazy(SECTION.symbols);
+    this.contextSection = lazy(SECTION.contexts);
     this.recordOffsets = u32(SECTION.recordOffsets, n + 1);
-    this.records = section(SECTION.records);
+    this.recordSection = lazy(SECTION.records);
     this.termOffsets = u32(SECTION.termOffsets, this.termCount + 1);
     this.termBlob = section(SECTION.termBlob);
     this.postingOffsets = u32(SECTION.postingOffsets, this.termCount + 1);
     this.termDf = u32(SECTION.termDf, this.termCount);
-    this.postingsBytes = section(SECTION.postings);
-    this.idBytes = u8(SECTION.ids, n * 8);
+    this.postingsBytes = lazy(SECTION.postings);
+    this.idSection = lazy(SECTION.ids, n * 8);
     this.filePostingOffsets = u32(SECTION.filePostingOffsets, this.termCount + 1);
     this.termFileDf = u32(SECTION.termFileDf, this.termCount);
-    this.filePostingsBytes = section(SECTION.filePostings);
+    this.filePostingsBytes = lazy(SECTION.filePostings);
     if (this.filePostingOffsets[this.termCount] !== this.filePostingsBytes.length) throw new CorruptDataError(`segment ${name}: file postings length mismatch`);
     const ft = u8(SECTION.fieldTotals, FIELD_COUNT * 8);
     this.fieldTotals = new Float64Array(ft.buffer, ft.byteOffset, FIELD_COUNT);
     if (this.termOffsets[this.termCount] !== this.termBlob.length) throw new CorruptDataError(`segment ${name}: term dictionary length mismatch`);
     if (this.postingOffsets[this.termCount] !== this.postingsBytes.length) throw new CorruptDataError(`segment ${name}: postings length mismatch`);
-    if (this.recordOffsets[n] !== this.records.length) throw new CorruptDataError(`segment ${name}: records length mismatch`);
+    if (this.recordOffsets[n] !== this.recordSection.length) throw new CorruptDataError(`segment ${name}: records length mismatch`);
     for (const f of this.files) {
       if (f.firstDoc + f.docCount > n) throw new CorruptDataError(`segment ${name}: file ${f.path} points past the documents`);
     }
@@ -546,7 +562,7 @@ export class Segment {
 
   /** The raw JSON of a document's record (merges copy it without parsing). */
   rawRecord(doc: number): string {
-    return decoder.decode(this.records.subarray(this.recordOffsets[doc], this.recordOffsets[doc + 1]));
+    return decoder.decode(this.recordSection.range(this.recordOffsets[doc] as number, this.recordOffsets[doc + 1] as number));
   }
 
   kindOf(doc: number): ChunkKind {
@@ -559,7 +575,7 @@ export class Segment {
 
   /** The symbol name of every document, decoded on first use. */
   symbols(): string[] {
-    if (!this.symbolColumn) this.symbolColumn = this.splitColumn(this.symbolBytes);
+    if (!this.symbolColumn) this.symbolColumn = this.splitColumn(this.symbolSection.all());
     return this.symbolColumn;
   }
 
@@ -567,30 +583,33 @@ export class Segment {
   contexts(): string[] {
     if (!this.contextColumn) {
       const symbols = this.symbols();
-      this.contextColumn = this.splitColumn(this.contextBytes).map((c, i) => decodeContext(c, symbols[i] as string));
+      this.contextColumn = this.splitColumn(this.contextSection.all()).map((c, i) => decodeContext(c, symbols[i] as string));
     }
     return this.contextColumn;
   }
 
   /** A document's stable chunk id (16 hex digits). */
   id(doc: number): string {
+    const bytes = this.idSection.range(doc * 8, doc * 8 + 8);
     let out = '';
-    for (let i = doc * 8; i < doc * 8 + 8; i++) out += (this.idBytes[i] as number).toString(16).padStart(2, '0');
+    for (let i = 0; i < 8; i++) out += (bytes[i] as number).toString(16).padStart(2, '0');
     return out;
   }
 
   /** One document's symbol, without decoding the whole column (hits need a handful). */
   symbolOf(doc: number): string {
     if (this.symbolColumn) return this.symbolColumn[doc] as string;
-    this.symbolLineStarts ??= lineStarts(this.symbolBytes, this.docCount, this.name);
-    return decoder.decode(this.symbolBytes.subarray(this.symbolLineStarts[doc], (this.symbolLineStarts[doc + 1] as number) - 1));
+    const bytes = this.symbolSection.all();
+    this.symbolLineStarts ??= lineStarts(bytes, this.docCount, this.name);
+    return decoder.decode(bytes.subarray(this.symbolLineStarts[doc], (this.symbolLineStarts[doc + 1] as number) - 1));
   }
 
   /** One document's breadcrumb, without decoding the whole column. */
   contextOf(doc: number): string {
     if (this.contextColumn) return this.contextColumn[doc] as string;
-    this.contextLineStarts ??= lineStarts(this.contextBytes, this.docCount, this.name);
-    const stored = decoder.decode(this.contextBytes.subarray(this.contextLineStarts[doc], (this.contextLineStarts[doc + 1] as number) - 1));
+    const bytes = this.contextSection.all();
+    this.contextLineStarts ??= lineStarts(bytes, this.docCount, this.name);
+    const stored = decoder.decode(bytes.subarray(this.contextLineStarts[doc], (this.contextLineStarts[doc + 1] as number) - 1));
     return decodeContext(stored, this.symbolOf(doc));
   }
 
@@ -607,7 +626,7 @@ export class Segment {
       const start = this.recordOffsets[doc] as number;
       const end = this.recordOffsets[doc + 1] as number;
       try {
-        r = end > start ? (JSON.parse(decoder.decode(this.records.subarray(start, end))) as DocRecord) : {};
+        r = end > start ? (JSON.parse(decoder.decode(this.recordSection.range(start, end))) as DocRecord) : {};
       } catch {
         throw new CorruptDataError(`segment ${this.name}: record ${doc} unreadable`);
       }
@@ -674,7 +693,8 @@ export class Segment {
     const df = this.termFileDf[termIndex] as number;
     const files = new Uint32Array(df);
     const tfs = new Uint16Array(df);
-    const r = new ByteReader(this.filePostingsBytes, this.filePostingOffsets[termIndex] as number, this.filePostingOffsets[termIndex + 1] as number);
+    const bytes = this.filePostingsBytes.range(this.filePostingOffsets[termIndex] as number, this.filePostingOffsets[termIndex + 1] as number);
+    const r = new ByteReader(bytes, 0, bytes.length);
     let file = 0;
     for (let i = 0; i < df; i++) {
       file += r.varint();
@@ -691,7 +711,8 @@ export class Segment {
     const df = this.termDf[termIndex] as number;
     const docs = new Uint32Array(df);
     const tfs = new Uint16Array(df * FIELD_COUNT);
-    const r = new ByteReader(this.postingsBytes, this.postingOffsets[termIndex] as number, this.postingOffsets[termIndex + 1] as number);
+    const bytes = this.postingsBytes.range(this.postingOffsets[termIndex] as number, this.postingOffsets[termIndex + 1] as number);
+    const r = new ByteReader(bytes, 0, bytes.length);
     let doc = 0;
     for (let i = 0; i < df; i++) {
       doc += r.varint();

@@ -15,6 +15,7 @@ import { randomBytes } from 'node:crypto';
 import type { Diagnostic, SkippedFile } from '../types';
 import { Segment, SEGMENT_FORMAT_VERSION } from '../index/segment';
 import { CorruptDataError } from '../index/varint';
+import { FileSource } from '../index/byteSource';
 import { removeStaleTemporaries, writeFileAtomic } from './atomic';
 
 /** Bump whenever anything written to the store changes shape. Older or newer stores are rebuilt. */
@@ -156,17 +157,20 @@ export class IndexStore {
     let seg = this.segmentCache.get(name);
     if (!seg) {
       if (!/^seg-[\w-]+\.cseg$/.test(name)) throw new StoreCorruptError(`manifest names an invalid segment file ${JSON.stringify(name)}`);
-      let bytes: Buffer;
+      // Opened, not slurped: queries read the dictionary and the postings they need.
+      let source: FileSource;
       try {
-        bytes = fs.readFileSync(path.join(this.dir, name));
+        source = new FileSource(path.join(this.dir, name));
       } catch (e) {
         if ((e as NodeJS.ErrnoException).code === 'ENOENT') throw e; // caller retries with a newer manifest
         throw new StoreCorruptError(`cannot read segment ${name}: ${(e as Error).message}`);
       }
       try {
-        seg = new Segment(name, bytes);
+        seg = new Segment(name, source);
       } catch (e) {
+        source.close();
         if (e instanceof CorruptDataError) throw new StoreCorruptError(e.message);
+        if ((e as NodeJS.ErrnoException).code) throw new StoreCorruptError(`cannot read segment ${name}: ${(e as Error).message}`);
         throw e;
       }
       this.segmentCache.set(name, seg);

@@ -1,0 +1,99 @@
+// Where a segment's bytes come from. A freshly built segment lives in memory; a stored one is
+// an open file read on demand, so a one-shot query (the CLI, a fresh MCP call) reads the term
+// dictionary and the postings it needs instead of every record and posting in the index.
+import * as fs from 'node:fs';
+import { CorruptDataError } from './varint';
+
+export interface ByteSource {
+  readonly length: number;
+  /**
+   * `length` bytes at `offset`. In-memory sources return a view; file sources a fresh buffer
+   * starting at offset 0 of its own ArrayBuffer (so typed-array views over it are aligned).
+   */
+  read(offset: number, length: number): Uint8Array;
+}
+
+export function memorySource(bytes: Uint8Array): ByteSource {
+  // Typed-array views need 4/8-byte alignment; Buffers from small reads may sit at odd offsets.
+  const aligned = bytes.byteOffset % 8 === 0 ? bytes : bytes.slice();
+  return {
+    length: aligned.length,
+    read: (offset, length) => aligned.subarray(offset, offset + length),
+  };
+}
+
+// An open segment file stays readable after a merge deletes it (POSIX semantics; Node opens
+// Windows files with FILE_SHARE_DELETE), so a snapshot never loses its segments mid-query.
+// Descriptors close when their source is garbage-collected or explicitly closed.
+const closeOnCollect = new FinalizationRegistry<number>((fd) => {
+  try {
+    fs.closeSync(fd);
+  } catch {
+    // already closed
+  }
+});
+
+export class FileSource implements ByteSource {
+  readonly length: number;
+  private fd: number | undefined;
+
+  constructor(readonly file: string) {
+    this.fd = fs.openSync(file, 'r');
+    try {
+      this.length = fs.fstatSync(this.fd).size;
+    } catch (e) {
+      fs.closeSync(this.fd);
+      throw e;
+    }
+    closeOnCollect.register(this, this.fd, this);
+  }
+
+  read(offset: number, length: number): Uint8Array {
+    if (this.fd === undefined) throw new Error(`${this.file} is closed`);
+    if (offset < 0 || offset + length > this.length) throw new CorruptDataError(`${this.file}: read past the end`);
+    const buffer = new Uint8Array(length);
+    let done = 0;
+    while (done < length) {
+      const n = fs.readSync(this.fd, buffer, done, length - done, offset + done);
+      if (n === 0) throw new CorruptDataError(`${this.file} shrank while being read`);
+      done += n;
+    }
+    return buffer;
+  }
+
+  close(): void {
+    if (this.fd === undefined) return;
+    closeOnCollect.unregister(this);
+    fs.closeSync(this.fd);
+    this.fd = undefined;
+  }
+}
+
+/**
+ * A section read piecemeal while callers ask for a few ranges (a query's postings, a page of
+ * hits), and loaded whole once they read widely (a merge walks every record).
+ */
+export class LazySection {
+  private whole: Uint8Array | undefined;
+  private rangeReads = 0;
+
+  constructor(
+    private readonly source: ByteSource,
+    private readonly offset: number,
+    readonly length: number,
+  ) {}
+
+  all(): Uint8Array {
+    this.whole ??= this.source.read(this.offset, this.length);
+    return this.whole;
+  }
+
+  range(start: number, end: number): Uint8Array {
+    if (start < 0 || end > this.length || start > end) throw new CorruptDataError(`range ${start}..${end} outside a section of ${this.length} bytes`);
+    if (this.whole || ++this.rangeReads > WIDE_READS) return this.all().subarray(start, end);
+    return this.source.read(this.offset + start, end - start);
+  }
+}
+
+/** Range reads after which a section is loaded whole. */
+const WIDE_READS = 512;
