@@ -36,6 +36,25 @@ describe('incremental indexing', function () {
     assert.equal(engine.status().generation, gen, 'nothing committed');
   });
 
+  describe('hits on files changed since indexing say so, with or without previews', () => {
+    for (const previewLines of [3, 0]) {
+      it(`previewLines ${previewLines}`, async () => {
+        const hitFor = async (q: string) => (await engine.search(q, { limit: 1, refresh: 'never', previewLines })).results[0];
+        const touched = path.join(ws.root, 'src/beta.ts');
+        fs.utimesSync(touched, new Date(), new Date(Date.now() + 5000)); // same content, new mtime
+        ws.write('src/alpha.ts', '// moved down\nexport function alphaOne() {\n  return 1;\n}\n');
+        const alpha = await hitFor('alphaOne');
+        assert.deepEqual([alpha?.path, alpha?.stale, alpha?.staleReason], ['src/alpha.ts', true, 'modified']);
+        const beta = await hitFor('betaTwo');
+        assert.deepEqual([beta?.path, beta?.stale], ['src/beta.ts', undefined]);
+        assert.equal(beta?.preview === '', previewLines === 0);
+        fs.rmSync(touched);
+        const gone = await hitFor('betaTwo');
+        assert.deepEqual([gone?.stale, gone?.staleReason], [true, 'deleted']);
+      });
+    }
+  });
+
   it('adds a new file', async () => {
     ws.write('src/gamma.ts', 'export function gammaThree() {}\n');
     const r = await engine.refresh();

@@ -53,6 +53,22 @@ describe('segment format', () => {
     assert.equal(seg.fileDf(a), 0, '"user" is in the text, not in any path');
   });
 
+  it('records: bare signatures, JSON when needed, long signatures cut for display', () => {
+    const base = chunk('r.ts', 1, 1, 'function', 'f', 'x');
+    const cases: Array<[Partial<Chunk>, object]> = [
+      [{ signature: 'function f(a: string)' }, { signature: 'function f(a: string)' }],
+      [{ signature: '{ a, b } = props' }, { signature: '{ a, b } = props' }],
+      [{ signature: 'def f(self)', decorators: ['@cached'] }, { signature: 'def f(self)', decorators: ['@cached'] }],
+      [{ signature: undefined, visibility: 'private' }, { visibility: 'private' }],
+      [{ signature: undefined }, {}],
+      [{ signature: `f(${'x'.repeat(300)})` }, { signature: `f(${'x'.repeat(158)}…` }],
+    ];
+    const b = new SegmentBuilder();
+    b.addFile({ path: 'r.ts', size: 1, mtimeMs: 1, hash: 'h', language: 'typescript' }, cases.map(([c], i) => ({ ...base, ...c, startLine: i + 1, endLine: i + 1 })));
+    const seg = new Segment('seg-r.cseg', b.build());
+    assert.deepEqual(cases.map((_, i) => seg.record(i)), cases.map(([, e]) => e));
+  });
+
   it('stores breadcrumbs compactly and gives them back exactly', () => {
     const cases: Array<[string, string]> = [['Linux', 'Install > Linux'], ['send', 'HttpClient::send'], ['Bar', 'fooBar'], ['x', ''], ['', ''], ['run', 'A.B.run'], ['m', 'K#m'], ['n', 'n']];
     const b = new SegmentBuilder();

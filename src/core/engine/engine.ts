@@ -107,6 +107,7 @@ export class Engine {
   private readonly ranking: RankingParams;
   private readonly fieldParams: Record<FieldName, FieldParams>;
   private threadPool?: Promise<ChunkPool>;
+  private refreshesInFlight = 0;
   private localPool?: Promise<ChunkPool>;
   private view?: View;
   private lastRefreshGeneration = -1;
@@ -125,6 +126,22 @@ export class Engine {
 
   /** Brings the index up to date (incrementally), or rebuilds it with `rebuild: true`. */
   async refresh(options: RefreshOptions = {}): Promise<RefreshReport> {
+    this.refreshesInFlight++;
+    try {
+      return await this.refreshOnce(options);
+    } finally {
+      // Chunk workers keep the wasm memory of the largest file they parsed (hundreds of MB
+      // after a cold index): let them go once no refresh needs them. A later big job starts
+      // new ones (~0.2 s); saves are chunked in this thread anyway.
+      if (--this.refreshesInFlight === 0 && this.threadPool) {
+        const pool = this.threadPool;
+        this.threadPool = undefined;
+        await (await pool.catch(() => undefined))?.close();
+      }
+    }
+  }
+
+  private async refreshOnce(options: RefreshOptions): Promise<RefreshReport> {
     const report = await refreshIndex(
       {
         root: this.root,

@@ -74,7 +74,7 @@ export interface IndexerConfig {
 const BATCH_BYTES = 4 * 1024 * 1024;
 const BATCH_FILES = 400;
 /** A builder holding more than this is written out as a segment and a new one started. */
-const SEGMENT_FLUSH_BYTES = 160 * 1024 * 1024;
+const SEGMENT_FLUSH_BYTES = 64 * 1024 * 1024;
 /** More segments than this are merged down (small ones first). */
 const MAX_SEGMENTS = 8;
 /** A segment with more tombstoned documents than this share is rewritten. */
@@ -155,7 +155,7 @@ export async function refreshIndex(config: IndexerConfig, options: RefreshOption
     // --- 3. read, chunk, build -------------------------------------------------------
     const newStates = new Map<string, FileState>();
     const touched = new Map<string, FileState>(); // same content, new stat
-    const segmentsWritten: Array<{ name: string; segment: Segment }> = [];
+    const segmentsWritten: Array<{ name: string; docCount: number; bytes: number }> = [];
     let builder = new SegmentBuilder();
     let builderName = store.newSegmentName();
     let builderFiles: Array<{ path: string; state: Omit<FileState, 'segment'> }> = [];
@@ -166,9 +166,11 @@ export async function refreshIndex(config: IndexerConfig, options: RefreshOption
     const flush = () => {
       if (builder.docCount === 0 && builder.fileCount === 0) return;
       progress({ phase: 'write', done: 0, total: 1, message: `writing ${builder.docCount} chunks` });
+      const docCount = builder.docCount;
       const bytes = builder.build();
       store.writeSegment(builderName, bytes);
-      segmentsWritten.push({ name: builderName, segment: new Segment(builderName, bytes) });
+      // Only its size is kept: the bytes are dropped now, and queries open the file on demand.
+      segmentsWritten.push({ name: builderName, docCount, bytes: bytes.length });
       for (const f of builderFiles) newStates.set(f.path, { ...f.state, segment: builderName });
       builder = new SegmentBuilder();
       builderName = store.newSegmentName();
@@ -272,7 +274,7 @@ export async function refreshIndex(config: IndexerConfig, options: RefreshOption
 
     let segments: SegmentRef[] = [
       ...[...refs.values()].map((r) => ({ ...r, deleted: normaliseRanges(r.deleted) })),
-      ...segmentsWritten.map(({ name, segment }) => ({ name, docCount: segment.docCount, bytes: segment.byteLength, deleted: [] as Array<[number, number]> })),
+      ...segmentsWritten.map(({ name, docCount, bytes }) => ({ name, docCount, bytes, deleted: [] as Array<[number, number]> })),
     ];
     // Fully deleted segments disappear.
     segments = segments.filter((s) => s.docCount > 0 && liveCount(s) > 0);

@@ -14,7 +14,7 @@ import { forEachToken } from './tokenizer';
 import { ByteReader, ByteWriter, CorruptDataError } from './varint';
 import { LazySection, memorySource, type ByteSource } from './byteSource';
 
-export const SEGMENT_FORMAT_VERSION = 3;
+export const SEGMENT_FORMAT_VERSION = 4;
 const MAGIC = 'CAIRNSEG';
 const TRAILER = 'CAIRNEND';
 const HEADER_BYTES = 32;
@@ -101,7 +101,8 @@ interface FileTermPostings {
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
-const MAX_SIGNATURE = 240;
+/** Signatures are for display (the index has the full text): long ones are cut. */
+const MAX_SIGNATURE = 160;
 
 /** One line per document in the symbol/context columns, so newlines inside are flattened. */
 function oneLine(s: string): string {
@@ -322,7 +323,15 @@ function recordJson(chunk: Chunk): string {
   if (chunk.signature) r.signature = chunk.signature.length > MAX_SIGNATURE ? `${chunk.signature.slice(0, MAX_SIGNATURE)}…` : chunk.signature;
   if (chunk.visibility) r.visibility = chunk.visibility;
   if (chunk.decorators?.length) r.decorators = chunk.decorators;
-  return r.signature || r.visibility || r.decorators ? JSON.stringify(r) : '';
+  if (!r.signature && !r.visibility && !r.decorators) return '';
+  // Most records are a bare signature: stored as its text, without JSON's quoting.
+  if (r.signature && !r.visibility && !r.decorators && !r.signature.startsWith('{')) return r.signature;
+  return JSON.stringify(r);
+}
+
+function parseRecord(raw: string): DocRecord {
+  if (raw === '') return {};
+  return raw.startsWith('{') ? (JSON.parse(raw) as DocRecord) : { signature: raw };
 }
 
 /** A single field with a small frequency (the common case) takes one byte; otherwise a mask and varints. */
@@ -626,7 +635,7 @@ export class Segment {
       const start = this.recordOffsets[doc] as number;
       const end = this.recordOffsets[doc + 1] as number;
       try {
-        r = end > start ? (JSON.parse(decoder.decode(this.recordSection.range(start, end))) as DocRecord) : {};
+        r = end > start ? parseRecord(decoder.decode(this.recordSection.range(start, end))) : {};
       } catch {
         throw new CorruptDataError(`segment ${this.name}: record ${doc} unreadable`);
       }

@@ -24,22 +24,29 @@ export class FileReader {
 
   constructor(readonly root: string) {}
 
-  private view(file: SegmentFile): FileView {
-    let v = this.files.get(file.path);
-    if (v) return v;
-    v = {};
+  /**
+   * A file's staleness, and its lines when `needLines`. Without a preview an unchanged stat is
+   * enough: the file is not read at all (hits without previews cost one lstat each).
+   */
+  private view(file: SegmentFile, needLines: boolean): FileView {
+    const cached = this.files.get(file.path);
+    if (cached && (!needLines || cached.lines || cached.stale === 'deleted')) return cached;
+    const v: FileView = {};
     const abs = path.join(this.root, file.path);
     try {
       const st = fs.lstatSync(abs);
       if (!st.isFile()) v.stale = 'deleted';
       else {
-        const bytes = fs.readFileSync(abs);
-        if (st.size !== file.size || Math.floor(st.mtimeMs) !== Math.floor(file.mtimeMs)) {
-          if (createHash('sha256').update(bytes).digest('hex') !== file.hash) v.stale = 'modified';
+        const sameStat = st.size === file.size && Math.floor(st.mtimeMs) === Math.floor(file.mtimeMs);
+        if (needLines || !sameStat) {
+          const bytes = fs.readFileSync(abs);
+          if (!sameStat && createHash('sha256').update(bytes).digest('hex') !== file.hash) v.stale = 'modified';
+          if (needLines) {
+            let text = bytes.toString('utf8');
+            if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+            v.lines = text.split(/\r?\n/);
+          }
         }
-        let text = bytes.toString('utf8');
-        if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-        v.lines = text.split(/\r?\n/);
       }
     } catch {
       v.stale = 'deleted';
@@ -50,7 +57,8 @@ export class FileReader {
 
   /** Lines start..end (1-based, inclusive) of a file as it is now, or undefined when unreadable. */
   text(relPath: string, startLine: number, endLine: number): string | undefined {
-    let v = this.files.get(relPath) ?? this.unchecked.get(relPath);
+    let v = this.files.get(relPath);
+    if (!v?.lines) v = this.unchecked.get(relPath);
     if (!v) {
       // Read without a staleness check; hit() still checks when the same file becomes a hit.
       v = {};
@@ -77,7 +85,7 @@ export class FileReader {
     const startLine = seg.docStart[doc] as number;
     const endLine = seg.docEnd[doc] as number;
     const record = seg.record(doc);
-    const v = this.view(file);
+    const v = this.view(file, previewLines > 0);
     const hit: SearchHit = {
       docid: makeDocid(file.path, startLine, endLine),
       path: file.path,
