@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { checkAll } from './check';
-import { markMatches } from '../../src/core/search/hydrate';
+import { LazyLines, markMatches } from '../../src/core/search/hydrate';
 import { parseQuery } from '../../src/core/search/query';
 import type { Chunk } from '../../src/core/types';
 import type { SearchOptions } from '../../src/core/search/types';
@@ -124,5 +124,25 @@ describe('search ranking', () => {
     assert.ok(xrefs.every((h) => h.crossReferenceFrom === 'docs/config.md:1-6'));
     const docsOnly = search('Configuration', { crossReferences: true, scope: 'docs' });
     assert.deepEqual(docsOnly.hits.filter((h) => h.crossReferenceFrom), [], 'cross-references obey the filters');
+  });
+
+  describe('file lines for previews are found and decoded on demand, like splitting on \\r?\\n', () => {
+    checkAll(
+      [
+        { name: 'plain, trailing newline', input: 'a\nb\n', expected: ['a', 'b', ''] },
+        { name: 'no trailing newline', input: 'a\nb', expected: ['a', 'b'] },
+        { name: 'CRLF', input: 'a\r\nb\r\n', expected: ['a', 'b', ''] },
+        { name: 'BOM stripped', input: '\ufeffx\ny', expected: ['x', 'y'] },
+        { name: 'non-ASCII', input: 'naïve\ncafé ☕', expected: ['naïve', 'café ☕'] },
+        { name: 'empty file', input: '', expected: [''] },
+      ],
+      (text) => {
+        const lines = new LazyLines(Buffer.from(text, 'utf8'));
+        const reference = text.replace(/^\ufeff/, '').split(/\r?\n/);
+        assert.deepEqual(lines.slice(0, 100), reference);
+        assert.equal(lines.get(reference.length), undefined);
+        return lines.slice(0, 100);
+      },
+    );
   });
 });

@@ -12,8 +12,50 @@ import type { SearchHit } from './types';
 
 const MAX_PREVIEW_LINE = 240;
 
+/**
+ * A file's lines, found and decoded on demand: a three-line preview near the top of a 1 MB file
+ * scans to its line and decodes three lines, instead of decoding and splitting the whole file.
+ */
+export class LazyLines {
+  /** Byte offset where each line found so far starts. */
+  private readonly starts: number[];
+  private complete = false;
+
+  constructor(private readonly bytes: Buffer) {
+    const bom = bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
+    this.starts = [bom ? 3 : 0];
+  }
+
+  /** Line `i` (0-based) without its line break, or undefined past the end. */
+  get(i: number): string | undefined {
+    while (!this.complete && this.starts.length <= i + 1) this.scanNext();
+    const start = this.starts[i];
+    if (start === undefined) return undefined;
+    let end = this.starts[i + 1] !== undefined ? (this.starts[i + 1] as number) - 1 : this.bytes.length;
+    if (end > start && this.bytes[end - 1] === 13) end--; // CRLF
+    return this.bytes.toString('utf8', start, end);
+  }
+
+  /** Lines from..to (0-based, exclusive end), clipped to the file. */
+  slice(from: number, to: number): string[] {
+    const out: string[] = [];
+    for (let i = from; i < to; i++) {
+      const line = this.get(i);
+      if (line === undefined) break;
+      out.push(line);
+    }
+    return out;
+  }
+
+  private scanNext(): void {
+    const nl = this.bytes.indexOf(10, this.starts[this.starts.length - 1] as number);
+    if (nl < 0) this.complete = true;
+    else this.starts.push(nl + 1);
+  }
+}
+
 interface FileView {
-  lines?: string[];
+  lines?: LazyLines;
   stale?: 'modified' | 'deleted';
 }
 
@@ -41,11 +83,7 @@ export class FileReader {
         if (needLines || !sameStat) {
           const bytes = fs.readFileSync(abs);
           if (!sameStat && createHash('sha256').update(bytes).digest('hex') !== file.hash) v.stale = 'modified';
-          if (needLines) {
-            let text = bytes.toString('utf8');
-            if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-            v.lines = text.split(/\r?\n/);
-          }
+          if (needLines) v.lines = new LazyLines(bytes);
         }
       }
     } catch {
@@ -63,9 +101,7 @@ export class FileReader {
       // Read without a staleness check; hit() still checks when the same file becomes a hit.
       v = {};
       try {
-        let text = fs.readFileSync(path.join(this.root, relPath), 'utf8');
-        if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-        v.lines = text.split(/\r?\n/);
+        v.lines = new LazyLines(fs.readFileSync(path.join(this.root, relPath)));
       } catch {
         v.stale = 'deleted';
       }
@@ -110,10 +146,11 @@ export class FileReader {
 }
 
 /** The first lines of a span, trimmed of common indentation, with matched words marked «…». */
-export function preview(lines: readonly string[], startLine: number, endLine: number, count: number, parsed: ParsedQuery | undefined): string {
+export function preview(lines: LazyLines, startLine: number, endLine: number, count: number, parsed: ParsedQuery | undefined): string {
   const slice: string[] = [];
-  for (let i = startLine - 1; i < Math.min(endLine, lines.length) && slice.length < count; i++) {
-    const line = lines[i] as string;
+  for (let i = startLine - 1; i < endLine && slice.length < count; i++) {
+    const line = lines.get(i);
+    if (line === undefined) break;
     if (slice.length === 0 && line.trim() === '') continue;
     slice.push(line.length > MAX_PREVIEW_LINE ? `${line.slice(0, MAX_PREVIEW_LINE)}…` : line);
   }
