@@ -2,6 +2,10 @@ import * as assert from 'node:assert/strict';
 import { Segment, SegmentBuilder } from '../../src/core/index/segment';
 import { mergeSegments } from '../../src/core/index/merge';
 import { CorruptDataError } from '../../src/core/index/varint';
+import { FileSource } from '../../src/core/index/byteSource';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as nodePath from 'node:path';
 import { FIELDS } from '../../src/core/index/fields';
 import { makeChunkId, makeDocid } from '../../src/core/chunking/ids';
 import type { Chunk, ChunkKind } from '../../src/core/types';
@@ -67,6 +71,32 @@ describe('segment format', () => {
     b.addFile({ path: 'r.ts', size: 1, mtimeMs: 1, hash: 'h', language: 'typescript' }, cases.map(([c], i) => ({ ...base, ...c, startLine: i + 1, endLine: i + 1 })));
     const seg = new Segment('seg-r.cseg', b.build());
     assert.deepEqual(cases.map((_, i) => seg.record(i)), cases.map(([, e]) => e));
+  });
+
+  it('a segment read from its file on demand answers exactly like one in memory, and merges', () => {
+    const bytes = build(sample);
+    const dir = fs.mkdtempSync(nodePath.join(os.tmpdir(), 'cairn-seg-'));
+    try {
+      const file = nodePath.join(dir, 'seg-f.cseg');
+      fs.writeFileSync(file, bytes);
+      const mem = new Segment('seg-m.cseg', bytes);
+      const source = new FileSource(file);
+      const onDisk = new Segment('seg-f.cseg', source);
+      const describe = (seg: Segment) => ({
+        docs: Array.from({ length: seg.docCount }, (_, d) => [seg.docStart.at(d), seg.docEnd.at(d), seg.id(d), seg.symbolOf(d), seg.contextOf(d), seg.record(d), seg.rawRecord(d)]),
+        terms: seg.terms().map((t, i) => [t, seg.df(i), seg.fileDf(i), [...seg.postings(i).docs], [...seg.filePostings(i).files]]),
+      });
+      assert.deepEqual(describe(onDisk), describe(mem));
+      const merged = new Segment('seg-x.cseg', mergeSegments([{ segment: onDisk, deleted: new Uint8Array(onDisk.docCount) }]));
+      assert.deepEqual(describe(merged), describe(mem));
+      source.close();
+      const other = new FileSource(file);
+      const unread = new Segment('seg-f.cseg', other);
+      other.close();
+      assert.throws(() => unread.record(0), /closed/, 'a closed source refuses reads instead of returning garbage');
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('stores breadcrumbs compactly and gives them back exactly', () => {

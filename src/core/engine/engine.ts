@@ -361,7 +361,7 @@ export class Engine {
         const refs = view.locator.chunksOf(path);
         const exact = refs.find((r) => {
           const seg = view.snapshot.segments[r.seg]!;
-          return seg.docStart[r.doc] === startLine && (endLine === undefined || seg.docEnd[r.doc] === endLine);
+          return seg.docStart.at(r.doc) === startLine && (endLine === undefined || seg.docEnd.at(r.doc) === endLine);
         });
         const ref = exact ?? view.locator.locate(path, startLine);
         return ref ? hitOf(ref.seg, ref.doc) : undefined;
@@ -397,7 +397,7 @@ export class Engine {
     const ref = view?.locator.locate(parsed.path, parsed.startLine);
     if (!view || !ref) return undefined;
     const seg = view.snapshot.segments[ref.seg]!;
-    return { path: parsed.path, startLine: seg.docStart[ref.doc] as number, endLine: seg.docEnd[ref.doc] as number, symbol: seg.symbolOf(ref.doc), kind: seg.kindOf(ref.doc) };
+    return { path: parsed.path, startLine: seg.docStart.at(ref.doc), endLine: seg.docEnd.at(ref.doc), symbol: seg.symbolOf(ref.doc), kind: seg.kindOf(ref.doc) };
   }
 
   /** What is indexed, when, how fresh and how big. Never builds anything. */

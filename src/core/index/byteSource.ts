@@ -6,6 +6,8 @@ import { CorruptDataError } from './varint';
 
 export interface ByteSource {
   readonly length: number;
+  /** Reads are views into memory: sections are then taken whole at once, for free. */
+  readonly inMemory?: boolean;
   /**
    * `length` bytes at `offset`. In-memory sources return a view; file sources a fresh buffer
    * starting at offset 0 of its own ArrayBuffer (so typed-array views over it are aligned).
@@ -18,6 +20,7 @@ export function memorySource(bytes: Uint8Array): ByteSource {
   const aligned = bytes.byteOffset % 8 === 0 ? bytes : bytes.slice();
   return {
     length: aligned.length,
+    inMemory: true,
     read: (offset, length) => aligned.subarray(offset, offset + length),
   };
 }
@@ -81,7 +84,14 @@ export class LazySection {
     private readonly source: ByteSource,
     private readonly offset: number,
     readonly length: number,
-  ) {}
+  ) {
+    if (source.inMemory) this.whole = source.read(offset, length);
+  }
+
+  /** The whole section if it is already in memory. */
+  get loaded(): Uint8Array | undefined {
+    return this.whole;
+  }
 
   all(): Uint8Array {
     this.whole ??= this.source.read(this.offset, this.length);
@@ -97,3 +107,43 @@ export class LazySection {
 
 /** Range reads after which a section is loaded whole. */
 const WIDE_READS = 512;
+
+/** A little-endian u32 column read entry by entry, like a LazySection (loaded whole when read widely). */
+export class LazyU32 {
+  private view: Uint32Array | undefined;
+
+  constructor(
+    private readonly section: LazySection,
+    readonly length: number,
+  ) {
+    if (section.length !== length * 4) throw new CorruptDataError(`a u32 column of ${length} entries has ${section.length} bytes`);
+  }
+
+  at(i: number): number {
+    if (!(i >= 0 && i < this.length)) throw new CorruptDataError(`entry ${i} outside a column of ${this.length}`);
+    const view = this.view ?? this.wholeView();
+    return view ? (view[i] as number) : u32At(this.section.range(i * 4, i * 4 + 4), 0);
+  }
+
+  /** Entries i and i+1 with one read (offset columns: where item i starts and ends). */
+  pair(i: number): [number, number] {
+    if (!(i >= 0 && i + 1 < this.length)) throw new CorruptDataError(`entries ${i}..${i + 1} outside a column of ${this.length}`);
+    const view = this.view ?? this.wholeView();
+    if (view) return [view[i] as number, view[i + 1] as number];
+    const b = this.section.range(i * 4, i * 4 + 8);
+    return [u32At(b, 0), u32At(b, 4)];
+  }
+
+  /** Once the section is in memory, entries are read through a typed-array view. */
+  private wholeView(): Uint32Array | undefined {
+    const bytes = this.section.loaded;
+    if (!bytes) return undefined;
+    // Sections start 8-byte aligned; a fresh read starts its own buffer; both allow a u32 view.
+    this.view = bytes.byteOffset % 4 === 0 ? new Uint32Array(bytes.buffer, bytes.byteOffset, this.length) : new Uint32Array(bytes.slice().buffer, 0, this.length);
+    return this.view;
+  }
+}
+
+function u32At(b: Uint8Array, o: number): number {
+  return ((b[o] as number) | ((b[o + 1] as number) << 8) | ((b[o + 2] as number) << 16)) + (b[o + 3] as number) * 0x1000000;
+}

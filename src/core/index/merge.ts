@@ -30,8 +30,8 @@ export function mergeSegments(inputs: readonly MergeInput[]): Uint8Array {
         if (deleted[d]) continue;
         remap[d] = builder.appendDoc({
           fileIndex,
-          startLine: segment.docStart[d] as number,
-          endLine: segment.docEnd[d] as number,
+          startLine: segment.docStart.at(d),
+          endLine: segment.docEnd.at(d),
           kind: segment.docKind[d] as number,
           flags: segment.docFlags[d] as number,
           fieldLengths: segment.fieldLengths.subarray(d * FIELD_COUNT, (d + 1) * FIELD_COUNT),

@@ -12,7 +12,7 @@ import type { Chunk, ChunkKind } from '../types';
 import { analyzeFile, docFlags, FIELD_COUNT, KIND_INDEX, KINDS, type FileAnalysis } from './fields';
 import { forEachToken } from './tokenizer';
 import { ByteReader, ByteWriter, CorruptDataError } from './varint';
-import { LazySection, memorySource, type ByteSource } from './byteSource';
+import { LazySection, LazyU32, memorySource, type ByteSource } from './byteSource';
 
 export const SEGMENT_FORMAT_VERSION = 4;
 const MAGIC = 'CAIRNSEG';
@@ -443,19 +443,21 @@ export class Segment {
   readonly byteLength: number;
   readonly files: SegmentFile[];
   readonly docFile: Uint32Array;
-  readonly docStart: Uint32Array;
-  readonly docEnd: Uint32Array;
+  /** First and last line of each document, read per hit (columns of 2.5 MB per 628k chunks). */
+  readonly docStart: LazyU32;
+  readonly docEnd: LazyU32;
   readonly docKind: Uint8Array;
   readonly docFlags: Uint8Array;
   readonly fieldLengths: Uint16Array;
   readonly fieldTotals: Float64Array;
-  private readonly recordOffsets: Uint32Array;
+  private readonly recordOffsets: LazyU32;
   private readonly termOffsets: Uint32Array;
   private readonly termBlob: Uint8Array;
-  private readonly postingOffsets: Uint32Array;
-  private readonly termDf: Uint32Array;
-  private readonly filePostingOffsets: Uint32Array;
-  private readonly termFileDf: Uint32Array;
+  // Per-term columns, read for the few terms a query has.
+  private readonly postingOffsets: LazyU32;
+  private readonly termDf: LazyU32;
+  private readonly filePostingOffsets: LazyU32;
+  private readonly termFileDf: LazyU32;
   // Large sections are read on demand (see byteSource.ts); the rest is loaded up front.
   private readonly filePostingsBytes: LazySection;
   private readonly postingsBytes: LazySection;
@@ -512,6 +514,11 @@ export class Segment {
       if (expected !== undefined && l !== expected) throw new CorruptDataError(`segment ${name}: section ${i} has wrong length`);
       return new LazySection(source, o, l);
     };
+    const lazyU32 = (i: number, expected: number): LazyU32 => {
+      const [o, l] = bounds(i);
+      if (l !== expected * 4) throw new CorruptDataError(`segment ${name}: section ${i} has wrong length`);
+      return new LazyU32(new LazySection(source, o, l), expected);
+    };
     const u32 = (i: number, expected: number) => {
       const s = section(i);
       if (s.length !== expected * 4) throw new CorruptDataError(`segment ${name}: section ${i} has wrong length`);
@@ -539,31 +546,31 @@ export class Segment {
     }
     if (this.files.length !== fileCount) throw new CorruptDataError(`segment ${name}: file count mismatch`);
     this.docFile = u32(SECTION.docFile, n);
-    this.docStart = u32(SECTION.docStart, n);
-    this.docEnd = u32(SECTION.docEnd, n);
+    this.docStart = lazyU32(SECTION.docStart, n);
+    this.docEnd = lazyU32(SECTION.docEnd, n);
     this.docKind = u8(SECTION.docKind, n);
     this.docFlags = u8(SECTION.docFlags, n);
     const fl = u8(SECTION.fieldLengths, n * FIELD_COUNT * 2);
     this.fieldLengths = new Uint16Array(fl.buffer, fl.byteOffset, n * FIELD_COUNT);
     this.symbolSection = lazy(SECTION.symbols);
     this.contextSection = lazy(SECTION.contexts);
-    this.recordOffsets = u32(SECTION.recordOffsets, n + 1);
+    this.recordOffsets = lazyU32(SECTION.recordOffsets, n + 1);
     this.recordSection = lazy(SECTION.records);
     this.termOffsets = u32(SECTION.termOffsets, this.termCount + 1);
     this.termBlob = section(SECTION.termBlob);
-    this.postingOffsets = u32(SECTION.postingOffsets, this.termCount + 1);
-    this.termDf = u32(SECTION.termDf, this.termCount);
+    this.postingOffsets = lazyU32(SECTION.postingOffsets, this.termCount + 1);
+    this.termDf = lazyU32(SECTION.termDf, this.termCount);
     this.postingsBytes = lazy(SECTION.postings);
     this.idSection = lazy(SECTION.ids, n * 8);
-    this.filePostingOffsets = u32(SECTION.filePostingOffsets, this.termCount + 1);
-    this.termFileDf = u32(SECTION.termFileDf, this.termCount);
+    this.filePostingOffsets = lazyU32(SECTION.filePostingOffsets, this.termCount + 1);
+    this.termFileDf = lazyU32(SECTION.termFileDf, this.termCount);
     this.filePostingsBytes = lazy(SECTION.filePostings);
-    if (this.filePostingOffsets[this.termCount] !== this.filePostingsBytes.length) throw new CorruptDataError(`segment ${name}: file postings length mismatch`);
+    if (this.filePostingOffsets.at(this.termCount) !== this.filePostingsBytes.length) throw new CorruptDataError(`segment ${name}: file postings length mismatch`);
     const ft = u8(SECTION.fieldTotals, FIELD_COUNT * 8);
     this.fieldTotals = new Float64Array(ft.buffer, ft.byteOffset, FIELD_COUNT);
     if (this.termOffsets[this.termCount] !== this.termBlob.length) throw new CorruptDataError(`segment ${name}: term dictionary length mismatch`);
-    if (this.postingOffsets[this.termCount] !== this.postingsBytes.length) throw new CorruptDataError(`segment ${name}: postings length mismatch`);
-    if (this.recordOffsets[n] !== this.recordSection.length) throw new CorruptDataError(`segment ${name}: records length mismatch`);
+    if (this.postingOffsets.at(this.termCount) !== this.postingsBytes.length) throw new CorruptDataError(`segment ${name}: postings length mismatch`);
+    if (this.recordOffsets.at(n) !== this.recordSection.length) throw new CorruptDataError(`segment ${name}: records length mismatch`);
     for (const f of this.files) {
       if (f.firstDoc + f.docCount > n) throw new CorruptDataError(`segment ${name}: file ${f.path} points past the documents`);
     }
@@ -571,7 +578,8 @@ export class Segment {
 
   /** The raw JSON of a document's record (merges copy it without parsing). */
   rawRecord(doc: number): string {
-    return decoder.decode(this.recordSection.range(this.recordOffsets[doc] as number, this.recordOffsets[doc + 1] as number));
+    const [start, end] = this.recordOffsets.pair(doc);
+    return decoder.decode(this.recordSection.range(start, end));
   }
 
   kindOf(doc: number): ChunkKind {
@@ -632,8 +640,7 @@ export class Segment {
   record(doc: number): DocRecord {
     let r = this.recordCache.get(doc);
     if (!r) {
-      const start = this.recordOffsets[doc] as number;
-      const end = this.recordOffsets[doc + 1] as number;
+      const [start, end] = this.recordOffsets.pair(doc);
       try {
         r = end > start ? parseRecord(decoder.decode(this.recordSection.range(start, end))) : {};
       } catch {
@@ -689,20 +696,20 @@ export class Segment {
   }
 
   df(termIndex: number): number {
-    return this.termDf[termIndex] as number;
+    return this.termDf.at(termIndex);
   }
 
   /** Files whose path contains the term. */
   fileDf(termIndex: number): number {
-    return this.termFileDf[termIndex] as number;
+    return this.termFileDf.at(termIndex);
   }
 
   /** Decodes the file-level (path) postings of a term: ascending file indexes and frequencies. */
   filePostings(termIndex: number): { files: Uint32Array; tfs: Uint16Array } {
-    const df = this.termFileDf[termIndex] as number;
+    const df = this.termFileDf.at(termIndex);
     const files = new Uint32Array(df);
     const tfs = new Uint16Array(df);
-    const bytes = this.filePostingsBytes.range(this.filePostingOffsets[termIndex] as number, this.filePostingOffsets[termIndex + 1] as number);
+    const bytes = this.filePostingsBytes.range(...this.filePostingOffsets.pair(termIndex));
     const r = new ByteReader(bytes, 0, bytes.length);
     let file = 0;
     for (let i = 0; i < df; i++) {
@@ -717,10 +724,10 @@ export class Segment {
 
   /** Decodes the postings of a term. Throws CorruptDataError if they do not decode within bounds. */
   postings(termIndex: number): Postings {
-    const df = this.termDf[termIndex] as number;
+    const df = this.termDf.at(termIndex);
     const docs = new Uint32Array(df);
     const tfs = new Uint16Array(df * FIELD_COUNT);
-    const bytes = this.postingsBytes.range(this.postingOffsets[termIndex] as number, this.postingOffsets[termIndex + 1] as number);
+    const bytes = this.postingsBytes.range(...this.postingOffsets.pair(termIndex));
     const r = new ByteReader(bytes, 0, bytes.length);
     let doc = 0;
     for (let i = 0; i < df; i++) {

@@ -136,7 +136,7 @@ export function fuseHybrid(
     for (const c of candidates) {
       if (c.match !== 'exact' && c.match !== 'exact-ignore-case' && c.match !== 'qualified') continue;
       const seg = ctx.snapshot.segments[c.seg] as Segment;
-      const docid = makeDocid(seg.fileOf(c.doc).path, seg.docStart[c.doc] as number, seg.docEnd[c.doc] as number);
+      const docid = makeDocid(seg.fileOf(c.doc).path, seg.docStart.at(c.doc), seg.docEnd.at(c.doc));
       let entry = fused.get(docid);
       if (!entry) {
         entry = { hit: ctx.reader.hit(seg, c.doc, options.previewLines ?? 3, undefined), parts: [] };

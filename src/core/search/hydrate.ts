@@ -118,8 +118,8 @@ export class FileReader {
 
   hit(seg: Segment, doc: number, previewLines: number, parsed: ParsedQuery | undefined): SearchHit {
     const file = seg.fileOf(doc);
-    const startLine = seg.docStart[doc] as number;
-    const endLine = seg.docEnd[doc] as number;
+    const startLine = seg.docStart.at(doc);
+    const endLine = seg.docEnd.at(doc);
     const record = seg.record(doc);
     const v = this.view(file, previewLines > 0);
     const hit: SearchHit = {

@@ -32,8 +32,8 @@ export class ChunkLocator {
     let best: ChunkRef | undefined;
     let bestSpan = Infinity;
     for (let d = f.first; d < f.first + f.count; d++) {
-      const start = seg.docStart[d] as number;
-      const end = seg.docEnd[d] as number;
+      const start = seg.docStart.at(d);
+      const end = seg.docEnd.at(d);
       if (line < start || line > end) continue;
       const span = end - start;
       if (span < bestSpan) {

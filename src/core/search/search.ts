@@ -198,7 +198,7 @@ function better(a: Ranked, b: Ranked, segs: readonly Segment[]): boolean {
   const pa = sa.fileOf(a.c.doc).path;
   const pb = sb.fileOf(b.c.doc).path;
   if (pa !== pb) return pa < pb;
-  return (sa.docStart[a.c.doc] as number) < (sb.docStart[b.c.doc] as number);
+  return sa.docStart.at(a.c.doc) < sb.docStart.at(b.c.doc);
 }
 
 /** A symbol as the tokenizer sees it whole: lower-cased, leading/trailing `_`/`$` dropped. */

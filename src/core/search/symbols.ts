@@ -322,7 +322,7 @@ export class SymbolIndex {
       const doc = t.doc[i] as number;
       const seg = this.segment(ti);
       const flags = seg.docFlags[doc] as number;
-      return { rank: t.rank[i] as number, penalised: (flags & (FLAG_TEST | FLAG_VENDORED)) !== 0 ? 1 : 0, path: seg.fileOf(doc).path, line: seg.docStart[doc] as number };
+      return { rank: t.rank[i] as number, penalised: (flags & (FLAG_TEST | FLAG_VENDORED)) !== 0 ? 1 : 0, path: seg.fileOf(doc).path, line: seg.docStart.at(doc) };
     };
     const ka = key(a);
     const kb = key(b);
