@@ -228,6 +228,23 @@ export class Engine {
     throw new Error('the index could not be rebuilt');
   }
 
+  /**
+   * Reads from a view. Segments are read on demand, so damage can surface only now: the index
+   * is then rebuilt once, with a diagnostic, and the read repeated on the new view.
+   */
+  private async recovering<T>(view: View, diagnostics: Diagnostic[], read: (v: View) => T | Promise<T>): Promise<{ view: View; rebuilt: boolean; value: T }> {
+    try {
+      return { view, rebuilt: false, value: await read(view) };
+    } catch (e) {
+      if (!(e instanceof CorruptDataError)) throw e;
+      diagnostics.push(corruptionDiagnostic(new StoreCorruptError(e.message)));
+      await this.refresh({ rebuild: true });
+      const rebuilt = (await this.currentView('never', diagnostics)).view;
+      if (!rebuilt) throw new Error('the index could not be rebuilt');
+      return { view: rebuilt, rebuilt: true, value: await read(rebuilt) };
+    }
+  }
+
   private freshness(view: View | undefined, fresh: boolean): IndexFreshness {
     const m = view?.snapshot.manifest;
     return { files: m?.files ?? 0, chunks: m?.chunks ?? 0, fresh, generation: m?.generation ?? 0 };
@@ -238,18 +255,10 @@ export class Engine {
     const diagnostics: Diagnostic[] = [];
     let { view, fresh } = await this.currentView(options.refresh ?? 'if-missing', diagnostics);
     if (!view) return { query, results: [], total: 0, tookMs: round(performance.now() - started), index: this.freshness(undefined, false), warnings: ['no index yet'], diagnostics };
-    let answer: ProviderAnswer;
-    try {
-      answer = await this.answer(view, query, options);
-    } catch (e) {
-      // Segments are read on demand: damage can surface only now. Rebuild once and answer.
-      if (!(e instanceof CorruptDataError)) throw e;
-      diagnostics.push(corruptionDiagnostic(new StoreCorruptError(e.message)));
-      await this.refresh({ rebuild: true });
-      ({ view, fresh } = await this.currentView('never', diagnostics));
-      if (!view) throw new Error('the index could not be rebuilt');
-      answer = await this.answer(view, query, options);
-    }
+    const first = await this.recovering(view, diagnostics, (v) => this.answer(v, query, options));
+    let answer = first.value;
+    view = first.view;
+    fresh ||= first.rebuilt;
     // Hits in files that changed since indexing: refresh just those files and ask again.
     const stale = [...new Set(answer.hits.filter((h) => h.stale).map((h) => h.path))];
     if (options.refreshStale && stale.length > 0) {
@@ -295,20 +304,12 @@ export class Engine {
   async findSymbol(name: string, options: SymbolOptions & { refresh?: RefreshMode } = {}): Promise<SymbolResponse> {
     const started = performance.now();
     const diagnostics: Diagnostic[] = [];
-    let { view, fresh } = await this.currentView(options.refresh ?? 'if-missing', diagnostics);
-    if (!view) return { query: name, exact: false, results: [], tookMs: 0, index: this.freshness(undefined, false), diagnostics, note: 'no index yet' };
-    let exact: boolean;
-    let candidates: ReturnType<SymbolIndex['find']>['candidates'];
-    try {
-      ({ exact, candidates } = view.symbols.find(name, options));
-    } catch (e) {
-      if (!(e instanceof CorruptDataError)) throw e;
-      diagnostics.push(corruptionDiagnostic(new StoreCorruptError(e.message)));
-      await this.refresh({ rebuild: true });
-      ({ view, fresh } = await this.currentView('never', diagnostics));
-      if (!view) throw new Error('the index could not be rebuilt');
-      ({ exact, candidates } = view.symbols.find(name, options));
-    }
+    const current = await this.currentView(options.refresh ?? 'if-missing', diagnostics);
+    if (!current.view) return { query: name, exact: false, results: [], tookMs: 0, index: this.freshness(undefined, false), diagnostics, note: 'no index yet' };
+    const found = await this.recovering(current.view, diagnostics, (v) => v.symbols.find(name, options));
+    const { view } = found;
+    const fresh = current.fresh || found.rebuilt;
+    const { exact, candidates } = found.value;
     const reader = new FileReader(this.root);
     const results: SymbolHit[] = candidates.map((c) => {
       const seg = view.snapshot.segments[c.seg];
