@@ -3,7 +3,7 @@
 // machines are noisy, so the report gives ratios next to absolute times, and the goals are
 // judged on ratios. Not a test: it prints, it does not assert.
 //
-//   node dist/bench.js [--corpus DIR ...] [--max-files N] [--runs N] [--section chunking|index|all] [--json FILE]
+//   node dist/bench.js [--corpus DIR ...] [--max-files N] [--runs N] [--rounds N] [--section chunking|index|all] [--json FILE]
 import { execFileSync, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -53,7 +53,7 @@ async function chunkWith(docs: SourceDocument[], workers: number, parseOnly: boo
   return ms;
 }
 
-async function chunkingSection(corpus: Corpus): Promise<{ parse2ms: number }> {
+async function chunkingSection(corpus: Corpus, rounds: number): Promise<{ parse2ms: number }> {
   log('\n## Discovery and chunking');
   const disc = await timed(() => discoverFiles(corpus.root, BENCH_DISCOVERY));
   const files = disc.value.files;
@@ -62,11 +62,18 @@ async function chunkingSection(corpus: Corpus): Promise<{ parse2ms: number }> {
   const parseable = docs.filter((d) => ['typescript', 'tsx', 'javascript', 'python', 'go', 'rust', 'java', 'c', 'cpp', 'csharp', 'ruby', 'php', 'swift', 'bash', 'css', 'html', 'json'].includes(d.language));
   const bytes = docs.reduce((n, d) => n + Buffer.byteLength(d.text), 0);
   const pbytes = parseable.reduce((n, d) => n + Buffer.byteLength(d.text), 0);
+  // Parse-only and the pipeline alternate, round after round, and each keeps its best time:
+  // on a shared machine a slow minute then hits both sides of a ratio, not just one.
   const runs: Record<string, number> = {};
-  for (const workers of [1, 2]) {
-    runs[`parse${workers}`] = await chunkWith(parseable, workers, true);
-    runs[`chunk${workers}`] = await chunkWith(parseable, workers, false);
+  for (let round = 0; round < rounds; round++) {
+    for (const workers of [1, 2]) {
+      for (const [name, parseOnly] of [['parse', true], ['chunk', false]] as const) {
+        const ms = await chunkWith(parseable, workers, parseOnly);
+        runs[`${name}${workers}`] = Math.min(runs[`${name}${workers}`] ?? Infinity, ms);
+      }
+    }
   }
+  log(`(parse and chunk times: best of ${rounds} interleaved round${rounds === 1 ? '' : 's'})`);
   const rate = (n: number, ms: number) => fmt((n / ms) * 1000, 0);
   const mbps = (b: number, ms: number) => fmt(mb(b) / (ms / 1000), 2);
   log(
@@ -236,6 +243,7 @@ async function main(): Promise<void> {
       corpus: { type: 'string', multiple: true },
       'max-files': { type: 'string' },
       runs: { type: 'string', default: '20' },
+      rounds: { type: 'string', default: '2' },
       section: { type: 'string', default: 'all' },
       json: { type: 'string' },
       child: { type: 'boolean' },
@@ -256,7 +264,7 @@ async function main(): Promise<void> {
   log(`corpus: ${corpus.files} files, ${fmt(mb(corpus.bytes))} MB (${corpus.parseableFiles} with a tree-sitter grammar) from ${sources.join(', ')}`);
   const section = String(values.section);
   let parseBaseline: number | undefined;
-  if (section === 'all' || section === 'chunking') parseBaseline = (await chunkingSection(corpus)).parse2ms;
+  if (section === 'all' || section === 'chunking') parseBaseline = (await chunkingSection(corpus, Math.max(1, Number(values.rounds) || 1))).parse2ms;
   if (section === 'all' || section === 'index') await indexSection(corpus, path.join(benchDir, 'store'), parseBaseline, Number(values.runs));
   log('\n## Goals');
   log(table(['goal', 'target', 'measured', 'met'], goals.map((g) => [g.goal, g.target, g.measured, g.ok === undefined ? '' : g.ok ? 'yes' : 'NO'])));
