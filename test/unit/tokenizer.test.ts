@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { checkAll } from './check';
 import { analyzeQueryTerm, proseForm, tokenize } from '../../src/core/index/tokenizer';
-import { analyzeChunk, FIELDS } from '../../src/core/index/fields';
+import { analyzeFile, FIELDS } from '../../src/core/index/fields';
 import type { Chunk } from '../../src/core/types';
 
 describe('tokenizer', () => {
@@ -58,10 +58,12 @@ describe('tokenizer', () => {
       docid: 'a.ts:1-1', id: 'x', path: 'src/user/service.ts', startLine: 1, endLine: 1, text: 'running loadUser()',
       language: 'typescript', kind: 'function', symbol: 'loadUser', context: 'UserService.loadUser',
     };
-    const code = analyzeChunk(base);
-    const tf = (a: ReturnType<typeof analyzeChunk>, term: string, field: string) => {
-      const i = a.terms.indexOf(term);
-      return i < 0 ? 0 : a.tfs[i * FIELDS.length + FIELDS.indexOf(field as (typeof FIELDS)[number])];
+    const analyze = (chunk: Chunk) => analyzeFile([chunk], chunk.language);
+    const code = analyze(base);
+    // One chunk: entry r of the file's dictionary is term termRefs[r] of that chunk.
+    const tf = (a: ReturnType<typeof analyzeFile>, term: string, field: string) => {
+      const r = [...a.termRefs].findIndex((t) => a.terms[t] === term);
+      return r < 0 ? 0 : a.tfs[r * FIELDS.length + FIELDS.indexOf(field as (typeof FIELDS)[number])];
     };
     assert.equal(tf(code, 'loaduser', 'symbol'), 1);
     // The path is indexed once per file (segment file postings), never per chunk.
@@ -69,7 +71,7 @@ describe('tokenizer', () => {
     assert.equal(tf(code, 'userservice', 'context'), 1);
     assert.equal(tf(code, 'running', 'body'), 1);
     assert.equal(tf(code, 'run', 'body'), 0);
-    const prose = analyzeChunk({ ...base, language: 'markdown', path: 'docs/a.md' });
+    const prose = analyze({ ...base, language: 'markdown', path: 'docs/a.md' });
     assert.equal(tf(prose, 'run', 'prose'), 1);
     assert.equal(tf(prose, 'running', 'prose'), 0);
     assert.equal(tf(prose, 'running', 'body'), 0);

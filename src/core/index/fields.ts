@@ -79,50 +79,7 @@ export function docFlags(path: string, language: string): number {
   return flags;
 }
 
-/**
- * A chunk analysed for the index: its distinct terms with per-field term frequencies
- * (`tfs[i * FIELD_COUNT + f]`), and the token count of each field.
- */
-export interface AnalyzedDoc {
-  terms: string[];
-  tfs: Uint16Array;
-  fieldLengths: Uint16Array;
-}
-
 const MAX_U16 = 0xffff;
-
-/** Splits a chunk into its fields and counts terms. Identifiers are never stemmed; prose is. */
-export function analyzeChunk(chunk: Chunk, bucket: Bucket = bucketOf(chunk.language)): AnalyzedDoc {
-  const termIndex = new Map<string, number>();
-  const terms: string[] = [];
-  let counts: number[] = [];
-  const fieldLengths = new Uint16Array(FIELD_COUNT);
-
-  const add = (field: number) => (token: string) => {
-    let i = termIndex.get(token);
-    if (i === undefined) {
-      i = terms.length;
-      termIndex.set(token, i);
-      terms.push(token);
-      for (let f = 0; f < FIELD_COUNT; f++) counts.push(0);
-    }
-    const slot = i * FIELD_COUNT + field;
-    counts[slot] = (counts[slot] as number) + 1;
-    if ((fieldLengths[field] as number) < MAX_U16) fieldLengths[field] = (fieldLengths[field] as number) + 1;
-  };
-
-  if (chunk.symbol) forEachToken(chunk.symbol, add(FIELD_INDEX.symbol));
-  if (chunk.context) forEachToken(chunk.context, add(FIELD_INDEX.context));
-  const described = [chunk.signature, chunk.docstring, chunk.decorators?.join(' ')].filter(Boolean).join('\n');
-  if (described) forEachToken(described, add(FIELD_INDEX.signature));
-  if (bucket === 'prose') forEachProseToken(chunk.text, add(FIELD_INDEX.prose));
-  else forEachToken(chunk.text, add(FIELD_INDEX.body));
-
-  const tfs = new Uint16Array(counts.length);
-  for (let i = 0; i < counts.length; i++) tfs[i] = Math.min(counts[i] as number, MAX_U16);
-  counts = [];
-  return { terms, tfs, fieldLengths };
-}
 
 /**
  * A file's chunks analysed for the index, with one term dictionary for the whole file, so the
