@@ -100,22 +100,18 @@ export class SnapshotScorer {
     snapshot.segments.forEach((seg, i) => {
       docs += seg.docCount;
       for (let f = 0; f < FIELD_COUNT; f++) totals[f] = (totals[f] as number) + (seg.fieldTotals[f] as number);
+      // The path is stored once per file, but every document counts its file's path length.
+      for (const file of seg.files) totals[PATH_FIELD] = (totals[PATH_FIELD] as number) + file.pathLength * file.docCount;
       const del = snapshot.deleted[i] as Uint8Array;
       for (let d = 0; d < del.length; d++) {
         if (!del[d]) continue;
         deleted++;
         for (let f = 0; f < FIELD_COUNT; f++) totals[f] = (totals[f] as number) - (seg.fieldLengths[d * FIELD_COUNT + f] as number);
+        totals[PATH_FIELD] = (totals[PATH_FIELD] as number) - seg.fileOf(d).pathLength;
       }
     });
     this.totalDocs = docs;
     this.liveDocs = docs - deleted;
-    // The path is stored once per file; each live document counts its file's path length.
-    let pathTotal = 0;
-    snapshot.segments.forEach((seg, i) => {
-      const del = snapshot.deleted[i] as Uint8Array;
-      for (const f of seg.files) for (let d = f.firstDoc; d < f.firstDoc + f.docCount; d++) if (!del[d]) pathTotal += f.pathLength;
-    });
-    totals[PATH_FIELD] = pathTotal;
     this.avgFieldLength = totals.map((t) => (this.liveDocs > 0 ? Math.max(t / this.liveDocs, 1) : 1));
   }
 
