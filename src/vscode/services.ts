@@ -8,6 +8,7 @@ import type { ContextPack, PackOptions } from '../core/pack/types';
 import type { FetchOptions, RegistryFetchResult, RegistrySearchResponse, SearchOptions as RegistrySearchOptions } from '../core/registry/types';
 import type { SearchHit, SearchOptions, SymbolHit, SymbolOptions } from '../core/search/types';
 import type { CairnSettings } from './settings';
+import type { BasketSpan } from '../webview/pack/protocol';
 
 /** Where a folder's index stands. */
 export type IndexStateKind = 'starting' | 'indexing' | 'ready' | 'paused' | 'error';
@@ -57,16 +58,11 @@ export interface EngineClient {
   readonly onDidChangeState: vscode.Event<void>;
 }
 
-/** One span the user collected for a context pack (sidebar "Add to Context Pack"). */
-export interface BasketItem {
-  folder: string;
-  docid: string;
-  path: string;
-  startLine: number;
-  endLine: number;
-  symbol: string;
-  kind: string;
-}
+/**
+ * One span the user collected for a context pack (sidebar "Add to Context Pack"). The webview
+ * protocol declares it, since the basket travels to the pack webview unchanged.
+ */
+export type BasketItem = BasketSpan;
 
 /** The spans collected for the current pack; the pack webview shows and uses them. */
 export interface PackBasket {

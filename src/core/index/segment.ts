@@ -514,11 +514,7 @@ export class Segment {
       if (expected !== undefined && l !== expected) throw new CorruptDataError(`segment ${name}: section ${i} has wrong length`);
       return new LazySection(source, o, l);
     };
-    const lazyU32 = (i: number, expected: number): LazyU32 => {
-      const [o, l] = bounds(i);
-      if (l !== expected * 4) throw new CorruptDataError(`segment ${name}: section ${i} has wrong length`);
-      return new LazyU32(new LazySection(source, o, l), expected);
-    };
+    const lazyU32 = (i: number, expected: number): LazyU32 => new LazyU32(lazy(i, expected * 4), expected);
     const u32 = (i: number, expected: number) => {
       const s = section(i);
       if (s.length !== expected * 4) throw new CorruptDataError(`segment ${name}: section ${i} has wrong length`);

@@ -4,7 +4,7 @@
 import type { ContextPack } from '../../core/pack/types';
 import type { RegistryFetchResult, RegistryHit } from '../../core/registry/types';
 
-/** A span the user collected from the sidebar ("Add to Context Pack"); same fields as the extension's BasketItem. */
+/** A span the user collected from the sidebar ("Add to Context Pack"); the extension's basket holds these. */
 export interface BasketSpan {
   folder: string;
   docid: string;
