@@ -6,7 +6,7 @@ import { choiceOption, intOption, type CommandSpec, type ParsedArgs } from '../a
 import type { Command } from '../command';
 import { JSON_OPTION, listOption, openEngine, resolveRoot, ROOT_OPTION, STORE_OPTIONS } from '../engineSetup';
 import { CliError, type Output } from '../output';
-import { FILTER_OPTIONS } from '../filterOptions';
+import { FILTER_OPTIONS, filterValues, refreshMode } from '../filterOptions';
 import { openRegistry } from '../registrySetup';
 
 const spec: CommandSpec = {
@@ -32,16 +32,17 @@ async function run(args: ParsedArgs, out: Output): Promise<number> {
   const root = resolveRoot(args.values);
   const budget = intOption(args.values, 'budget', 200);
   const provider = choiceOption(args.values, 'provider', ['index', 'hybrid'], 'hybrid');
+  const { languages, paths } = filterValues(args.values); // packs filter by language and path only
   const engine = openEngine(args.values, root);
   const { registry } = openRegistry({ ...args.values, root });
   try {
     const pack = await engine.buildPack(task, {
       budgetTokens: budget,
       negatives: listOption(args.values, 'not'),
-      languages: listOption(args.values, 'lang'),
-      paths: listOption(args.values, 'path'),
+      languages,
+      paths,
       provider,
-      refresh: args.values['no-refresh'] ? 'if-missing' : 'always',
+      refresh: refreshMode(args.values),
       guidance: registryGuidance(registry),
     });
     if (out.json) {

@@ -3,10 +3,10 @@
 import type { Scope } from '../../core/search/types';
 import { choiceOption, intOption, UsageError, type CommandSpec, type ParsedArgs } from '../args';
 import type { Command } from '../command';
-import { JSON_OPTION, listOption, openEngine, resolveRoot, ROOT_OPTION, STORE_OPTIONS } from '../engineSetup';
+import { JSON_OPTION, openEngine, resolveRoot, ROOT_OPTION, STORE_OPTIONS } from '../engineSetup';
 import { CliError, type Output } from '../output';
 import { formatHit } from '../format';
-import { FILTER_OPTIONS } from '../filterOptions';
+import { FILTER_OPTIONS, filterValues, refreshMode } from '../filterOptions';
 
 const spec: CommandSpec = {
   name: 'search',
@@ -43,10 +43,8 @@ async function run(args: ParsedArgs, out: Output): Promise<number> {
       scope,
       provider,
       regex: args.values.regex === true,
-      languages: listOption(args.values, 'lang'),
-      kinds: listOption(args.values, 'kind'),
-      paths: listOption(args.values, 'path'),
-      refresh: args.values['no-refresh'] ? 'if-missing' : 'always',
+      ...filterValues(args.values),
+      refresh: refreshMode(args.values),
     });
     if (out.json) {
       out.record(response);

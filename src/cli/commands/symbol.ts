@@ -1,10 +1,10 @@
 // `cairn symbol NAME`: go to a definition by name, exact matches first.
 import { intOption, type CommandSpec, type ParsedArgs } from '../args';
 import type { Command } from '../command';
-import { JSON_OPTION, listOption, openEngine, resolveRoot, ROOT_OPTION, STORE_OPTIONS } from '../engineSetup';
+import { JSON_OPTION, openEngine, resolveRoot, ROOT_OPTION, STORE_OPTIONS } from '../engineSetup';
 import { CliError, type Output } from '../output';
 import { formatHit } from '../format';
-import { FILTER_OPTIONS } from '../filterOptions';
+import { FILTER_OPTIONS, filterValues, refreshMode } from '../filterOptions';
 
 const spec: CommandSpec = {
   name: 'symbol',
@@ -28,10 +28,8 @@ async function run(args: ParsedArgs, out: Output): Promise<number> {
   try {
     const response = await engine.findSymbol(name, {
       limit: intOption(args.values, 'limit', 1) ?? 10,
-      languages: listOption(args.values, 'lang'),
-      kinds: listOption(args.values, 'kind'),
-      paths: listOption(args.values, 'path'),
-      refresh: args.values['no-refresh'] ? 'if-missing' : 'always',
+      ...filterValues(args.values),
+      refresh: refreshMode(args.values),
     });
     if (out.json) {
       out.record(response);
