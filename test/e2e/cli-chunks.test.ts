@@ -1,23 +1,14 @@
 // Drives the real bundled CLI (`node dist/cli.js`, built by `node esbuild.mjs`) as a child
 // process against a workspace written to a temp directory.
 import * as assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-
-const ROOT = path.resolve(__dirname, '../../..');
-const CLI = path.join(ROOT, 'dist', 'cli.js');
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
+import { CLI, ROOT, runCairn, type Run } from './cli';
 
 function cairn(...args: string[]): Run {
-  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', cwd: ROOT, maxBuffer: 64 * 1024 * 1024 });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+  return runCairn(args);
 }
 
 function write(root: string, rel: string, content: string | Buffer): void {

@@ -8,6 +8,7 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
+import { CLI, type Run } from './cli';
 import {
   buildManifest,
   computeContentHash,
@@ -18,17 +19,9 @@ import {
 } from '../../src/core/registry';
 import { hashBytes } from '../../src/core/discovery/read';
 
-const ROOT = path.resolve(__dirname, '../../..');
-const CLI = path.join(ROOT, 'dist', 'cli.js');
 const ID = 'http/fetch-user';
 const PACK = `.agent-context/registry/${ID}`;
 const DOC = '# Fetch user\n\nUse fetchUser with a timeout.\n\n```sh\nnpm install undici\n```\n';
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
 
 describe('cairn context / annotate / annotations (bundled CLI)', function () {
   this.timeout(60000);

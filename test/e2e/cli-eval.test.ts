@@ -1,40 +1,22 @@
 // `cairn eval` through the bundled CLI (`node dist/cli.js`, built by `node esbuild.mjs`) on a
 // git repository with a known history, built in a temp folder by the test.
 import * as assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
+import { CLI, runCairn, type Run } from './cli';
+import type { SystemMetrics } from '../../src/core/eval/types';
 import { buildHistoryFixture, type HistoryFixture } from '../unit/evalFixture';
 
-const ROOT = path.resolve(__dirname, '../../..');
-const CLI = path.join(ROOT, 'dist', 'cli.js');
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
 function cairn(...args: string[]): Run {
-  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', cwd: ROOT, maxBuffer: 64 * 1024 * 1024 });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
-
-interface Metrics {
-  recallAt1: number;
-  recallAt5: number;
-  recallAt10: number;
-  mrr: number;
-  hitAt10: number | null;
-  packCoverage: number | null;
+  return runCairn(args);
 }
 
 interface JsonReport {
   evaluated: number;
   mining: { scanned: number; accepted: number; skipped: Record<string, number> };
   settings: { variants: Array<{ name: string; settings: Record<string, unknown> }> };
-  systems: Array<{ name: string; system: string; variant?: string; spans: boolean; cases: number; metrics: Metrics | null; meanMs: number }>;
+  systems: Array<{ name: string; system: string; variant?: string; spans: boolean; cases: number; metrics: SystemMetrics | null; meanMs: number }>;
   cases: Array<{ commit: string; query: string; truth: unknown[]; outcomes: Record<string, unknown> }>;
   warnings: string[];
 }

@@ -2,29 +2,18 @@
 // through the real bundled `cairn` binary on a fixture repository. Agents and the extension's
 // tests depend on these JSON shapes: keep them stable.
 import * as assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
+import { CLI, runCairn, type Run } from './cli';
 
-const ROOT = path.resolve(__dirname, '../../..');
-const CLI = path.join(ROOT, 'dist', 'cli.js');
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
 
 describe('cairn index / search / symbol / status / export / pack (bundled CLI)', function () {
   this.timeout(120000);
   let fixture: string;
   let store: string;
 
-  const cairn = (...args: string[]): Run => {
-    const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', cwd: fixture, env: { ...process.env, CAIRN_STORE: store }, maxBuffer: 64 * 1024 * 1024 });
-    return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-  };
+  const cairn = (...args: string[]): Run => runCairn(args, { cwd: fixture, env: { CAIRN_STORE: store } });
   const json = (r: Run): Record<string, unknown> => {
     assert.equal(r.code, 0, `exit ${r.code}: ${r.stderr}`);
     return JSON.parse(r.stdout) as Record<string, unknown>;

@@ -6,12 +6,11 @@ import * as assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
+import { CLI } from './cli';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { buildManifest } from '../../src/core/registry';
 
-const ROOT = path.resolve(__dirname, '../../..');
-const CLI = path.join(ROOT, 'dist', 'cli.js');
 const ENTRY = 'http/fetch-user';
 const DOC = '# Fetch user\n\nUse fetchUser with a timeout of 5 seconds.\n\n```sh\nnpm install undici\n```\n';
 
