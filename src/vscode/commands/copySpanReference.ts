@@ -1,7 +1,7 @@
 // Cairn: Copy Span Reference — copies `path:start-end` of a result (or, from the editor, of the
 // selected lines) to the clipboard.
 import * as vscode from 'vscode';
-import { copySpan } from '../views/searchPicker';
+import { copySpan } from '../views/livePick';
 import { spanFor, spanFromEditor, type CairnCommand } from './types';
 
 export const copySpanReferenceCommand: CairnCommand = {

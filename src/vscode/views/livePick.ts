@@ -1,0 +1,109 @@
+// A quick pick that asks as you type: requests are debounced, and an answer that arrives after
+// a newer request was sent is dropped, so the list never jumps back to an old query. Items are
+// spans: accepting one opens it; their buttons copy `path:start-end` or add it to the pack.
+// Cairn: Search and Cairn: Go to Symbol are two sources for it.
+import * as vscode from 'vscode';
+import type { CommandDeps } from '../commands/types';
+import { spanReference } from '../format';
+
+export const SEARCH_DEBOUNCE_MS = 150;
+
+export const COPY_BUTTON: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('copy'), tooltip: 'Copy Span Reference (path:start-end)' };
+export const ADD_BUTTON: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('add'), tooltip: 'Add to Context Pack' };
+
+type Span = Parameters<CommandDeps['services']['openSpan']>[0];
+
+export interface SpanItem extends vscode.QuickPickItem {
+  hit: Span & { path: string; startLine: number; endLine: number };
+}
+
+export interface LivePickSource<I extends SpanItem, A> {
+  title: string;
+  placeholder: string;
+  /** Buttons in the title bar, handled by onButton. */
+  buttons?: readonly vscode.QuickInputButton[];
+  /** The answer for what was typed, or undefined when there is nothing to ask (blank input). */
+  ask(input: string): Promise<A | undefined>;
+  /** The items and the title that show an answer. */
+  present(answer: A | undefined, input: string): { items: I[]; title: string };
+  /** Says what failed, for the title: `Cairn: <failure> — <message>`. */
+  failure: string;
+  /** Before the accepted item's span opens, with the answer on screen. */
+  onAccept?(shown: { input: string; answer: A } | undefined): void;
+  onButton?(button: vscode.QuickInputButton, shown: { input: string; answer: A } | undefined, pick: vscode.QuickPick<I>): Promise<void>;
+}
+
+export function multiRoot(): boolean {
+  return (vscode.workspace.workspaceFolders?.length ?? 0) > 1;
+}
+
+export async function copySpan(hit: { path: string; startLine: number; endLine: number }): Promise<void> {
+  const ref = spanReference(hit);
+  await vscode.env.clipboard.writeText(ref);
+  vscode.window.setStatusBarMessage(`$(copy) Copied ${ref}`, 3000);
+}
+
+/** Shows the pick with `initial` typed in; resolves when it closes. */
+export function showLivePick<I extends SpanItem, A>(deps: CommandDeps, source: LivePickSource<I, A>, initial: string): Promise<void> {
+  const qp = vscode.window.createQuickPick<I>();
+  qp.title = source.title;
+  qp.placeholder = source.placeholder;
+  qp.matchOnDescription = false;
+  qp.matchOnDetail = false;
+  // Keep the engine's ranking: VS Code would otherwise re-sort items by how their labels match.
+  (qp as unknown as { sortByLabel: boolean }).sortByLabel = false;
+  if (source.buttons) qp.buttons = source.buttons;
+  let sequence = 0;
+  let timer: NodeJS.Timeout | undefined;
+  let shown: { input: string; answer: A } | undefined;
+
+  const run = async (input: string) => {
+    const mine = ++sequence;
+    qp.busy = true;
+    try {
+      const answer = await source.ask(input);
+      if (mine !== sequence) return; // a newer request is on its way
+      shown = answer === undefined ? undefined : { input, answer };
+      const { items, title } = source.present(answer, input);
+      qp.items = items;
+      qp.title = title;
+    } catch (e) {
+      if (mine !== sequence) return;
+      qp.items = [];
+      qp.title = `Cairn: ${source.failure} — ${e instanceof Error ? e.message : String(e)}`;
+    } finally {
+      if (mine === sequence) qp.busy = false;
+    }
+  };
+
+  return new Promise<void>((resolve) => {
+    const subscriptions: vscode.Disposable[] = [
+      qp.onDidChangeValue((value) => {
+        clearTimeout(timer);
+        timer = setTimeout(() => void run(value), SEARCH_DEBOUNCE_MS);
+      }),
+      qp.onDidAccept(async () => {
+        const item = qp.selectedItems[0] ?? qp.activeItems[0];
+        if (!item) return;
+        source.onAccept?.(shown);
+        qp.hide();
+        await deps.services.openSpan(item.hit);
+      }),
+      qp.onDidTriggerItemButton(async ({ button, item }) => {
+        if (button === COPY_BUTTON) await copySpan(item.hit);
+        else if (button === ADD_BUTTON) await vscode.commands.executeCommand('cairn.addToContextPack', item.hit);
+      }),
+      qp.onDidTriggerButton((button) => source.onButton?.(button, shown, qp)),
+      qp.onDidHide(() => {
+        clearTimeout(timer);
+        sequence++;
+        for (const s of subscriptions) s.dispose();
+        qp.dispose();
+        resolve();
+      }),
+    ];
+    qp.value = initial;
+    qp.show();
+    if (initial) void run(initial);
+  });
+}
