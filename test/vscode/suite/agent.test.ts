@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import { languageModelToolContributions } from '../../../src/vscode/agent/lmToolContributions';
 import type { CairnApi } from '../../../src/vscode/extension';
-import { cairnApi, indexReady, poll, REGISTRY_ENTRY_ID, removeFromWorkspace, workspaceFolder, writeRegistryEntry } from './packHelpers';
+import { cairnApi, indexWithRegistryEntry, poll, REGISTRY_ENTRY_ID, removeFromWorkspace, workspaceFolder } from './packHelpers';
 import { screenshot, ui, uiAvailable, waitForText } from './ui';
 
 async function invoke(name: string, input: Record<string, unknown>): Promise<string> {
@@ -42,10 +42,7 @@ describe('Agent features', function () {
   before(async () => {
     api = await cairnApi();
     folder = workspaceFolder();
-    await indexReady(api);
-    writeRegistryEntry(folder.uri.fsPath);
-    await api.services.engine.refresh(folder);
-    await indexReady(api);
+    await indexWithRegistryEntry(api, folder);
   });
 
   after(async () => {

@@ -9,7 +9,7 @@ import * as vscode from 'vscode';
 import { renderPackMarkdown } from '../../../src/core/pack/markdown';
 import type { ContextPack } from '../../../src/core/pack/types';
 import type { CairnApi } from '../../../src/vscode/extension';
-import { cairnApi, indexReady, poll, REGISTRY_ENTRY_ID, removeFromWorkspace, workspaceFolder, writeRegistryEntry } from './packHelpers';
+import { cairnApi, indexWithRegistryEntry, poll, REGISTRY_ENTRY_ID, removeFromWorkspace, workspaceFolder } from './packHelpers';
 import { click, getText, press, screenshot, typeText, ui, uiAvailable, waitForText } from './ui';
 
 const TASK = 'make the greeting punctuation configurable in Greeter.greet';
@@ -35,11 +35,8 @@ describe('Context pack webview', function () {
     if (!uiAvailable()) this.skip();
     api = await cairnApi();
     folder = workspaceFolder();
-    await indexReady(api);
-    // The registry entry is indexed too (it is Markdown in the folder): refresh so every pack below sees the same index.
-    writeRegistryEntry(folder.uri.fsPath);
-    await api.services.engine.refresh(folder);
-    await indexReady(api);
+    // The registry entry is indexed too (it is Markdown in the folder), so every pack below sees the same index.
+    await indexWithRegistryEntry(api, folder);
     api.services.basket.clear();
     expected = await api.services.engine.buildPack(TASK, { budgetTokens: BUDGET, folder });
     assert.ok(expected.mustInspect.length > 0, `the fixture has nothing to inspect for "${TASK}"`);

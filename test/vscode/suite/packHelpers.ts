@@ -2,39 +2,13 @@
 // fixture's index, polling, and a context-registry entry written into the workspace copy.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import * as vscode from 'vscode';
+import type * as vscode from 'vscode';
 import { buildManifest } from '../../../src/core/registry';
 import type { CairnApi } from '../../../src/vscode/extension';
+import { poll } from './cairnHelpers';
 
-export async function cairnApi(): Promise<CairnApi> {
-  const ext = vscode.extensions.getExtension<CairnApi | undefined>('cairn-dev.cairn');
-  if (!ext) throw new Error('cairn-dev.cairn is not loaded');
-  const api = ext.isActive ? ext.exports : await ext.activate();
-  if (!api) throw new Error('Cairn failed to activate (see the Cairn log)');
-  return api;
-}
-
-export function workspaceFolder(): vscode.WorkspaceFolder {
-  const folder = vscode.workspace.workspaceFolders?.[0];
-  if (!folder) throw new Error('no workspace folder is open');
-  return folder;
-}
-
-/** Polls until `check` returns a value other than undefined/false; throws with `what` on timeout. */
-export async function poll<T>(what: string, check: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 20000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  while (Date.now() < deadline) {
-    try {
-      const value = await check();
-      if (value !== undefined && value !== false) return value;
-    } catch (e) {
-      last = e;
-    }
-    await new Promise((r) => setTimeout(r, 150));
-  }
-  throw new Error(`timed out waiting for ${what}${last ? ` (last error: ${last instanceof Error ? last.message : String(last)})` : ''}`);
-}
+// The extension's API, the fixture folder and polling come from the extension suites' helpers.
+export { api as cairnApi, folder as workspaceFolder, poll } from './cairnHelpers';
 
 /** Resolves once every folder's index exists and no refresh is running. */
 export async function indexReady(api: CairnApi, timeoutMs = 90000): Promise<void> {
@@ -96,4 +70,12 @@ export function writeRegistryEntry(root: string): void {
     files: [{ path: 'DOC.md' }, { path: 'examples/greetings.md', role: 'example' }],
   });
   fs.writeFileSync(path.join(packDir, 'pack.json'), JSON.stringify(manifest, null, 2));
+}
+
+/** Waits for the fixture's index, writes the registry entry into it and indexes that too. */
+export async function indexWithRegistryEntry(api: CairnApi, folder: vscode.WorkspaceFolder): Promise<void> {
+  await indexReady(api);
+  writeRegistryEntry(folder.uri.fsPath);
+  await api.services.engine.refresh(folder);
+  await indexReady(api);
 }
