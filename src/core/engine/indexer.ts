@@ -238,8 +238,7 @@ export async function refreshIndex(config: IndexerConfig, options: RefreshOption
         signal?.throwIfAborted();
         progress({ phase: 'chunk', done: readDone, total: toRead.length });
       }
-      if (next) inFlight = next;
-      else if (inFlight) inFlight = undefined;
+      inFlight = next;
     }
     if (inFlight) {
       addResults(inFlight.toChunk, await inFlight.results);

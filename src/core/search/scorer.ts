@@ -53,6 +53,8 @@ interface Scratch {
   named: Uint8Array;
   /** BM25F pseudo frequency per document for the term being scored (zeroed as it settles). */
   acc: Float64Array;
+  /** Documents already counted in a term's document frequency (zeroed after each term). */
+  seen: Uint8Array;
 }
 
 interface FilePostings {
@@ -297,7 +299,7 @@ export class SnapshotScorer {
   private scratchFor(s: number, docCount: number): Scratch {
     let sc = this.scratch[s];
     if (!sc) {
-      sc = { scores: new Float64Array(docCount), bits: new Uint32Array(docCount), named: new Uint8Array(docCount), acc: new Float64Array(docCount) };
+      sc = { scores: new Float64Array(docCount), bits: new Uint32Array(docCount), named: new Uint8Array(docCount), acc: new Float64Array(docCount), seen: new Uint8Array(docCount) };
       this.scratch[s] = sc;
     }
     return sc;
@@ -311,14 +313,25 @@ export class SnapshotScorer {
       for (let k = 0; k < p.docs.length; k++) if (!deleted[p.docs[k] as number]) df++;
       return df;
     }
+    // Count the union of the term's documents and its path files' documents, marking each once.
     const seg = this.snapshot.segments[s] as Segment;
-    const seen = new Uint8Array(seg.docCount);
-    for (let k = 0; k < p.docs.length; k++) seen[p.docs[k] as number] = 1;
+    const { seen } = this.scratchFor(s, seg.docCount);
+    const mark = (d: number) => {
+      if (seen[d]) return;
+      seen[d] = 1;
+      if (!deleted[d]) df++;
+    };
+    for (let k = 0; k < p.docs.length; k++) mark(p.docs[k] as number);
     for (let k = 0; k < fp.files.length; k++) {
       const file = seg.files[fp.files[k] as number] as SegmentFile;
-      seen.fill(1, file.firstDoc, file.firstDoc + file.docCount);
+      for (let d = file.firstDoc; d < file.firstDoc + file.docCount; d++) mark(d);
     }
-    for (let d = 0; d < seen.length; d++) if (seen[d] && !deleted[d]) df++;
+    // Left zeroed for the next term.
+    for (let k = 0; k < p.docs.length; k++) seen[p.docs[k] as number] = 0;
+    for (let k = 0; k < fp.files.length; k++) {
+      const file = seg.files[fp.files[k] as number] as SegmentFile;
+      seen.fill(0, file.firstDoc, file.firstDoc + file.docCount);
+    }
     return df;
   }
 
