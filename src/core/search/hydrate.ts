@@ -2,9 +2,9 @@
 // from the working tree, and a staleness check so a hit never silently points at wrong lines.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { createHash } from 'node:crypto';
 import { bucketOf } from '../languages';
 import { makeDocid } from '../chunking/ids';
+import { hashBytes } from '../discovery/read';
 import type { Segment, SegmentFile } from '../index/segment';
 import { identifierParts, proseForm } from '../index/tokenizer';
 import { wildcardMatcher, type ParsedQuery } from './query';
@@ -82,7 +82,7 @@ export class FileReader {
         const sameStat = st.size === file.size && Math.floor(st.mtimeMs) === Math.floor(file.mtimeMs);
         if (needLines || !sameStat) {
           const bytes = fs.readFileSync(abs);
-          if (!sameStat && createHash('sha256').update(bytes).digest('hex') !== file.hash) v.stale = 'modified';
+          if (!sameStat && hashBytes(bytes) !== file.hash) v.stale = 'modified'; // the index's own content hash
           if (needLines) v.lines = new LazyLines(bytes);
         }
       }
