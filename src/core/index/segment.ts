@@ -153,7 +153,7 @@ export class SegmentBuilder {
         fieldLengths: analysis.fieldLengths.subarray(d * FIELD_COUNT, (d + 1) * FIELD_COUNT),
         symbol: chunk.symbol,
         context: chunk.context,
-        record: recordJson(chunk),
+        record: storedRecord(chunk),
         id: chunk.id,
       });
       for (let r = analysis.docStarts[d] as number; r < (analysis.docStarts[d + 1] as number); r++) {
@@ -318,7 +318,7 @@ export class SegmentBuilder {
   }
 }
 
-function recordJson(chunk: Chunk): string {
+function storedRecord(chunk: Chunk): string {
   const r: DocRecord = {};
   if (chunk.signature) r.signature = chunk.signature.length > MAX_SIGNATURE ? `${chunk.signature.slice(0, MAX_SIGNATURE)}…` : chunk.signature;
   if (chunk.visibility) r.visibility = chunk.visibility;
@@ -505,26 +505,20 @@ export class Segment {
       if (o % 8 !== 0 || o + l > total - TRAILER.length) throw new CorruptDataError(`segment ${name}: section ${i} out of bounds`);
       return [o, l];
     };
-    const section = (i: number): Uint8Array => {
-      const [o, l] = bounds(i);
-      return source.read(o, l);
-    };
+    // Every section goes through `lazy` (bounds and length checks); the ones loaded up front
+    // are simply read whole at once.
     const lazy = (i: number, expected?: number): LazySection => {
       const [o, l] = bounds(i);
       if (expected !== undefined && l !== expected) throw new CorruptDataError(`segment ${name}: section ${i} has wrong length`);
       return new LazySection(source, o, l);
     };
-    const lazyU32 = (i: number, expected: number): LazyU32 => new LazyU32(lazy(i, expected * 4), expected);
-    const u32 = (i: number, expected: number) => {
-      const s = section(i);
-      if (s.length !== expected * 4) throw new CorruptDataError(`segment ${name}: section ${i} has wrong length`);
+    const section = (i: number): Uint8Array => lazy(i).all();
+    const u8 = (i: number, expected: number): Uint8Array => lazy(i, expected).all();
+    const u32 = (i: number, expected: number): Uint32Array => {
+      const s = u8(i, expected * 4);
       return new Uint32Array(s.buffer, s.byteOffset, expected);
     };
-    const u8 = (i: number, expected: number) => {
-      const s = section(i);
-      if (s.length !== expected) throw new CorruptDataError(`segment ${name}: section ${i} has wrong length`);
-      return s;
-    };
+    const lazyU32 = (i: number, expected: number): LazyU32 => new LazyU32(lazy(i, expected * 4), expected);
     const n = this.docCount;
     try {
       this.files = (JSON.parse(decoder.decode(section(SECTION.files))) as unknown[][]).map((f) => ({
@@ -572,7 +566,7 @@ export class Segment {
     }
   }
 
-  /** The raw JSON of a document's record (merges copy it without parsing). */
+  /** A document's record as stored (JSON or a bare signature): merges copy it without parsing. */
   rawRecord(doc: number): string {
     const [start, end] = this.recordOffsets.pair(doc);
     return decoder.decode(this.recordSection.range(start, end));
