@@ -161,8 +161,20 @@ fs.writeFileSync(path.join(userDataDir, 'User', 'settings.json'), JSON.stringify
   'git.enabled': false,
   'git.autoRepositoryDetection': false,
   // The remote extension host otherwise scans for ports to forward every few seconds by spawning
-  // processes from its main thread, which shows up as event-loop stalls that are not the tests'.
+  // `ls -l /proc/*/fd` from its main thread, which shows up as event-loop stalls that are not the
+  // tests'. code-server registers a tunnel provider, so the scan runs even with auto-forwarding
+  // off unless its source is 'output' (workbench: processFindingEnabled()).
   'remote.autoForwardPorts': false,
+  'remote.autoForwardPortsSource': 'output',
+  // Chat looks for AGENTS.md, CLAUDE.md and skill files with workspace file searches (a ripgrep
+  // spawned from the extension host's main thread) and repeats them as files change; the in-host
+  // tests use neither, and the spawns would be counted against Cairn's responsiveness.
+  'chat.useAgentsMdFile': false,
+  'chat.useNestedAgentsMdFiles': false,
+  'chat.useClaudeMdFile': false,
+  'chat.useAgentSkills': false,
+  'chat.useClaudeSkills': false,
+  'chat.promptFilesRecommendations': false,
   ...extraSettings,
 }, null, 2));
 for (const d of extraExtensions) { // code-server registers what it finds in a fresh extensions dir at start

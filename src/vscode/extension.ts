@@ -97,8 +97,12 @@ function assemble(context: vscode.ExtensionContext, log: vscode.LogOutputChannel
     },
   };
   const status = createStatusBar(client);
+  // State changes fire on every progress report; the context key only crosses to the window when it flips.
+  let pausedKey: boolean | undefined;
   const syncContextKeys = () => {
-    void vscode.commands.executeCommand('setContext', 'cairn.paused', client.paused);
+    if (client.paused === pausedKey) return;
+    pausedKey = client.paused;
+    void vscode.commands.executeCommand('setContext', 'cairn.paused', pausedKey);
   };
   syncContextKeys();
 

@@ -1,12 +1,16 @@
 // The extension host stays responsive while a big job is indexed: parsing and index building
-// happen on worker threads, so the host's event loop is never held up. While thousands of
+// happen on worker threads, so the host's event loop is never held up by Cairn. While thousands of
 // generated files are indexed, a 10 ms interval timer and a trivial command run continuously.
 //
-// What is asserted is the time the extension host THREAD spent running between two ticks (its
+// What is measured is the time the extension host THREAD spent running between two ticks (its
 // CPU time, from process.threadCpuUsage), not wall-clock drift alone: on a shared 2-core machine
 // the OS may not schedule the thread for a few hundred ms while chromium, the VS Code server and
-// the indexing threads compete, and a CPU profile of such stalls shows the thread descheduled,
-// not busy. Wall-clock drift is still measured and reported.
+// the indexing threads compete. Wall-clock drift is still measured and reported.
+//
+// The host thread is shared with VS Code itself, which now and then spawns ripgrep for a workspace
+// file search or collects garbage for tens of ms. So a CPU profile is recorded during the job and
+// every stretch over the limit is attributed: it fails the test when Cairn's code was on the stack
+// for most of it, and is reported (with its top frames) when it was VS Code's own work.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as inspector from 'node:inspector';
@@ -36,21 +40,73 @@ function pythonModule(i: number): string {
   return lines.join('\n');
 }
 
-/** CAIRN_PROFILE=1 records a CPU profile of the extension host during the job (an artifact). */
-async function profiler(): Promise<{ stop(): Promise<void> }> {
-  if (!process.env.CAIRN_PROFILE) return { stop: async () => undefined };
+interface CpuProfile {
+  nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] }[];
+  startTime: number;
+  samples: number[];
+  timeDeltas: number[];
+}
+
+/** Samples the extension host thread's stacks; CAIRN_PROFILE=1 also keeps the profile as an artifact. */
+async function startProfiler(): Promise<{ stop(): Promise<CpuProfile> }> {
   const session = new inspector.Session();
   session.connect();
-  const post = (method: string) => new Promise<unknown>((resolve, reject) => session.post(method, (err, res) => (err ? reject(err) : resolve(res))));
+  const post = (method: string, params?: object) =>
+    new Promise<unknown>((resolve, reject) => session.post(method, params, (err, res) => (err ? reject(err) : resolve(res))));
   await post('Profiler.enable');
+  await post('Profiler.setSamplingInterval', { interval: 1000 });
   await post('Profiler.start');
   return {
     async stop() {
-      const { profile } = (await post('Profiler.stop')) as { profile: unknown };
-      fs.writeFileSync(path.join(process.env.VSCODE_TEST_ARTIFACTS ?? '/tmp', 'exthost.cpuprofile'), JSON.stringify(profile));
+      const { profile } = (await post('Profiler.stop')) as { profile: CpuProfile };
       session.disconnect();
+      if (process.env.CAIRN_PROFILE) fs.writeFileSync(path.join(process.env.VSCODE_TEST_ARTIFACTS ?? '/tmp', 'exthost.cpuprofile'), JSON.stringify(profile));
+      return profile;
     },
   };
+}
+
+/** A stretch of the host thread between two timer ticks, on the monotonic clock of the profile (µs). */
+interface Stall {
+  startUs: number;
+  endUs: number;
+  busyMs: number;
+}
+
+const nowUs = () => Number(process.hrtime.bigint() / 1000n);
+
+/**
+ * Who ran during a stall: the share of the running (non-idle) samples with a frame of Cairn's
+ * bundle on the stack, and the heaviest stacks' leaf frames.
+ */
+function attribute(profile: CpuProfile, stall: Stall, cairnDir: string): { samples: number; cairnShare: number; top: string[] } {
+  const nodes = new Map(profile.nodes.map((n) => [n.id, n]));
+  const parent = new Map<number, number>();
+  for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  const frame = (id: number) => {
+    const f = nodes.get(id)!.callFrame;
+    return `${f.functionName || '(anonymous)'} ${path.basename(f.url)}:${f.lineNumber + 1}`;
+  };
+  let t = profile.startTime;
+  let samples = 0;
+  let cairn = 0;
+  const leaves = new Map<string, number>();
+  for (let i = 0; i < profile.samples.length; i++) {
+    t += profile.timeDeltas[i] ?? 0;
+    const id = profile.samples[i]!;
+    if (t < stall.startUs || t > stall.endUs || nodes.get(id)!.callFrame.functionName === '(idle)') continue;
+    samples++;
+    const leaf = frame(id);
+    leaves.set(leaf, (leaves.get(leaf) ?? 0) + 1);
+    for (let n: number | undefined = id; n !== undefined; n = parent.get(n)) {
+      if (nodes.get(n)!.callFrame.url.includes(cairnDir)) {
+        cairn++;
+        break;
+      }
+    }
+  }
+  const top = [...leaves].sort((a, b) => b[1] - a[1]).slice(0, 3).map(([k, v]) => `${k} ×${v}`);
+  return { samples, cairnShare: samples ? cairn / samples : 1, top };
 }
 
 describe('Cairn: responsiveness', () => {
@@ -83,22 +139,29 @@ describe('Cairn: responsiveness', () => {
     // Let the file watcher deliver its events for the generated files before measuring.
     await new Promise((r) => setTimeout(r, 2000));
 
-    const prof = await profiler();
+    const prof = await startProfiler();
     let maxDrift = 0;
     let maxBusy = 0;
+    const stalls: Stall[] = [];
     let lastTick = performance.now();
+    let lastTickUs = nowUs();
     let lastCpu = threadCpuUsage!();
     const ticker = setInterval(() => {
       const now = performance.now();
+      const busy = Math.min(now - lastTick, cpuMs(lastCpu));
       maxDrift = Math.max(maxDrift, now - lastTick - 10);
-      maxBusy = Math.max(maxBusy, Math.min(now - lastTick, cpuMs(lastCpu)));
+      maxBusy = Math.max(maxBusy, busy);
+      const us = nowUs();
+      if (busy > MAX_BLOCK_MS) stalls.push({ startUs: lastTickUs, endUs: us, busyMs: busy });
       lastTick = now;
+      lastTickUs = us;
       lastCpu = threadCpuUsage!();
     }, 10);
     let maxCallWall = 0;
     let maxCallCpu = 0;
     let calls = 0;
     let sawIndexing = false;
+    let profile: CpuProfile | undefined;
     const stateSub = a.services.engine.onDidChangeState(() => {
       if (a.services.engine.states().some((s) => s.kind === 'indexing')) sawIndexing = true;
     });
@@ -123,7 +186,7 @@ describe('Cairn: responsiveness', () => {
     } finally {
       clearInterval(ticker);
       stateSub.dispose();
-      await prof.stop();
+      profile = await prof.stop();
     }
     const took = performance.now() - started;
     const filesAfter = a.services.engine.states()[0]!.status!.files;
@@ -135,7 +198,13 @@ describe('Cairn: responsiveness', () => {
     assert.ok(sawIndexing, 'the job was never seen indexing');
     assert.equal(filesAfter, filesBefore + FILES, 'not every generated file was indexed');
     assert.ok(calls >= 10, `only ${calls} command calls during the job`);
-    assert.ok(maxBusy <= MAX_BLOCK_MS, `the extension host thread was busy for ${maxBusy.toFixed(1)} ms without a break`);
+    const cairnDir = path.join(vscode.extensions.getExtension('cairn-dev.cairn')!.extensionPath, 'dist');
+    for (const stall of stalls) {
+      const who = attribute(profile!, stall, cairnDir);
+      const what = `the extension host thread was busy for ${stall.busyMs.toFixed(1)} ms without a break (${who.samples} samples, ${Math.round(who.cairnShare * 100)} % in Cairn; top: ${who.top.join(', ')})`;
+      console.log(`[vscode-test] ${what}`);
+      assert.ok(who.samples > 0 && who.cairnShare < 0.5, what);
+    }
     assert.ok(maxCallCpu <= MAX_BLOCK_MS, `a command call kept the thread busy for ${maxCallCpu.toFixed(1)} ms`);
     const hit = await poll('a generated symbol', async () => (await a.services.engine.findSymbol('build_shapes_1234')).results[0], 5000);
     assert.equal(hit.path, 'generated/shapes_1234.py');
