@@ -69,6 +69,16 @@ describe('index store', function () {
     });
   }
 
+  it('a long-lived reader answers from the generation another writer committed since its last query', async () => {
+    const reader = ws.engine({ strategy: 'lines' });
+    await reader.refresh();
+    assert.equal((await reader.search('cherry', { refresh: 'never' })).results.length, 0);
+    assert.equal((await reader.search('banana', { refresh: 'never' })).results.length, 1);
+    ws.write('src/c.ts', 'export function cherry() { return 3 }\n');
+    await ws.engine({ strategy: 'lines' }).refresh();
+    assert.deepEqual((await reader.search('cherry', { refresh: 'never' })).results.map((h) => h.path), ['src/c.ts']);
+  });
+
   it('damage found only when a query reads it (segments are read on demand) is rebuilt and answered', async () => {
     await ws.engine({ strategy: 'lines' }).refresh();
     const garble = (section: number) => {

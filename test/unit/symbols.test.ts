@@ -68,4 +68,21 @@ describe('symbol lookup', () => {
     assert.ok(r.candidates.length <= 5);
   });
 
+  it('a name defined hundreds of times gives the best `limit` in the same order as ranking them all', () => {
+    // Kinds and test paths interleave so that the selection has to look past the first entries.
+    const specs = Array.from({ length: 300 }, (_, i) => {
+      const kind = ['method', 'function', 'constructor'][i % 3] as string;
+      const dir = i % 7 === 0 ? 'test' : 'src';
+      return c(`${dir}/m${String(299 - i).padStart(3, '0')}.ts:${1 + (i % 4)}-${2 + (i % 4)} ${kind} run`, 'run() {}');
+    });
+    const many = symbolIndex(specs);
+    const paths = (limit: number) => many.find('run', { limit }).candidates.map((x) => `${x.penalties.map((p) => p.name).join('+') || 'none'} ${x.doc}`);
+    const all = paths(500);
+    assert.equal(all.length, 300);
+    assert.deepEqual(paths(10), all.slice(0, 10));
+    assert.deepEqual(paths(1), all.slice(0, 1));
+    // Functions first (rank 1), source before tests, then by path.
+    const first = many.find('run', { limit: 3 }).candidates;
+    assert.deepEqual(first.map((x) => x.penalties.map((p) => p.name)), [['kind:function'], ['kind:function'], ['kind:function']]);
+  });
 });

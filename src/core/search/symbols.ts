@@ -198,13 +198,15 @@ export class SymbolIndex {
     const limit = Math.max(1, Math.min(options.limit ?? 20, 500));
     if (!q) return { exact: false, candidates: [] };
     const allow = this.filter(options);
-    const taken = new Set<string>();
+    const taken = new Set<number>();
     const out: SymbolCandidate[] = [];
     const take = (entries: Entry[], match: SymbolMatch, extra = 0) => {
-      const fresh = entries.filter((e) => !taken.has(`${e[0]}:${e[1]}`) && this.live(e) && allow(e));
-      for (const e of this.order(fresh)) {
-        if (out.length >= limit) return;
-        taken.add(`${e[0]}:${e[1]}`);
+      const room = limit - out.length;
+      if (room <= 0) return;
+      const fresh = entries.filter((e) => !taken.has(entryKey(e)) && this.live(e) && allow(e));
+      // A common name (`constructor`, `__init__`) has thousands of entries: select, don't sort.
+      for (const e of smallest(fresh, room, (a, b) => this.compare(a, b))) {
+        taken.add(entryKey(e));
         out.push(this.candidate(e, match, extra));
       }
     };
@@ -253,7 +255,7 @@ export class SymbolIndex {
         const hay = qualifiedQuery ? t.qualified : t.lower;
         for (let i = 0; i < t.size; i++) {
           const e: Entry = [ti, i];
-          if (taken.has(`${ti}:${i}`) || !this.live(e) || !allow(e)) continue;
+          if (taken.has(entryKey(e)) || !this.live(e) || !allow(e)) continue;
           const s = hay[i] as string;
           const d = s.includes(target) ? Math.min(maxDist, s.length - target.length) : boundedLevenshtein(target, s, maxDist);
           if (d <= maxDist) fuzzy.push([e, d]);
@@ -316,22 +318,50 @@ export class SymbolIndex {
   }
 
   /** Order within a tier: kind rank, source before tests/vendored, then path and line (stable). */
-  private compare(a: Entry, b: Entry): number {
-    const key = ([ti, i]: Entry) => {
-      const t = this.tables[ti] as SegmentSymbols;
-      const doc = t.doc[i] as number;
-      const seg = this.segment(ti);
-      const flags = seg.docFlags[doc] as number;
-      return { rank: t.rank[i] as number, penalised: (flags & (FLAG_TEST | FLAG_VENDORED)) !== 0 ? 1 : 0, path: seg.fileOf(doc).path, line: seg.docStart.at(doc) };
-    };
-    const ka = key(a);
-    const kb = key(b);
-    return ka.rank - kb.rank || ka.penalised - kb.penalised || compareStrings(ka.path, kb.path) || ka.line - kb.line;
+  private compare([ta, ia]: Entry, [tb, ib]: Entry): number {
+    const a = this.tables[ta] as SegmentSymbols;
+    const b = this.tables[tb] as SegmentSymbols;
+    const byRank = (a.rank[ia] as number) - (b.rank[ib] as number);
+    if (byRank) return byRank;
+    const segA = this.segment(ta);
+    const segB = this.segment(tb);
+    const docA = a.doc[ia] as number;
+    const docB = b.doc[ib] as number;
+    const penalised = (seg: Segment, doc: number) => ((seg.docFlags[doc] as number) & (FLAG_TEST | FLAG_VENDORED) ? 1 : 0);
+    return (
+      penalised(segA, docA) - penalised(segB, docB) ||
+      compareStrings(segA.fileOf(docA).path, segB.fileOf(docB).path) ||
+      segA.docStart.at(docA) - segB.docStart.at(docB)
+    );
   }
 
   private order(entries: Entry[]): Entry[] {
     return entries.sort((a, b) => this.compare(a, b));
   }
+}
+
+/** A number naming an entry, for sets (tables stay far below 2^21, entries below 2^32). */
+function entryKey([ti, i]: Entry): number {
+  return ti * 0x100000000 + i;
+}
+
+/** The `k` smallest items in order: one pass keeping a sorted top list, for `k` far below the count. */
+function smallest<T>(items: T[], k: number, compare: (a: T, b: T) => number): T[] {
+  if (items.length <= k) return items.sort(compare);
+  const top: T[] = [];
+  for (const item of items) {
+    if (top.length === k && compare(item, top[k - 1] as T) >= 0) continue;
+    let lo = 0;
+    let hi = top.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (compare(top[mid] as T, item) <= 0) lo = mid + 1;
+      else hi = mid;
+    }
+    top.splice(lo, 0, item);
+    if (top.length > k) top.pop();
+  }
+  return top;
 }
 
 function compareStrings(a: string, b: string): number {

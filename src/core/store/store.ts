@@ -113,10 +113,27 @@ function isManifest(m: unknown): m is Manifest {
   );
 }
 
+/** Parses and validates manifest text; throws StoreCorruptError for garbage or another format version. */
+function parseManifest(text: string): Manifest {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw new StoreCorruptError(`${MANIFEST} is not valid JSON`);
+  }
+  if (parsed && typeof parsed === 'object' && (parsed as Manifest).format === 'cairn-index' && (parsed as Manifest).version !== STORE_FORMAT_VERSION) {
+    throw new StoreCorruptError(`index format version ${(parsed as Manifest).version} differs from ${STORE_FORMAT_VERSION}`, 'store-version');
+  }
+  if (!isManifest(parsed)) throw new StoreCorruptError(`${MANIFEST} does not describe a Cairn index`);
+  return parsed;
+}
+
 export class IndexStore {
   private readonly segmentCache = new Map<string, Segment>();
   /** The last state table read or written, by file name: a long-lived process parses it once. */
   private stateCache?: { name: string; table: StateTable };
+  /** The last snapshot, by the exact manifest text it came from: an unchanged index costs one small read. */
+  private snapshotCache?: { text: string; snapshot: Snapshot };
 
   constructor(readonly dir: string) {}
 
@@ -133,24 +150,17 @@ export class IndexStore {
    * the manifest is unreadable or from another format version.
    */
   readManifest(): Manifest | undefined {
-    let text: string;
+    const text = this.readManifestText();
+    return text === undefined ? undefined : parseManifest(text);
+  }
+
+  private readManifestText(): string | undefined {
     try {
-      text = fs.readFileSync(this.manifestPath(), 'utf8');
+      return fs.readFileSync(this.manifestPath(), 'utf8');
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
       throw new StoreCorruptError(`cannot read ${MANIFEST}: ${(e as Error).message}`);
     }
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      throw new StoreCorruptError(`${MANIFEST} is not valid JSON`);
-    }
-    if (parsed && typeof parsed === 'object' && (parsed as Manifest).format === 'cairn-index' && (parsed as Manifest).version !== STORE_FORMAT_VERSION) {
-      throw new StoreCorruptError(`index format version ${(parsed as Manifest).version} differs from ${STORE_FORMAT_VERSION}`, 'store-version');
-    }
-    if (!isManifest(parsed)) throw new StoreCorruptError(`${MANIFEST} does not describe a Cairn index`);
-    return parsed;
   }
 
   loadSegment(name: string): Segment {
@@ -181,8 +191,11 @@ export class IndexStore {
   /** Loads a snapshot of the current generation, retrying when a concurrent commit removed files. */
   snapshot(): Snapshot | undefined {
     for (let attempt = 0; ; attempt++) {
-      const manifest = this.readManifest();
-      if (!manifest) return undefined;
+      const text = this.readManifestText();
+      if (text === undefined) return undefined;
+      // Manifests are replaced by rename, never edited: the same text is the same generation.
+      if (this.snapshotCache?.text === text) return this.snapshotCache.snapshot;
+      const manifest = parseManifest(text);
       try {
         const segments = manifest.segments.map((s) => this.loadSegment(s.name));
         segments.forEach((seg, i) => {
@@ -193,7 +206,9 @@ export class IndexStore {
         // Drop cached segments this generation no longer uses.
         const live = new Set(manifest.segments.map((s) => s.name));
         for (const name of this.segmentCache.keys()) if (!live.has(name)) this.segmentCache.delete(name);
-        return { manifest, segments, deleted };
+        const snapshot = { manifest, segments, deleted };
+        this.snapshotCache = { text, snapshot };
+        return snapshot;
       } catch (e) {
         if ((e as NodeJS.ErrnoException).code === 'ENOENT' && attempt < 5) continue;
         if ((e as NodeJS.ErrnoException).code === 'ENOENT') throw new StoreCorruptError(`a segment named by the manifest is missing`);
@@ -274,6 +289,7 @@ export class IndexStore {
   /** Removes the index (not the lock). Call with the writer lock held. */
   clear(): void {
     this.segmentCache.clear();
+    this.snapshotCache = undefined;
     this.stateCache = undefined;
     let names: string[] = [];
     try {
