@@ -12,6 +12,7 @@ import { ChunkPool } from '../core/chunking/pool';
 import { DEFAULT_POLICY } from '../core/chunking/policy';
 import { discoverFiles, loadDocuments } from '../core/discovery';
 import { Engine } from '../core/engine/engine';
+import { IndexStore } from '../core/store/store';
 import type { SourceDocument } from '../core/types';
 import { assembleCorpus, defaultSources, type Corpus } from './corpus';
 import { fmt, mb, percentile, table, timed } from './stats';
@@ -221,7 +222,8 @@ async function runChild(args: string[]): Promise<void> {
     const r = await engine.refresh({ rebuild: true });
     const status = engine.status();
     await engine.close();
-    const sourceBytes = Object.values(JSON.parse(fs.readFileSync(path.join(storeDir, JSON.parse(fs.readFileSync(path.join(storeDir, 'manifest.json'), 'utf8')).state), 'utf8')).files as Record<string, { size: number }>).reduce((n, f) => n + f.size, 0);
+    const store = new IndexStore(storeDir);
+    const sourceBytes = Object.values(store.readState(store.readManifest()!).files).reduce((n, f) => n + f.size, 0);
     process.stdout.write(`${JSON.stringify({ durationMs: r.durationMs, files: r.files, chunks: r.chunks, storeBytes: status.storeBytes, sourceBytes, maxRssMb: process.resourceUsage().maxRSS / 1024 })}\n`);
   } else if (task === 'open-memory') {
     (globalThis as { gc?: () => void }).gc?.();

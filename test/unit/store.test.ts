@@ -5,12 +5,12 @@ import * as path from 'node:path';
 import { spawn } from 'node:child_process';
 import { TempWorkspace } from './helpers/workspace';
 import { acquireLock, LockTimeoutError } from '../../src/core/store/lock';
-import { STORE_FORMAT_VERSION } from '../../src/core/store/store';
+import { IndexStore, STORE_FORMAT_VERSION } from '../../src/core/store/store';
 
 const ENGINE_JS = path.resolve(__dirname, '../../src/core/engine/engine.js');
 const GRAMMARS = path.resolve(__dirname, '../../../grammars');
 
-function manifestOf(storeDir: string): { state: string; segments: Array<{ name: string }>; version: number } {
+function manifestOf(storeDir: string): { state: string; stateDelta?: string; segments: Array<{ name: string }>; version: number } {
   return JSON.parse(fs.readFileSync(path.join(storeDir, 'manifest.json'), 'utf8'));
 }
 
@@ -51,6 +51,12 @@ describe('index store', function () {
     ['a garbage manifest', (d) => fs.writeFileSync(path.join(d, 'manifest.json'), '{"format": "cairn-index", "vers')],
     ['a manifest from another format version', (d) => { const m = manifestOf(d); m.version = STORE_FORMAT_VERSION - 1; fs.writeFileSync(path.join(d, 'manifest.json'), JSON.stringify(m)); }],
     ['a corrupt state table', (d) => fs.writeFileSync(path.join(d, manifestOf(d).state), '{"files": 12}'), false],
+    ['a state delta of another table', (d) => {
+      const m = manifestOf(d);
+      m.stateDelta = 'state-delta-9-abcdef.json';
+      fs.writeFileSync(path.join(d, m.stateDelta), JSON.stringify({ base: 'state-1-000000.json', files: {}, skipped: [] }));
+      fs.writeFileSync(path.join(d, 'manifest.json'), JSON.stringify(m));
+    }, false],
   ];
   for (const [name, damage, readPath = true] of corruptions) {
     it(`rebuilds after ${name}, with a diagnostic, and still answers`, async () => {
@@ -68,6 +74,73 @@ describe('index store', function () {
       assert.ok(report.diagnostics.some((d) => d.code === 'store-corrupt' || d.code === 'store-version'), JSON.stringify(report.diagnostics));
     });
   }
+
+  describe('state table deltas', () => {
+    /** The state as another process reads it, and the files of the store. */
+    const readBack = (dir: string) => {
+      const store = new IndexStore(dir);
+      const m = store.readManifest()!;
+      return { manifest: m, files: store.readState(m).files, names: fs.readdirSync(dir).filter((n) => n.startsWith('state-')).sort() };
+    };
+
+    it('a commit touching a few files writes only their entries; readers see the same table', async () => {
+      const writer = ws.engine({ strategy: 'lines' });
+      await writer.refresh();
+      const before = readBack(ws.storeDir);
+      assert.equal(before.manifest.stateDelta, undefined, 'a first index writes the whole table');
+      ws.write('src/a.ts', 'export function apricot() { return 1 }\n');
+      ws.remove('src/b.ts');
+      ws.write('src/c.ts', 'export function cherry() { return 3 }\n');
+      await writer.refresh();
+      const after = readBack(ws.storeDir);
+      assert.equal(after.manifest.state, before.manifest.state, 'the whole table was rewritten');
+      assert.ok(after.manifest.stateDelta);
+      const delta = JSON.parse(fs.readFileSync(path.join(ws.storeDir, after.manifest.stateDelta), 'utf8'));
+      assert.deepEqual(Object.keys(delta.files).sort(), ['src/a.ts', 'src/b.ts', 'src/c.ts']);
+      assert.equal(delta.files['src/b.ts'], null);
+      assert.deepEqual(Object.keys(after.files).sort(), ['src/a.ts', 'src/c.ts']);
+      assert.deepEqual(after.names, [after.manifest.state, after.manifest.stateDelta].sort(), 'superseded state files are collected');
+      // A fresh process answers from base + delta.
+      const reader = ws.engine({ strategy: 'lines' });
+      assert.deepEqual((await reader.search('cherry', { refresh: 'never' })).results.map((h) => h.path), ['src/c.ts']);
+      assert.equal((await reader.search('banana', { refresh: 'never' })).results.length, 0);
+    });
+
+    it('after many commits and segment merges the table read back equals the writer\'s', async () => {
+      const writer = ws.engine({ strategy: 'lines' });
+      await writer.refresh();
+      for (let round = 0; round < 14; round++) {
+        // Each round is its own segment; rewriting most files tombstones old ones and forces merges.
+        for (let f = 0; f < 4; f++) ws.write(`src/gen${(round + f) % 6}.ts`, `export const v${round}_${f} = ${round};\n`);
+        if (round % 5 === 4) ws.remove(`src/gen${round % 6}.ts`);
+        await writer.refresh();
+        const back = readBack(ws.storeDir);
+        const truth = new IndexStore(ws.storeDir);
+        const onDisk = Object.fromEntries(fs.readdirSync(ws.root + '/src').map((n) => [`src/${n}`, true]));
+        assert.deepEqual(Object.keys(back.files).sort(), Object.keys(onDisk).sort(), `round ${round}`);
+        // Every entry points at live documents of a live segment holding that file.
+        const snap = truth.snapshot()!;
+        for (const [p, st] of Object.entries(back.files)) {
+          const s = snap.manifest.segments.findIndex((r) => r.name === st.segment);
+          assert.ok(s >= 0, `${p} points at a segment the manifest does not list (round ${round})`);
+          const seg = snap.segments[s]!;
+          assert.equal(seg.fileOf(st.firstDoc).path, p, `round ${round}`);
+          assert.equal(snap.deleted[s]![st.firstDoc], 0, `${p}'s chunks are tombstoned (round ${round})`);
+        }
+      }
+    });
+
+    it('a change to most files rewrites the whole table', async () => {
+      const writer = ws.engine({ strategy: 'lines' });
+      for (let i = 0; i < 80; i++) ws.write(`src/many${i}.ts`, `export const m${i} = ${i};\n`);
+      await writer.refresh();
+      for (let i = 0; i < 80; i++) ws.write(`src/many${i}.ts`, `export const m${i} = ${i + 1};\n`);
+      await writer.refresh();
+      const back = readBack(ws.storeDir);
+      assert.equal(back.manifest.stateDelta, undefined);
+      assert.equal(Object.keys(back.files).length, 82);
+    });
+  });
 
   it('a long-lived reader answers from the generation another writer committed since its last query', async () => {
     const reader = ws.engine({ strategy: 'lines' });

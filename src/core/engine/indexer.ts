@@ -279,7 +279,9 @@ export async function refreshIndex(config: IndexerConfig, options: RefreshOption
     segments = segments.filter((s) => s.docCount > 0 && liveCount(s) > 0);
 
     // --- 5. merge --------------------------------------------------------------------
-    segments = maybeMerge(store, segments, files, progress);
+    // Entries that differ from the previous table: a small set is committed as a delta.
+    const changedPaths = new Set<string>([...removedPaths, ...touched.keys(), ...newStates.keys()]);
+    segments = maybeMerge(store, segments, files, changedPaths, progress);
 
     const chunkTotal = segments.reduce((n, s) => n + liveCount(s), 0);
     const summary: RefreshSummary = {
@@ -309,6 +311,7 @@ export async function refreshIndex(config: IndexerConfig, options: RefreshOption
           },
           { files, skipped: nextSkipped },
           previous,
+          rechunkAll ? undefined : changedPaths,
         );
     return {
       ...summary,
@@ -371,6 +374,7 @@ function maybeMerge(
   store: IndexStore,
   segments: SegmentRef[],
   files: Record<string, FileState>,
+  changedPaths: Set<string>,
   progress: (p: RefreshProgress) => void,
 ): SegmentRef[] {
   const pick = new Set<string>();
@@ -393,7 +397,10 @@ function maybeMerge(
   const merged = new Segment(name, bytes);
   for (const f of merged.files) {
     const st = files[f.path];
-    if (st && pick.has(st.segment)) files[f.path] = { ...st, segment: name, firstDoc: f.firstDoc, docCount: f.docCount };
+    if (st && pick.has(st.segment)) {
+      files[f.path] = { ...st, segment: name, firstDoc: f.firstDoc, docCount: f.docCount };
+      changedPaths.add(f.path);
+    }
   }
   progress({ phase: 'merge', done: chosen.length, total: chosen.length });
   const rest = segments.filter((s) => !pick.has(s.name));

@@ -4,6 +4,8 @@
 //                        tombstones, the state table's file name. Replaced atomically.
 //   seg-<id>.cseg        immutable segments (src/core/index/segment.ts)
 //   state-<gen>.json     per-file state: size, mtime, SHA-256, language, and the chunks it produced
+//   state-delta-<gen>.json  the entries changed since that state file, so that a commit touching a
+//                        few files writes a few entries instead of the whole table
 //   write.lock           the writer lock (lock.ts)
 //
 // A commit writes new segment and state files first, then the manifest. Readers read the
@@ -19,7 +21,7 @@ import { FileSource } from '../index/byteSource';
 import { removeStaleTemporaries, writeFileAtomic } from './atomic';
 
 /** Bump whenever anything written to the store changes shape. Older or newer stores are rebuilt. */
-export const STORE_FORMAT_VERSION = 3 * 1000 + SEGMENT_FORMAT_VERSION;
+export const STORE_FORMAT_VERSION = 4 * 1000 + SEGMENT_FORMAT_VERSION;
 const MANIFEST = 'manifest.json';
 
 export interface SegmentRef {
@@ -50,7 +52,10 @@ export interface Manifest {
   /** Hash of everything that changes how a file is chunked or analysed; a change re-chunks every file. */
   configHash: string;
   segments: SegmentRef[];
+  /** The state table file: every file as of some earlier generation. */
   state: string;
+  /** Entries changed since `state` (a `StateDelta` file), when a commit rewrote only those. */
+  stateDelta?: string;
   createdAt: string;
   updatedAt: string;
   files: number;
@@ -81,6 +86,19 @@ export interface StateTable {
   skipped: SkippedFile[];
 }
 
+/**
+ * The entries of a state table that changed since its base file: `null` for a removed file.
+ * `skipped` is the whole current list (it is short and replaced as a unit).
+ */
+interface StateDelta {
+  base: string;
+  files: Record<string, FileState | null>;
+  skipped: SkippedFile[];
+}
+
+/** A delta grows with each small commit; past this many entries (or 1/8 of the table) the table is rewritten whole. */
+const MAX_DELTA_ENTRIES = 4096;
+
 /** A consistent read view: one manifest generation and its loaded segments. */
 export interface Snapshot {
   manifest: Manifest;
@@ -107,6 +125,7 @@ function isManifest(m: unknown): m is Manifest {
     typeof o.version === 'number' &&
     typeof o.generation === 'number' &&
     typeof o.state === 'string' &&
+    (o.stateDelta === undefined || typeof o.stateDelta === 'string') &&
     typeof o.configHash === 'string' &&
     Array.isArray(o.segments) &&
     o.segments.every((s) => s && typeof s.name === 'string' && typeof s.docCount === 'number' && Array.isArray(s.deleted))
@@ -130,8 +149,12 @@ function parseManifest(text: string): Manifest {
 
 export class IndexStore {
   private readonly segmentCache = new Map<string, Segment>();
-  /** The last state table read or written, by file name: a long-lived process parses it once. */
-  private stateCache?: { name: string; table: StateTable };
+  /** The last state table read or written, by file names: a long-lived process parses it once. */
+  private stateCache?: { key: string; table: StateTable };
+  /** The last state file read or written whole: deltas over it are applied without re-reading it. */
+  private baseCache?: { name: string; table: StateTable };
+  /** The last delta read or written, by file name: the next small commit extends it. */
+  private deltaCache?: { name: string; delta: StateDelta };
   /** The last snapshot, by the exact manifest text it came from: an unchanged index costs one small read. */
   private snapshotCache?: { text: string; snapshot: Snapshot };
 
@@ -219,23 +242,54 @@ export class IndexStore {
 
   /** The state table of a generation. Treat it as immutable: it may be shared with later calls. */
   readState(manifest: Manifest): StateTable {
-    const name = manifest.state;
-    if (this.stateCache?.name === name) return this.stateCache.table;
-    if (!/^state-[\w-]+\.json$/.test(name)) throw new StoreCorruptError(`manifest names an invalid state file ${JSON.stringify(name)}`);
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(fs.readFileSync(path.join(this.dir, name), 'utf8'));
-    } catch (e) {
-      throw new StoreCorruptError(`state table ${name} unreadable: ${(e as Error).message}`);
+    const key = stateKey(manifest);
+    if (this.stateCache?.key === key) return this.stateCache.table;
+    let base = this.baseCache?.name === manifest.state ? this.baseCache.table : undefined;
+    if (!base) {
+      base = this.readStateFile(manifest.state);
+      this.baseCache = { name: manifest.state, table: base };
     }
-    const t = parsed as StateTable;
+    let table = base;
+    if (manifest.stateDelta) {
+      const delta = this.readDelta(manifest.stateDelta, manifest.state);
+      // Paths are keys: a file named `__proto__` or `constructor` must stay an ordinary entry.
+      const files = Object.assign(Object.create(null) as Record<string, FileState>, base.files);
+      for (const [p, f] of Object.entries(delta.files)) {
+        if (f) files[p] = f;
+        else delete files[p];
+      }
+      table = { files, skipped: delta.skipped };
+    }
+    this.stateCache = { key, table };
+    return table;
+  }
+
+  private readStateFile(name: string): StateTable {
+    const t = this.readJson(name, 'state table') as StateTable;
     if (!t || typeof t !== 'object' || !t.files || typeof t.files !== 'object' || Array.isArray(t.files) || !Array.isArray(t.skipped)) {
       throw new StoreCorruptError(`state table ${name} is malformed`);
     }
-    // Paths are keys: a file named `__proto__` or `constructor` must stay an ordinary entry.
-    const table: StateTable = { files: Object.assign(Object.create(null) as Record<string, FileState>, t.files), skipped: t.skipped };
-    this.stateCache = { name, table };
-    return table;
+    return { files: Object.assign(Object.create(null) as Record<string, FileState>, t.files), skipped: t.skipped };
+  }
+
+  private readDelta(name: string, base: string): StateDelta {
+    if (this.deltaCache?.name === name) return this.deltaCache.delta;
+    const d = this.readJson(name, 'state delta') as StateDelta;
+    if (!d || typeof d !== 'object' || d.base !== base || !d.files || typeof d.files !== 'object' || Array.isArray(d.files) || !Array.isArray(d.skipped)) {
+      throw new StoreCorruptError(`state delta ${name} is malformed or belongs to another state table`);
+    }
+    const delta: StateDelta = { base, files: Object.assign(Object.create(null) as Record<string, FileState | null>, d.files), skipped: d.skipped };
+    this.deltaCache = { name, delta };
+    return delta;
+  }
+
+  private readJson(name: string, what: string): unknown {
+    if (!/^state-[\w-]+\.json$/.test(name)) throw new StoreCorruptError(`manifest names an invalid ${what} file ${JSON.stringify(name)}`);
+    try {
+      return JSON.parse(fs.readFileSync(path.join(this.dir, name), 'utf8'));
+    } catch (e) {
+      throw new StoreCorruptError(`${what} ${name} unreadable: ${(e as Error).message}`);
+    }
   }
 
   /** The stable ids of a file's chunks, in document order. */
@@ -256,23 +310,60 @@ export class IndexStore {
   /**
    * Commits a new generation: writes the state table, then the manifest (the commit point),
    * then removes files no longer referenced. Call with the writer lock held, after writing
-   * any new segments.
+   * any new segments. With `changedPaths` (the files whose entries differ from `previous`'s
+   * table), a small change is written as a delta over the previous state file.
    */
-  commit(manifest: Omit<Manifest, 'state' | 'generation' | 'version' | 'format'>, state: StateTable, previous?: Manifest): Manifest {
+  commit(
+    manifest: Omit<Manifest, 'state' | 'stateDelta' | 'generation' | 'version' | 'format'>,
+    state: StateTable,
+    previous?: Manifest,
+    changedPaths?: Iterable<string>,
+  ): Manifest {
     fs.mkdirSync(this.dir, { recursive: true });
     const generation = (previous?.generation ?? 0) + 1;
-    const stateName = `state-${generation}-${randomBytes(3).toString('hex')}.json`;
-    writeFileAtomic(path.join(this.dir, stateName), JSON.stringify(state));
-    this.stateCache = { name: stateName, table: state };
-    const next: Manifest = { format: 'cairn-index', version: STORE_FORMAT_VERSION, generation, ...manifest, state: stateName };
+    const suffix = `${generation}-${randomBytes(3).toString('hex')}`;
+    const delta = previous && changedPaths ? this.extendDelta(previous, state, changedPaths) : undefined;
+    let files: Pick<Manifest, 'state' | 'stateDelta'>;
+    if (delta) {
+      const deltaName = `state-delta-${suffix}.json`;
+      writeFileAtomic(path.join(this.dir, deltaName), JSON.stringify(delta));
+      this.deltaCache = { name: deltaName, delta };
+      files = { state: delta.base, stateDelta: deltaName };
+    } else {
+      const stateName = `state-${suffix}.json`;
+      writeFileAtomic(path.join(this.dir, stateName), JSON.stringify(state));
+      this.baseCache = { name: stateName, table: state };
+      files = { state: stateName };
+    }
+    const next: Manifest = { format: 'cairn-index', version: STORE_FORMAT_VERSION, generation, ...manifest, ...files };
+    this.stateCache = { key: stateKey(next), table: state };
     writeFileAtomic(this.manifestPath(), JSON.stringify(next, null, 1));
     this.collectGarbage(next);
     return next;
   }
 
+  /** The previous delta plus this commit's changes, or undefined when the table should be rewritten whole. */
+  private extendDelta(previous: Manifest, state: StateTable, changedPaths: Iterable<string>): StateDelta | undefined {
+    let earlier: StateDelta | undefined;
+    try {
+      earlier = previous.stateDelta ? this.readDelta(previous.stateDelta, previous.state) : undefined;
+    } catch {
+      return undefined; // an unreadable delta is replaced by a whole table
+    }
+    const files = Object.assign(Object.create(null) as Record<string, FileState | null>, earlier?.files);
+    let count = earlier ? Object.keys(files).length : 0;
+    const limit = Math.min(MAX_DELTA_ENTRIES, Math.max(64, Object.keys(state.files).length >> 3));
+    for (const p of changedPaths) {
+      if (!(p in files)) count++;
+      if (count > limit) return undefined;
+      files[p] = state.files[p] ?? null;
+    }
+    return { base: previous.state, files, skipped: state.skipped };
+  }
+
   /** Deletes segment and state files the manifest does not reference, and stale temporaries. */
   collectGarbage(manifest: Manifest): void {
-    const keep = new Set([MANIFEST, manifest.state, ...manifest.segments.map((s) => s.name)]);
+    const keep = new Set([MANIFEST, manifest.state, ...(manifest.stateDelta ? [manifest.stateDelta] : []), ...manifest.segments.map((s) => s.name)]);
     let names: string[] = [];
     try {
       names = fs.readdirSync(this.dir);
@@ -291,6 +382,8 @@ export class IndexStore {
     this.segmentCache.clear();
     this.snapshotCache = undefined;
     this.stateCache = undefined;
+    this.baseCache = undefined;
+    this.deltaCache = undefined;
     let names: string[] = [];
     try {
       names = fs.readdirSync(this.dir);
@@ -308,7 +401,7 @@ export class IndexStore {
   /** Bytes used by the files of the current generation. */
   sizeOnDisk(manifest: Manifest): number {
     let total = 0;
-    for (const name of [MANIFEST, manifest.state, ...manifest.segments.map((s) => s.name)]) {
+    for (const name of [MANIFEST, manifest.state, ...(manifest.stateDelta ? [manifest.stateDelta] : []), ...manifest.segments.map((s) => s.name)]) {
       try {
         total += fs.statSync(path.join(this.dir, name)).size;
       } catch {
@@ -317,6 +410,10 @@ export class IndexStore {
     }
     return total;
   }
+}
+
+function stateKey(manifest: Manifest): string {
+  return manifest.stateDelta ? `${manifest.state}+${manifest.stateDelta}` : manifest.state;
 }
 
 export function tombstoneBitmap(ref: SegmentRef, docCount: number): Uint8Array {
