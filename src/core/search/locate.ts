@@ -8,15 +8,23 @@ export interface ChunkRef {
 }
 
 export class ChunkLocator {
-  private readonly files = new Map<string, { seg: number; first: number; count: number }>();
+  private byPath?: Map<string, { seg: number; first: number; count: number }>;
 
-  constructor(private readonly snapshot: Snapshot) {
-    snapshot.segments.forEach((segment, s) => {
-      const deleted = snapshot.deleted[s] as Uint8Array;
-      for (const f of segment.files) {
-        if (f.docCount > 0 && !deleted[f.firstDoc]) this.files.set(f.path, { seg: s, first: f.firstDoc, count: f.docCount });
-      }
-    });
+  /** Cheap: the path table is built on first use (a search by keywords never needs it). */
+  constructor(private readonly snapshot: Snapshot) {}
+
+  private get files(): Map<string, { seg: number; first: number; count: number }> {
+    if (!this.byPath) {
+      const files = new Map<string, { seg: number; first: number; count: number }>();
+      this.snapshot.segments.forEach((segment, s) => {
+        const deleted = this.snapshot.deleted[s] as Uint8Array;
+        for (const f of segment.files) {
+          if (f.docCount > 0 && !deleted[f.firstDoc]) files.set(f.path, { seg: s, first: f.firstDoc, count: f.docCount });
+        }
+      });
+      this.byPath = files;
+    }
+    return this.byPath;
   }
 
   has(path: string): boolean {
