@@ -108,6 +108,39 @@ describe('segment format', () => {
     assert.deepEqual(seg.symbols(), cases.map(([symbol]) => symbol));
   });
 
+  it('finds one row of a many-stride column from its file without reading the whole column', () => {
+    // 300 documents over a few files: rows across strides, empty symbols, multi-byte text, breadcrumbs.
+    const files: Array<[string, Chunk[]]> = [];
+    for (let f = 0; f < 5; f++) {
+      const p = `src/f${f}.ts`;
+      files.push([p, Array.from({ length: f === 2 ? 0 : 75 }, (_, i) => {
+        const symbol = i % 9 === 0 ? '' : `sym_${f}_${i}${i % 7 === 0 ? '_ünï' : ''}`;
+        return { ...chunk(p, i + 1, i + 1, 'function', symbol, 'x'), context: i % 5 === 0 && symbol ? `Outer${f}.${symbol}` : symbol };
+      })]);
+    }
+    const b = new SegmentBuilder();
+    for (const [p, chunks] of files) b.addFile({ path: p, size: 1, mtimeMs: 1, hash: 'h', language: 'typescript' }, chunks);
+    const bytes = b.build();
+    const dir = fs.mkdtempSync(nodePath.join(os.tmpdir(), 'cairn-seg-'));
+    try {
+      const file = nodePath.join(dir, 'seg-r.cseg');
+      fs.writeFileSync(file, bytes);
+      const expected = files.flatMap(([, chunks]) => chunks);
+      const source = new FileSource(file);
+      const seg = new Segment('seg-r.cseg', source);
+      assert.equal(seg.docCount, 300);
+      for (const d of [0, 1, 63, 64, 65, 127, 128, 200, 255, 256, 299]) {
+        assert.equal(seg.symbolOf(d), expected[d]!.symbol, `symbol of ${d}`);
+        assert.equal(seg.contextOf(d), expected[d]!.context, `context of ${d}`);
+        assert.equal(seg.fileOf(d).path, expected[d]!.path, `file of ${d}`);
+      }
+      assert.deepEqual(seg.symbols(), expected.map((c) => c.symbol));
+      source.close();
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('merges segments, dropping tombstoned documents and remapping postings', () => {
     const a = new Segment('seg-a.cseg', build(sample));
     const b = new Segment('seg-b.cseg', build([['src/c.ts', [chunk('src/c.ts', 1, 1, 'function', 'loadUser', 'function loadUser() {}')]]]));

@@ -14,14 +14,15 @@ import { forEachToken } from './tokenizer';
 import { ByteReader, ByteWriter, CorruptDataError } from './varint';
 import { LazySection, LazyU32, memorySource, type ByteSource } from './byteSource';
 
-export const SEGMENT_FORMAT_VERSION = 4;
+export const SEGMENT_FORMAT_VERSION = 5;
 const MAGIC = 'CAIRNSEG';
 const TRAILER = 'CAIRNEND';
 const HEADER_BYTES = 32;
 
 const SECTION = {
   files: 0,
-  docFile: 1,
+  /** Byte offsets of every ROW_STRIDE-th row of the symbol column, then of the context column. */
+  rowIndex: 1,
   docStart: 2,
   docEnd: 3,
   docKind: 4,
@@ -191,6 +192,8 @@ export class SegmentBuilder {
   /** Low-level: appends one document's metadata. Returns its doc number. */
   appendDoc(d: RawDoc): number {
     const doc = this.docCount;
+    // Readers derive each document's file from the file table: a file's documents come right after it.
+    if (d.fileIndex !== this.files.length - 1) throw new Error(`document ${doc} appended to file ${d.fileIndex}, not to the last file`);
     this.docFile.push(d.fileIndex);
     this.docStart.push(d.startLine);
     this.docEnd.push(d.endLine);
@@ -294,14 +297,16 @@ export class SegmentBuilder {
     );
     const sections: Uint8Array[] = [];
     sections[SECTION.files] = filesJson;
-    sections[SECTION.docFile] = bytesOf(Uint32Array.from(this.docFile));
+    const symbolBytes = encoder.encode(this.symbols.join('\n'));
+    const contextBytes = encoder.encode(this.contexts.join('\n'));
+    sections[SECTION.rowIndex] = bytesOf(concatU32(rowSamples(symbolBytes, docCount), rowSamples(contextBytes, docCount)));
     sections[SECTION.docStart] = bytesOf(Uint32Array.from(this.docStart));
     sections[SECTION.docEnd] = bytesOf(Uint32Array.from(this.docEnd));
     sections[SECTION.docKind] = Uint8Array.from(this.docKind);
     sections[SECTION.docFlags] = Uint8Array.from(this.docFlags);
     sections[SECTION.fieldLengths] = this.fieldLengths.result();
-    sections[SECTION.symbols] = encoder.encode(this.symbols.join('\n'));
-    sections[SECTION.contexts] = encoder.encode(this.contexts.join('\n'));
+    sections[SECTION.symbols] = symbolBytes;
+    sections[SECTION.contexts] = contextBytes;
     sections[SECTION.recordOffsets] = bytesOf(recordOffsets);
     sections[SECTION.records] = records;
     sections[SECTION.termOffsets] = bytesOf(termOffsets);
@@ -418,14 +423,27 @@ export function pathTermsOf(path: string): Map<string, number> {
   return terms;
 }
 
-/** Start offset of each newline-separated row (plus one past the end), so rows decode one at a time. */
-function lineStarts(bytes: Uint8Array, rows: number, name: string): Uint32Array {
-  const starts = new Uint32Array(rows + 1);
-  let row = 1;
-  for (let i = 0; i < bytes.length && row < rows; i++) if (bytes[i] === 10) starts[row++] = i + 1;
-  if (rows > 0 && row !== rows) throw new CorruptDataError(`segment ${name}: string column has ${row} rows for ${rows} documents`);
-  starts[rows] = bytes.length + 1;
-  return starts;
+/** Rows per sample of a string column's row index: a row is found by scanning at most this many. */
+const ROW_STRIDE = 64;
+
+/** Byte offset of rows 0, ROW_STRIDE, 2*ROW_STRIDE, ... of a newline-separated column. */
+function rowSamples(bytes: Uint8Array, rows: number): Uint32Array {
+  const samples = new Uint32Array(Math.ceil(rows / ROW_STRIDE));
+  let row = 0;
+  for (let i = 0; i <= bytes.length && row < rows; i++) {
+    if (i === 0 || bytes[i - 1] === 10) {
+      if (row % ROW_STRIDE === 0) samples[row / ROW_STRIDE] = i;
+      row++;
+    }
+  }
+  return samples;
+}
+
+function concatU32(a: Uint32Array, b: Uint32Array): Uint32Array {
+  const out = new Uint32Array(a.length + b.length);
+  out.set(a, 0);
+  out.set(b, a.length);
+  return out;
 }
 
 /** Decoded postings of one term in one segment: parallel arrays, docs ascending. */
@@ -442,6 +460,7 @@ export class Segment {
   /** Size of the serialised segment in bytes. */
   readonly byteLength: number;
   readonly files: SegmentFile[];
+  /** Each document's file index: derived from the file table (files own consecutive documents). */
   readonly docFile: Uint32Array;
   /** First and last line of each document, read per hit (columns of 2.5 MB per 628k chunks). */
   readonly docStart: LazyU32;
@@ -467,8 +486,8 @@ export class Segment {
   private readonly recordSection: LazySection;
   private symbolColumn?: string[];
   private contextColumn?: string[];
-  private symbolLineStarts?: Uint32Array;
-  private contextLineStarts?: Uint32Array;
+  private readonly symbolRows: Uint32Array;
+  private readonly contextRows: Uint32Array;
   private termList?: string[];
   private readonly recordCache = new Map<number, DocRecord>();
 
@@ -535,7 +554,17 @@ export class Segment {
       throw new CorruptDataError(`segment ${name}: file table unreadable (${(e as Error).message})`);
     }
     if (this.files.length !== fileCount) throw new CorruptDataError(`segment ${name}: file count mismatch`);
-    this.docFile = u32(SECTION.docFile, n);
+    this.docFile = new Uint32Array(n);
+    let next = 0;
+    this.files.forEach((f, i) => {
+      if (f.firstDoc !== next || f.docCount < 0) throw new CorruptDataError(`segment ${name}: file ${f.path} does not follow the previous file's documents`);
+      this.docFile.fill(i, next, (next += f.docCount));
+    });
+    if (next !== n) throw new CorruptDataError(`segment ${name}: files own ${next} of ${n} documents`);
+    const sampleCount = Math.ceil(n / ROW_STRIDE);
+    const rows = u32(SECTION.rowIndex, 2 * sampleCount);
+    this.symbolRows = rows.subarray(0, sampleCount);
+    this.contextRows = rows.subarray(sampleCount);
     this.docStart = lazyU32(SECTION.docStart, n);
     this.docEnd = lazyU32(SECTION.docEnd, n);
     this.docKind = u8(SECTION.docKind, n);
@@ -606,18 +635,31 @@ export class Segment {
   /** One document's symbol, without decoding the whole column (hits need a handful). */
   symbolOf(doc: number): string {
     if (this.symbolColumn) return this.symbolColumn[doc] as string;
-    const bytes = this.symbolSection.all();
-    this.symbolLineStarts ??= lineStarts(bytes, this.docCount, this.name);
-    return decoder.decode(bytes.subarray(this.symbolLineStarts[doc], (this.symbolLineStarts[doc + 1] as number) - 1));
+    return this.row(this.symbolSection, this.symbolRows, doc);
   }
 
   /** One document's breadcrumb, without decoding the whole column. */
   contextOf(doc: number): string {
     if (this.contextColumn) return this.contextColumn[doc] as string;
-    const bytes = this.contextSection.all();
-    this.contextLineStarts ??= lineStarts(bytes, this.docCount, this.name);
-    const stored = decoder.decode(bytes.subarray(this.contextLineStarts[doc], (this.contextLineStarts[doc + 1] as number) - 1));
-    return decodeContext(stored, this.symbolOf(doc));
+    return decodeContext(this.row(this.contextSection, this.contextRows, doc), this.symbolOf(doc));
+  }
+
+  /** Row `doc` of a string column: read from its nearest sample to the end of that stride. */
+  private row(column: LazySection, samples: Uint32Array, doc: number): string {
+    if (!(doc >= 0 && doc < this.docCount)) throw new CorruptDataError(`segment ${this.name}: row ${doc} outside ${this.docCount} documents`);
+    const k = Math.floor(doc / ROW_STRIDE);
+    const start = samples[k] as number;
+    const end = k + 1 < samples.length ? (samples[k + 1] as number) - 1 : column.length;
+    if (!(start <= end && end <= column.length)) throw new CorruptDataError(`segment ${this.name}: row index points outside its column`);
+    const bytes = column.range(start, end);
+    let from = 0;
+    for (let skip = doc % ROW_STRIDE; skip > 0; skip--) {
+      const nl = bytes.indexOf(10, from);
+      if (nl < 0) throw new CorruptDataError(`segment ${this.name}: string column is missing rows`);
+      from = nl + 1;
+    }
+    const nl = bytes.indexOf(10, from);
+    return decoder.decode(bytes.subarray(from, nl < 0 ? bytes.length : nl));
   }
 
   private splitColumn(bytes: Uint8Array): string[] {
