@@ -19,6 +19,7 @@ export function mergeSegments(inputs: readonly MergeInput[]): Uint8Array {
     const remap = new Int32Array(segment.docCount).fill(-1);
     const symbols = segment.symbols();
     const contexts = segment.contexts();
+    const lengths = segment.allFieldLengths();
     for (const file of segment.files) {
       let live = 0;
       for (let d = file.firstDoc; d < file.firstDoc + file.docCount; d++) if (!deleted[d]) live++;
@@ -34,7 +35,7 @@ export function mergeSegments(inputs: readonly MergeInput[]): Uint8Array {
           endLine: segment.docEnd.at(d),
           kind: segment.docKind[d] as number,
           flags: segment.docFlags[d] as number,
-          fieldLengths: segment.fieldLengths.subarray(d * FIELD_COUNT, (d + 1) * FIELD_COUNT),
+          fieldLengths: lengths.subarray(d * FIELD_COUNT, (d + 1) * FIELD_COUNT),
           symbol: symbols[d] as string,
           context: contexts[d] as string,
           record: segment.rawRecord(d),

@@ -467,7 +467,9 @@ export class Segment {
   readonly docEnd: LazyU32;
   readonly docKind: Uint8Array;
   readonly docFlags: Uint8Array;
-  readonly fieldLengths: Uint16Array;
+  /** FIELD_COUNT u16 lengths per document: read per document for rare terms, whole for common ones. */
+  private readonly fieldLengthSection: LazySection;
+  private fieldLengthColumn?: Uint16Array;
   readonly fieldTotals: Float64Array;
   private readonly recordOffsets: LazyU32;
   private readonly termOffsets: Uint32Array;
@@ -569,8 +571,7 @@ export class Segment {
     this.docEnd = lazyU32(SECTION.docEnd, n);
     this.docKind = u8(SECTION.docKind, n);
     this.docFlags = u8(SECTION.docFlags, n);
-    const fl = u8(SECTION.fieldLengths, n * FIELD_COUNT * 2);
-    this.fieldLengths = new Uint16Array(fl.buffer, fl.byteOffset, n * FIELD_COUNT);
+    this.fieldLengthSection = lazy(SECTION.fieldLengths, n * FIELD_COUNT * 2);
     this.symbolSection = lazy(SECTION.symbols);
     this.contextSection = lazy(SECTION.contexts);
     this.recordOffsets = lazyU32(SECTION.recordOffsets, n + 1);
@@ -593,6 +594,32 @@ export class Segment {
     for (const f of this.files) {
       if (f.firstDoc + f.docCount > n) throw new CorruptDataError(`segment ${name}: file ${f.path} points past the documents`);
     }
+  }
+
+  /** Every document's field lengths (`[doc * FIELD_COUNT + field]`), reading the column whole. */
+  allFieldLengths(): Uint16Array {
+    if (!this.fieldLengthColumn) {
+      const bytes = this.fieldLengthSection.all();
+      this.fieldLengthColumn = new Uint16Array(bytes.buffer, bytes.byteOffset, this.docCount * FIELD_COUNT);
+    }
+    return this.fieldLengthColumn;
+  }
+
+  /** True once the whole field-length column is in memory (reading it per document is then pointless). */
+  get fieldLengthsLoaded(): boolean {
+    return this.fieldLengthColumn !== undefined || this.fieldLengthSection.loaded !== undefined;
+  }
+
+  /** One document's field lengths, written to `out[at .. at + FIELD_COUNT)`. */
+  readFieldLengths(doc: number, out: Uint16Array, at: number): void {
+    if (!(doc >= 0 && doc < this.docCount)) throw new CorruptDataError(`segment ${this.name}: document ${doc} outside ${this.docCount}`);
+    if (this.fieldLengthsLoaded) {
+      const all = this.allFieldLengths();
+      for (let f = 0; f < FIELD_COUNT; f++) out[at + f] = all[doc * FIELD_COUNT + f] as number;
+      return;
+    }
+    const bytes = this.fieldLengthSection.range(doc * FIELD_COUNT * 2, (doc + 1) * FIELD_COUNT * 2);
+    for (let f = 0; f < FIELD_COUNT; f++) out[at + f] = (bytes[2 * f] as number) | ((bytes[2 * f + 1] as number) << 8);
   }
 
   /** A document's record as stored (JSON or a bare signature): merges copy it without parsing. */

@@ -46,6 +46,9 @@ interface PreparedTerm extends ScoredTerm {
   pathPostings: Array<FilePostings | undefined>;
 }
 
+/** Postings longer than this read the whole field-length column instead of each document's lengths. */
+const PER_DOC_LENGTH_READS = 256;
+
 /** Scoring is synchronous, so one set of accumulators per immutable segment is enough. */
 const scratchBySegment = new WeakMap<Segment, Scratch>();
 
@@ -58,6 +61,9 @@ interface Scratch {
   acc: Float64Array;
   /** Documents already counted in a term's document frequency (zeroed after each term). */
   seen: Uint8Array;
+  /** Documents some term of the query touched (listed once in `touched`, zeroed at the end). */
+  listed: Uint8Array;
+  touched: Uint32Array;
 }
 
 interface FilePostings {
@@ -101,6 +107,7 @@ export class SnapshotScorer {
     let docs = 0;
     let deleted = 0;
     const totals = new Float64Array(FIELD_COUNT);
+    const lens = new Uint16Array(FIELD_COUNT);
     snapshot.segments.forEach((seg, i) => {
       docs += seg.docCount;
       for (let f = 0; f < FIELD_COUNT; f++) totals[f] = (totals[f] as number) + (seg.fieldTotals[f] as number);
@@ -110,7 +117,8 @@ export class SnapshotScorer {
       for (let d = 0; d < del.length; d++) {
         if (!del[d]) continue;
         deleted++;
-        for (let f = 0; f < FIELD_COUNT; f++) totals[f] = (totals[f] as number) - (seg.fieldLengths[d * FIELD_COUNT + f] as number);
+        seg.readFieldLengths(d, lens, 0);
+        for (let f = 0; f < FIELD_COUNT; f++) totals[f] = (totals[f] as number) - (lens[f] as number);
         totals[PATH_FIELD] = (totals[PATH_FIELD] as number) - seg.fileOf(d).pathLength;
       }
     });
@@ -251,16 +259,25 @@ export class SnapshotScorer {
 
     const symbolField = FIELDS.indexOf('symbol');
     segs.forEach((seg, s) => {
-      const { scores, bits, named, acc } = this.scratchFor(s, seg.docCount);
+      const { scores, bits, named, acc, listed, touched } = this.scratchFor(s, seg.docCount);
+      let touchedCount = 0;
       for (const t of prepared) {
         const p = t.postings[s];
         if (!p) continue;
         const fp = t.pathPostings[s];
         const isProhibitedOnly = t.presenceBit >= 0 && prohibited.some((g) => g & (1 << t.presenceBit));
         const marksName = t.whole === true && !isProhibitedOnly && (t.fieldMask & (1 << symbolField)) !== 0;
+        // A rare term reads its documents' lengths one by one; a common one reads the column.
+        const wide = p.docs.length > PER_DOC_LENGTH_READS || seg.fieldLengthsLoaded;
+        const lens = wide ? seg.allFieldLengths() : new Uint16Array(p.docs.length * FIELD_COUNT);
+        if (!wide) for (let i = 0; i < p.docs.length; i++) seg.readFieldLengths(p.docs[i] as number, lens, i * FIELD_COUNT);
         for (let i = 0; i < p.docs.length; i++) {
           const doc = p.docs[i] as number;
-          acc[doc] = (acc[doc] as number) + this.termFrequency(seg, doc, p.tfs, i * FIELD_COUNT, t.fieldMask);
+          if (!listed[doc]) {
+            listed[doc] = 1;
+            touched[touchedCount++] = doc;
+          }
+          acc[doc] = (acc[doc] as number) + this.termFrequency(lens, wide ? doc * FIELD_COUNT : i * FIELD_COUNT, p.tfs, i * FIELD_COUNT, t.fieldMask);
           // A whole query word in the symbol field: the chunk may be named by it (search.ts confirms).
           if (marksName && (p.tfs[i * FIELD_COUNT + symbolField] as number) > 0) named[doc] = 1;
         }
@@ -268,7 +285,13 @@ export class SnapshotScorer {
           for (let i = 0; i < fp.files.length; i++) {
             const file = seg.files[fp.files[i] as number] as SegmentFile;
             const v = this.pathFrequency(fp.tfs[i] as number, file.pathLength);
-            for (let doc = file.firstDoc; doc < file.firstDoc + file.docCount; doc++) acc[doc] = (acc[doc] as number) + v;
+            for (let doc = file.firstDoc; doc < file.firstDoc + file.docCount; doc++) {
+              if (!listed[doc]) {
+                listed[doc] = 1;
+                touched[touchedCount++] = doc;
+              }
+              acc[doc] = (acc[doc] as number) + v;
+            }
           }
         }
         const settle = (doc: number) => {
@@ -287,7 +310,15 @@ export class SnapshotScorer {
         }
       }
       const deleted = this.snapshot.deleted[s] as Uint8Array;
-      for (let doc = 0; doc < seg.docCount; doc++) {
+      // Visit the documents some term touched, in document order: sorting a short list beats
+      // scanning every document; past an eighth of them the scan is cheaper.
+      const sparse = touchedCount < seg.docCount / 8;
+      const order = sparse ? touched.subarray(0, touchedCount).sort() : undefined;
+      if (!sparse) listed.fill(0);
+      const visits = order ? order.length : seg.docCount;
+      for (let k = 0; k < visits; k++) {
+        const doc = order ? (order[k] as number) : k;
+        listed[doc] = 0;
         const sc = scores[doc] as number;
         const b = bits[doc] as number;
         const isNamed = named[doc] === 1;
@@ -313,7 +344,15 @@ export class SnapshotScorer {
     const seg = this.snapshot.segments[s] as Segment;
     let sc = scratchBySegment.get(seg);
     if (!sc) {
-      sc = { scores: new Float64Array(docCount), bits: new Uint32Array(docCount), named: new Uint8Array(docCount), acc: new Float64Array(docCount), seen: new Uint8Array(docCount) };
+      sc = {
+        scores: new Float64Array(docCount),
+        bits: new Uint32Array(docCount),
+        named: new Uint8Array(docCount),
+        acc: new Float64Array(docCount),
+        seen: new Uint8Array(docCount),
+        listed: new Uint8Array(docCount),
+        touched: new Uint32Array(docCount),
+      };
       scratchBySegment.set(seg, sc);
     }
     return sc;
@@ -356,10 +395,9 @@ export class SnapshotScorer {
   }
 
   /** BM25F pseudo term frequency: weighted, length-normalised sum over the allowed fields. */
-  private termFrequency(seg: Segment, doc: number, tfs: Uint16Array, base: number, fieldMask: number): number {
+  /** BM25F pseudo-frequency of a term in one document: `lens[lenBase + f]` are its field lengths. */
+  private termFrequency(lens: Uint16Array, lenBase: number, tfs: Uint16Array, base: number, fieldMask: number): number {
     let sum = 0;
-    const lens = seg.fieldLengths;
-    const lenBase = doc * FIELD_COUNT;
     for (let f = 0; f < FIELD_COUNT; f++) {
       const tf = tfs[base + f] as number;
       if (tf === 0 || !(fieldMask & (1 << f))) continue;
@@ -374,7 +412,8 @@ export class SnapshotScorer {
   breakdown(result: ScoringResult, seg: number, doc: number): ScoreComponent[] {
     const out: ScoreComponent[] = [];
     const segment = this.snapshot.segments[seg] as Segment;
-    const lenBase = doc * FIELD_COUNT;
+    const lens = new Uint16Array(FIELD_COUNT);
+    segment.readFieldLengths(doc, lens, 0);
     const fileIndex = segment.docFile[doc] as number;
     for (const t of result.terms) {
       const p = t.postings[seg];
@@ -387,7 +426,7 @@ export class SnapshotScorer {
         const tf = p.tfs[i * FIELD_COUNT + f] as number;
         if (tf === 0 || !(t.fieldMask & (1 << f))) continue;
         const prm = this.params[f] as FieldParams;
-        const norm = 1 - prm.b + (prm.b * (segment.fieldLengths[lenBase + f] as number)) / (this.avgFieldLength[f] as number);
+        const norm = 1 - prm.b + (prm.b * (lens[f] as number)) / (this.avgFieldLength[f] as number);
         const v = (prm.weight * tf) / norm;
         parts.push([f, v]);
         total += v;
