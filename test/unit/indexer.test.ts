@@ -55,6 +55,20 @@ describe('incremental indexing', function () {
     }
   });
 
+  it('warming up the save-time parsers changes nothing in the index, and a save after it is chunked by definitions', async () => {
+    const ast = ws.engine({ strategy: 'ast', storeDir: path.join(ws.storeDir, '..', 'ast-store') });
+    await ast.warmUp(); // no index yet: nothing to warm, and no error
+    await ast.refresh();
+    const gen = ast.status().generation;
+    await ast.warmUp();
+    await ast.warmUp(); // warm already: cheap
+    assert.equal(ast.status().generation, gen);
+    ws.write('src/alpha.ts', 'export function alphaOne() {\n  return 1;\n}\nexport function alphaTwo() {\n  return 2;\n}\n');
+    await ast.refresh({ only: ['src/alpha.ts'] });
+    const hit = (await ast.findSymbol('alphaTwo', { refresh: 'never' })).results[0];
+    assert.deepEqual([hit?.path, hit?.startLine, hit?.kind], ['src/alpha.ts', 4, 'function']);
+  });
+
   it('adds a new file', async () => {
     ws.write('src/gamma.ts', 'export function gammaThree() {}\n');
     const r = await engine.refresh();

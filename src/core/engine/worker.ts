@@ -36,12 +36,16 @@ const handlers: RpcHandlers<EngineHostApi> = {
     entries.set(key, { engine, registry });
     return engine.status();
   },
-  refresh(key, options, signal) {
-    return entry(key).engine.refresh({
+  async refresh(key, options, signal) {
+    const { engine } = entry(key);
+    const report = await engine.refresh({
       ...options,
       signal,
       onProgress: (progress) => emit('progress', { key, progress } satisfies EngineHostEvents['progress']),
     });
+    // The next save is chunked in this thread: ready its parsers now, while nobody waits.
+    if (!options.only) void engine.warmUp();
+    return report;
   },
   search: (key, query, options) => entry(key).engine.search(query, options),
   findSymbol: (key, name, options) => entry(key).engine.findSymbol(name, options),
