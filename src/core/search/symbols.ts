@@ -200,49 +200,47 @@ export class SymbolIndex {
     const allow = this.filter(options);
     const taken = new Set<number>();
     const out: SymbolCandidate[] = [];
-    const take = (entries: Entry[], match: SymbolMatch, extra = 0) => {
+    // Each tier offers its entries to a bounded selection: a common name (`constructor`,
+    // `__init__`) has thousands of entries, and neither sorting nor listing them all is needed.
+    const take = (pick: (t: SegmentSymbols) => ArrayLike<number>, match: SymbolMatch, extra = 0) => {
       const room = limit - out.length;
       if (room <= 0) return;
-      const fresh = entries.filter((e) => !taken.has(entryKey(e)) && this.live(e) && allow(e));
-      // A common name (`constructor`, `__init__`) has thousands of entries: select, don't sort.
-      for (const e of smallest(fresh, room, (a, b) => this.compare(a, b))) {
+      const top = new Smallest<Entry>(room, (a, b) => this.compare(a, b));
+      this.tables.forEach((t, ti) => {
+        const picked = pick(t);
+        for (let k = 0; k < picked.length; k++) {
+          const e: Entry = [ti, picked[k] as number];
+          if (!taken.has(entryKey(e)) && this.live(e) && allow(e)) top.offer(e);
+        }
+      });
+      for (const e of top.items) {
         taken.add(entryKey(e));
         out.push(this.candidate(e, match, extra));
       }
     };
-    const collect = (pick: (t: SegmentSymbols) => Iterable<number>): Entry[] => {
-      const list: Entry[] = [];
-      this.tables.forEach((t, ti) => {
-        for (const i of pick(t)) list.push([ti, i]);
-      });
-      return list;
-    };
 
     const qualifiedQuery = /[.:#>]/.test(q) ? normaliseQualified(q) : undefined;
     const lastName = qualifiedQuery ? (qualifiedQuery.split('.').pop() as string) : q;
-    take(collect((t) => t.exact.get(q) ?? []), 'exact');
-    take(collect((t) => t.byLower.get(q.toLowerCase()) ?? []), 'exact-ignore-case');
+    take((t) => t.exact.get(q) ?? [], 'exact');
+    take((t) => t.byLower.get(q.toLowerCase()) ?? [], 'exact-ignore-case');
     if (qualifiedQuery && lastName) {
-      take(
-        collect((t) => (t.byLower.get(lastName) ?? []).filter((i) => isQualifiedMatch(t.qualified[i] as string, qualifiedQuery, this.pathOfEntry(t, i)))),
-        'qualified',
-      );
+      take((t) => (t.byLower.get(lastName) ?? []).filter((i) => isQualifiedMatch(t.qualified[i] as string, qualifiedQuery, this.pathOfEntry(t, i))), 'qualified');
     }
     const exact = out.length > 0;
     if (out.length < limit) {
       if (qualifiedQuery) {
         // `User.sa` continues a qualified name; other classes' `save` are not prefixes of it.
-        take(collect((t) => (t.byLower.get(lastName) ?? []).concat([...t.range(t.byPrefix, t.lower, lastName)]).filter((i) => {
+        take((t) => (t.byLower.get(lastName) ?? []).concat([...t.range(t.byPrefix, t.lower, lastName)]).filter((i) => {
           const qn = t.qualified[i] as string;
           return qn.startsWith(qualifiedQuery) || qn.includes(`.${qualifiedQuery}`);
-        })), 'prefix');
+        }), 'prefix');
       } else {
         const needle = q.toLowerCase();
-        if (needle.length >= 2) take(collect((t) => t.range(t.byPrefix, t.lower, needle)), 'prefix');
+        if (needle.length >= 2) take((t) => t.range(t.byPrefix, t.lower, needle), 'prefix');
         const humps = camelHumps(q);
         const initials = humps.map((h) => h[0]).join('');
         if (initials.length >= 2) {
-          take(collect((t) => [...t.range(t.byInitials, t.initials, initials)].filter((i) => camelMatch(t.parts(i), humps))), 'camel-case');
+          take((t) => t.range(t.byInitials, t.initials, initials).filter((i) => camelMatch(t.parts(i), humps)), 'camel-case');
         }
       }
     }
@@ -345,23 +343,28 @@ function entryKey([ti, i]: Entry): number {
   return ti * 0x100000000 + i;
 }
 
-/** The `k` smallest items in order: one pass keeping a sorted top list, for `k` far below the count. */
-function smallest<T>(items: T[], k: number, compare: (a: T, b: T) => number): T[] {
-  if (items.length <= k) return items.sort(compare);
-  const top: T[] = [];
-  for (const item of items) {
-    if (top.length === k && compare(item, top[k - 1] as T) >= 0) continue;
+/** The `k` smallest items offered, in order: a sorted list of at most `k`, for `k` far below the count. */
+class Smallest<T> {
+  readonly items: T[] = [];
+
+  constructor(
+    private readonly k: number,
+    private readonly compare: (a: T, b: T) => number,
+  ) {}
+
+  offer(item: T): void {
+    const top = this.items;
+    if (top.length === this.k && this.compare(item, top[this.k - 1] as T) >= 0) return;
     let lo = 0;
     let hi = top.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if (compare(top[mid] as T, item) <= 0) lo = mid + 1;
+      if (this.compare(top[mid] as T, item) <= 0) lo = mid + 1;
       else hi = mid;
     }
     top.splice(lo, 0, item);
-    if (top.length > k) top.pop();
+    if (top.length > this.k) top.pop();
   }
-  return top;
 }
 
 function compareStrings(a: string, b: string): number {
