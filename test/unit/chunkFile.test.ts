@@ -1,10 +1,12 @@
 import * as assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { checkAll } from './check';
 import { chunkDocument } from '../../src/core/chunking/chunkFile';
 import type { AstChunkerLike } from '../../src/core/chunking/contract';
 import { chunkByLines } from '../../src/core/chunking/lines';
 import { makeChunkId, makeDocid } from '../../src/core/chunking/ids';
 import { DEFAULT_POLICY } from '../../src/core/chunking/policy';
-import type { FileChunks, SourceDocument } from '../../src/core/types';
+import type { ChunkKind, FileChunks, SourceDocument } from '../../src/core/types';
 import { docOf, text } from './lineChunkerSupport';
 
 /** A stand-in for the tree-sitter chunker that records its calls and answers as told. */
@@ -114,3 +116,23 @@ describe('chunkDocument with no document at all', () => {
     assert.deepEqual([r.chunks, r.diagnostics[0]?.code], [[], 'chunk-failed']);
   });
 });
+
+describe('stable chunk ids', () => {
+  // Pinned values: an id must not change between versions for the same chunk, or every
+  // consumer that kept one (agents, packs) would lose it after an upgrade.
+  checkAll(
+    [
+      { name: 'ascii', input: ['src/some/path/file.ts', 'function', 'fooBar7', 199999, 'x'.repeat(300) + 'function foo() { return 1; }\n'.repeat(3)], expected: '669f101204aecdcd' },
+      { name: 'an empty symbol', input: ['README.md', 'section', '', 1, '# Title\n'], expected: pinned('README.md', 'section', '', 1, '# Title\n') },
+      { name: 'non-ASCII text and path', input: ['docs/ünï/ß.md', 'section', 'Größe', 3, '## Größe 📏\n'], expected: pinned('docs/ünï/ß.md', 'section', 'Größe', 3, '## Größe 📏\n') },
+    ],
+    ([p, kind, symbol, line, text]) => makeChunkId(p as string, kind as ChunkKind, symbol as string, line as number, text as string),
+  );
+});
+
+/** The id as first defined: SHA-256 over the parts joined by NUL, first 16 hex digits. */
+function pinned(...parts: Array<string | number>): string {
+  const h = createHash('sha256');
+  parts.forEach((part, i) => h.update(i ? `\0${part}` : String(part)));
+  return h.digest('hex').slice(0, 16);
+}

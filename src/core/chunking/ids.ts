@@ -1,3 +1,4 @@
+import * as crypto from 'node:crypto';
 import { createHash } from 'node:crypto';
 import type { ChunkKind } from '../types';
 
@@ -12,12 +13,13 @@ export function makeDocid(path: string, startLine: number, endLine: number): str
  * 16 hex characters (64 bits): collisions are irrelevant at workspace scale.
  */
 export function makeChunkId(path: string, kind: ChunkKind, symbol: string, startLine: number, text: string): string {
-  return createHash('sha256')
-    .update(path).update('\0').update(kind).update('\0').update(symbol).update('\0')
-    .update(String(startLine)).update('\0').update(text)
-    .digest('hex')
-    .slice(0, 16);
+  // One string, one native call (a cold index makes 600k+ ids): the same bytes as hashing each part in turn.
+  const data = `${path}\0${kind}\0${symbol}\0${startLine}\0${text}`;
+  return (oneShotHash ? oneShotHash('sha256', data) : createHash('sha256').update(data).digest('hex')).slice(0, 16);
 }
+
+/** `crypto.hash` (Node ≥ 20.12): hashes a string without a Hash object. */
+const oneShotHash = (crypto as { hash?: (algorithm: string, data: string) => string }).hash;
 
 /** Parses `path:start-end` (the path may itself contain colons). Returns undefined when malformed. */
 export function parseDocid(docid: string): { path: string; startLine: number; endLine: number } | undefined {
