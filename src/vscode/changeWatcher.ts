@@ -25,6 +25,8 @@ export function isPrunedPath(relPath: string): boolean {
 interface Pending {
   folder: vscode.WorkspaceFolder;
   paths: Set<string>;
+  /** Changed files the watcher reported: dropped at flush when they are a VS Code save's own echo. */
+  watched: Set<string>;
   all: boolean;
 }
 
@@ -67,7 +69,7 @@ export class ChangeWatcher implements vscode.Disposable {
       watcher,
       watcher.onDidCreate((uri) => this.enqueue(folder, uri)),
       watcher.onDidDelete((uri) => this.enqueue(folder, uri)),
-      watcher.onDidChange((uri) => this.onChange(folder, uri)),
+      watcher.onDidChange((uri) => this.enqueue(folder, uri, true)),
     ];
     this.watchers.set(folder.uri.toString(), vscode.Disposable.from(...subscriptions));
   }
@@ -81,27 +83,24 @@ export class ChangeWatcher implements vscode.Disposable {
 
   private onSave(doc: vscode.TextDocument): void {
     if (doc.uri.scheme !== 'file') return;
-    const entry: { at: number; mtimeMs?: number } = { at: Date.now() };
-    this.recentSaves.set(doc.uri.fsPath, entry);
-    fs.promises.stat(doc.uri.fsPath).then((st) => (entry.mtimeMs = st.mtimeMs), () => undefined);
+    this.recentSaves.set(doc.uri.fsPath, { at: Date.now(), mtimeMs: mtimeOf(doc.uri.fsPath) });
     const folder = vscode.workspace.getWorkspaceFolder(doc.uri);
     if (folder && this.settings(folder).indexOnSave) this.enqueue(folder, doc.uri);
   }
 
-  private onChange(folder: vscode.WorkspaceFolder, uri: vscode.Uri): void {
-    const saved = this.recentSaves.size > 0 ? this.recentSaves.get(uri.fsPath) : undefined;
-    if (!saved || Date.now() - saved.at > SAVE_ECHO_MS) return this.enqueue(folder, uri);
-    // The watcher reports the save VS Code just made: the save itself was handled (or, with
-    // cairn.indexOnSave off, deliberately not). A later write by another tool changes the mtime.
-    fs.promises.stat(uri.fsPath).then(
-      (st) => {
-        if (saved.mtimeMs === undefined || st.mtimeMs !== saved.mtimeMs) this.enqueue(folder, uri);
-      },
-      () => this.enqueue(folder, uri),
-    );
+  /**
+   * The watcher reports the save VS Code just made: the save itself was handled (or, with
+   * cairn.indexOnSave off, deliberately not). Decided at flush, after the debounce, because the
+   * watcher's event may arrive before or after VS Code's save event. A later write by another
+   * tool changes the modification time.
+   */
+  private isSaveEcho(absPath: string, now: number): boolean {
+    const saved = this.recentSaves.get(absPath);
+    if (!saved || now - saved.at > SAVE_ECHO_MS || saved.mtimeMs === undefined) return false;
+    return mtimeOf(absPath) === saved.mtimeMs;
   }
 
-  private enqueue(folder: vscode.WorkspaceFolder, uri: vscode.Uri): void {
+  private enqueue(folder: vscode.WorkspaceFolder, uri: vscode.Uri, watchedChange = false): void {
     if (uri.scheme !== 'file') return;
     const root = folder.uri.fsPath;
     const abs = uri.fsPath;
@@ -110,9 +109,9 @@ export class ChangeWatcher implements vscode.Disposable {
     if (isPrunedPath(rel)) return;
     const key = folder.uri.toString();
     let entry = this.queued.get(key);
-    if (!entry) this.queued.set(key, (entry = { folder, paths: new Set(), all: false }));
+    if (!entry) this.queued.set(key, (entry = { folder, paths: new Set(), watched: new Set(), all: false }));
     if (IGNORE_FILES.has(path.posix.basename(rel))) entry.all = true;
-    else entry.paths.add(rel);
+    else (watchedChange ? entry.watched : entry.paths).add(rel);
     this.lastEventAt = Date.now();
     this.timer ??= setTimeout(() => this.onQuiet(), DEBOUNCE_MS);
   }
@@ -129,14 +128,16 @@ export class ChangeWatcher implements vscode.Disposable {
     clearTimeout(this.timer);
     this.timer = undefined;
     const now = Date.now();
-    for (const [file, saved] of this.recentSaves) if (now - saved.at > SAVE_ECHO_MS) this.recentSaves.delete(file);
-    for (const { folder, paths, all } of this.queued.values()) {
+    for (const { folder, paths, watched, all } of this.queued.values()) {
+      for (const rel of watched) if (!paths.has(rel) && !this.isSaveEcho(path.join(folder.uri.fsPath, rel), now)) paths.add(rel);
+      if (!all && paths.size === 0) continue;
       const only = all ? undefined : [...paths].sort();
       const shown = only ? `${only.slice(0, 5).join(', ')}${only.length > 5 ? ` and ${only.length - 5} more` : ''}` : 'ignore rules (whole folder)';
       this.log.debug(`[${folder.name}] files changed: ${shown}`);
       this.engine.refresh(folder, only).catch(() => undefined); // failures are logged and shown by the client
     }
     this.queued.clear();
+    for (const [file, saved] of this.recentSaves) if (now - saved.at > SAVE_ECHO_MS) this.recentSaves.delete(file);
   }
 
   dispose(): void {
@@ -144,5 +145,14 @@ export class ChangeWatcher implements vscode.Disposable {
     for (const w of this.watchers.values()) w.dispose();
     this.watchers.clear();
     for (const d of this.disposables.splice(0)) d.dispose();
+  }
+}
+
+/** A file's modification time, or undefined when it cannot be read. */
+function mtimeOf(absPath: string): number | undefined {
+  try {
+    return fs.statSync(absPath).mtimeMs;
+  } catch {
+    return undefined;
   }
 }
