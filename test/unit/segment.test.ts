@@ -141,6 +141,36 @@ describe('segment format', () => {
     }
   });
 
+  it('looks terms up in a many-block dictionary read from its file, exactly as in the whole list', () => {
+    // 600 distinct identifiers, some non-ASCII: about ten dictionary blocks.
+    const words = Array.from({ length: 600 }, (_, i) => `w${(i * 7919) % 1000}${i % 50 === 0 ? 'é' : ''}x${i}`);
+    const b = new SegmentBuilder();
+    b.addFile({ path: 'src/words.ts', size: 1, mtimeMs: 1, hash: 'h', language: 'typescript' }, words.map((w, i) => chunk('src/words.ts', i + 1, i + 1, 'function', w, `function ${w}() {}`)));
+    const bytes = b.build();
+    const dir = fs.mkdtempSync(nodePath.join(os.tmpdir(), 'cairn-seg-'));
+    try {
+      const file = nodePath.join(dir, 'seg-d.cseg');
+      fs.writeFileSync(file, bytes);
+      const whole = new Segment('seg-m.cseg', bytes).terms();
+      assert.ok(whole.length > 5 * 64, `only ${whole.length} terms`);
+      const probes = [...whole.filter((_, i) => i % 7 === 0), '', '0', 'a', 'w5', 'w999', 'w999z', 'zzzz', 'é', whole[64]!, whole[128]!, `${whole[63]!}0`];
+      for (const probe of probes) {
+        // A fresh segment per probe: every lookup goes through the block index, never a loaded list.
+        const source = new FileSource(file);
+        const seg = new Segment('seg-d.cseg', source);
+        const expectedFind = whole.indexOf(probe);
+        assert.equal(seg.findTerm(probe), expectedFind, `findTerm(${JSON.stringify(probe)})`);
+        let lb = whole.findIndex((t) => t >= probe);
+        if (lb < 0) lb = whole.length;
+        assert.equal(seg.lowerBound(probe), lb, `lowerBound(${JSON.stringify(probe)})`);
+        if (lb < whole.length) assert.equal(seg.termAt(lb), whole[lb]);
+        source.close();
+      }
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('merges segments, dropping tombstoned documents and remapping postings', () => {
     const a = new Segment('seg-a.cseg', build(sample));
     const b = new Segment('seg-b.cseg', build([['src/c.ts', [chunk('src/c.ts', 1, 1, 'function', 'loadUser', 'function loadUser() {}')]]]));

@@ -100,13 +100,15 @@ export class LazySection {
 
   range(start: number, end: number): Uint8Array {
     if (start < 0 || end > this.length || start > end) throw new CorruptDataError(`range ${start}..${end} outside a section of ${this.length} bytes`);
-    if (this.whole || ++this.rangeReads > WIDE_READS) return this.all().subarray(start, end);
+    if (this.whole || this.length <= SMALL_SECTION || ++this.rangeReads > WIDE_READS) return this.all().subarray(start, end);
     return this.source.read(this.offset + start, end - start);
   }
 }
 
 /** Range reads after which a section is loaded whole. */
 const WIDE_READS = 512;
+/** Sections this small are read whole on first use: one read costs less than a few positioned ones. */
+const SMALL_SECTION = 256 * 1024;
 
 /** A little-endian u32 column read entry by entry, like a LazySection (loaded whole when read widely). */
 export class LazyU32 {
@@ -132,6 +134,17 @@ export class LazyU32 {
     if (view) return [view[i] as number, view[i + 1] as number];
     const b = this.section.range(i * 4, i * 4 + 8);
     return [u32At(b, 0), u32At(b, 4)];
+  }
+
+  /** Entries `from .. to-1` with one read. */
+  slice(from: number, to: number): Uint32Array {
+    if (!(from >= 0 && from <= to && to <= this.length)) throw new CorruptDataError(`entries ${from}..${to} outside a column of ${this.length}`);
+    const view = this.view ?? this.wholeView();
+    if (view) return view.subarray(from, to);
+    const b = this.section.range(from * 4, to * 4);
+    const out = new Uint32Array(to - from);
+    for (let i = 0; i < out.length; i++) out[i] = u32At(b, i * 4);
+    return out;
   }
 
   /** Once the section is in memory, entries are read through a typed-array view. */

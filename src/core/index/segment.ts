@@ -14,7 +14,7 @@ import { forEachToken } from './tokenizer';
 import { ByteReader, ByteWriter, CorruptDataError } from './varint';
 import { LazySection, LazyU32, memorySource, type ByteSource } from './byteSource';
 
-export const SEGMENT_FORMAT_VERSION = 5;
+export const SEGMENT_FORMAT_VERSION = 6;
 const MAGIC = 'CAIRNSEG';
 const TRAILER = 'CAIRNEND';
 const HEADER_BYTES = 32;
@@ -42,8 +42,12 @@ const SECTION = {
   filePostingOffsets: 18,
   termFileDf: 19,
   filePostings: 20,
+  /** Every TERM_STRIDE-th term of the dictionary, newline-joined: the part of it read up front. */
+  termSamples: 21,
 } as const;
-const SECTION_COUNT = 21;
+const SECTION_COUNT = 22;
+/** Terms per dictionary block: a lookup reads one block's offsets and bytes. */
+const TERM_STRIDE = 64;
 
 /** A file whose chunks live in a segment; documents `firstDoc .. firstDoc+docCount-1`. */
 export interface SegmentFile {
@@ -311,6 +315,7 @@ export class SegmentBuilder {
     sections[SECTION.records] = records;
     sections[SECTION.termOffsets] = bytesOf(termOffsets);
     sections[SECTION.termBlob] = termBlob;
+    sections[SECTION.termSamples] = encoder.encode(terms.filter((_, i) => i % TERM_STRIDE === 0).join('\n'));
     sections[SECTION.postingOffsets] = bytesOf(postingOffsets);
     sections[SECTION.termDf] = bytesOf(termDf);
     sections[SECTION.postings] = postings;
@@ -439,6 +444,16 @@ function rowSamples(bytes: Uint8Array, rows: number): Uint32Array {
   return samples;
 }
 
+/** First index in `sorted[lo..hi)` whose value is >= `value`. */
+function lowerBoundIn(sorted: readonly string[], lo: number, hi: number, value: string): number {
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((sorted[mid] as string) < value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 function concatU32(a: Uint32Array, b: Uint32Array): Uint32Array {
   const out = new Uint32Array(a.length + b.length);
   out.set(a, 0);
@@ -472,8 +487,10 @@ export class Segment {
   private fieldLengthColumn?: Uint16Array;
   readonly fieldTotals: Float64Array;
   private readonly recordOffsets: LazyU32;
-  private readonly termOffsets: Uint32Array;
-  private readonly termBlob: Uint8Array;
+  private readonly termOffsets: LazyU32;
+  private readonly termBlob: LazySection;
+  /** Term `i * TERM_STRIDE` of the dictionary: lookups find their block here. */
+  private readonly termSamples: string[];
   // Per-term columns, read for the few terms a query has.
   private readonly postingOffsets: LazyU32;
   private readonly termDf: LazyU32;
@@ -576,8 +593,11 @@ export class Segment {
     this.contextSection = lazy(SECTION.contexts);
     this.recordOffsets = lazyU32(SECTION.recordOffsets, n + 1);
     this.recordSection = lazy(SECTION.records);
-    this.termOffsets = u32(SECTION.termOffsets, this.termCount + 1);
-    this.termBlob = section(SECTION.termBlob);
+    this.termOffsets = lazyU32(SECTION.termOffsets, this.termCount + 1);
+    this.termBlob = lazy(SECTION.termBlob);
+    const samples = decoder.decode(section(SECTION.termSamples));
+    this.termSamples = this.termCount === 0 ? [] : samples.split('\n');
+    if (this.termSamples.length !== Math.ceil(this.termCount / TERM_STRIDE)) throw new CorruptDataError(`segment ${name}: term index has ${this.termSamples.length} entries for ${this.termCount} terms`);
     this.postingOffsets = lazyU32(SECTION.postingOffsets, this.termCount + 1);
     this.termDf = lazyU32(SECTION.termDf, this.termCount);
     this.postingsBytes = lazy(SECTION.postings);
@@ -588,7 +608,7 @@ export class Segment {
     if (this.filePostingOffsets.at(this.termCount) !== this.filePostingsBytes.length) throw new CorruptDataError(`segment ${name}: file postings length mismatch`);
     const ft = u8(SECTION.fieldTotals, FIELD_COUNT * 8);
     this.fieldTotals = new Float64Array(ft.buffer, ft.byteOffset, FIELD_COUNT);
-    if (this.termOffsets[this.termCount] !== this.termBlob.length) throw new CorruptDataError(`segment ${name}: term dictionary length mismatch`);
+    if (this.termOffsets.at(this.termCount) !== this.termBlob.length) throw new CorruptDataError(`segment ${name}: term dictionary length mismatch`);
     if (this.postingOffsets.at(this.termCount) !== this.postingsBytes.length) throw new CorruptDataError(`segment ${name}: postings length mismatch`);
     if (this.recordOffsets.at(n) !== this.recordSection.length) throw new CorruptDataError(`segment ${name}: records length mismatch`);
     for (const f of this.files) {
@@ -700,8 +720,10 @@ export class Segment {
     let r = this.recordCache.get(doc);
     if (!r) {
       const [start, end] = this.recordOffsets.pair(doc);
+      // Read outside the try: a failed read (a closed source) is not damage to report as such.
+      const raw = end > start ? decoder.decode(this.recordSection.range(start, end)) : '';
       try {
-        r = end > start ? parseRecord(decoder.decode(this.recordSection.range(start, end))) : {};
+        r = parseRecord(raw);
       } catch {
         throw new CorruptDataError(`segment ${this.name}: record ${doc} unreadable`);
       }
@@ -711,47 +733,60 @@ export class Segment {
   }
 
   termAt(i: number): string {
-    return decoder.decode(this.termBlob.subarray(this.termOffsets[i], this.termOffsets[i + 1]));
+    if (this.termList) return this.termList[i] as string;
+    const [start, end] = this.termOffsets.pair(i);
+    return decoder.decode(this.termBlob.range(start, end));
   }
 
   /** Every term, sorted; decoded once (used for wildcard and fuzzy expansion). */
   terms(): string[] {
     if (!this.termList) {
-      const all = decoder.decode(this.termBlob);
+      const blob = this.termBlob.all();
+      const offsets = this.termOffsets.slice(0, this.termCount + 1);
+      const all = decoder.decode(blob);
       // Offsets are in bytes; terms are mostly ASCII, so slice by bytes only when needed.
-      if (all.length === this.termBlob.length) {
-        this.termList = Array.from({ length: this.termCount }, (_, i) => all.slice(this.termOffsets[i], this.termOffsets[i + 1]));
-      } else {
-        this.termList = Array.from({ length: this.termCount }, (_, i) => this.termAt(i));
-      }
+      this.termList = Array.from({ length: this.termCount }, (_, i) =>
+        all.length === blob.length ? all.slice(offsets[i], offsets[i + 1]) : decoder.decode(blob.subarray(offsets[i], offsets[i + 1])),
+      );
     }
     return this.termList;
   }
 
-  /** Index of `term` in the dictionary, or -1. Binary search decoding only the probed terms. */
+  /** Index of `term` in the dictionary, or -1: one block of the dictionary is read and searched. */
   findTerm(term: string): number {
-    let lo = 0;
-    let hi = this.termCount - 1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >>> 1;
-      const t = this.termList ? (this.termList[mid] as string) : this.termAt(mid);
-      if (t === term) return mid;
-      if (t < term) lo = mid + 1;
-      else hi = mid - 1;
+    if (this.termList) {
+      const i = lowerBoundIn(this.termList, 0, this.termCount, term);
+      return this.termList[i] === term ? i : -1;
     }
-    return -1;
+    const { first, terms } = this.block(term);
+    const k = lowerBoundIn(terms, 0, terms.length, term);
+    return terms[k] === term ? first + k : -1;
   }
 
   /** First index whose term is >= `term`. */
   lowerBound(term: string): number {
-    let lo = 0;
-    let hi = this.termCount;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (this.termAt(mid) < term) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
+    if (this.termList) return lowerBoundIn(this.termList, 0, this.termCount, term);
+    const { first, terms } = this.block(term);
+    return first + lowerBoundIn(terms, 0, terms.length, term);
+  }
+
+  /**
+   * The dictionary block where `term` belongs: the last block whose first term is <= `term`
+   * (the first block when `term` sorts before every term), decoded. A term past a block's
+   * last entry sorts before the next block's first, so lower bounds stay within the block.
+   */
+  private block(term: string): { first: number; terms: string[] } {
+    const at = lowerBoundIn(this.termSamples, 0, this.termSamples.length, term);
+    const b = Math.max(0, this.termSamples[at] === term ? at : at - 1);
+    const first = b * TERM_STRIDE;
+    const last = Math.min(first + TERM_STRIDE, this.termCount);
+    if (first >= last) return { first, terms: [] };
+    const offsets = this.termOffsets.slice(first, last + 1);
+    const base = offsets[0] as number;
+    const bytes = this.termBlob.range(base, offsets[last - first] as number);
+    const terms: string[] = [];
+    for (let i = 0; i < last - first; i++) terms.push(decoder.decode(bytes.subarray((offsets[i] as number) - base, (offsets[i + 1] as number) - base)));
+    return { first, terms };
   }
 
   df(termIndex: number): number {
