@@ -144,6 +144,9 @@ class SegmentSymbols {
 }
 
 const tables = new WeakMap<Segment, SegmentSymbols>();
+/** Per-name entry lists of the tables already sorted in tier order. */
+const orderedLists = new WeakSet<number[]>();
+const NONE: number[] = [];
 function tableOf(segment: Segment): SegmentSymbols {
   let t = tables.get(segment);
   if (!t) tables.set(segment, (t = new SegmentSymbols(segment)));
@@ -202,15 +205,24 @@ export class SymbolIndex {
     const out: SymbolCandidate[] = [];
     // Each tier offers its entries to a bounded selection: a common name (`constructor`,
     // `__init__`) has thousands of entries, and neither sorting nor listing them all is needed.
-    const take = (pick: (t: SegmentSymbols) => ArrayLike<number>, match: SymbolMatch, extra = 0) => {
+    // `byName` tiers read a table's list for one name, sorted in place once in tier order (the
+    // order depends on the segment alone), so a table stops after `room` usable entries.
+    const take = (pick: (t: SegmentSymbols) => ArrayLike<number>, match: SymbolMatch, extra = 0, byName = false) => {
       const room = limit - out.length;
       if (room <= 0) return;
       const top = new Smallest<Entry>(room, (a, b) => this.compare(a, b));
       this.tables.forEach((t, ti) => {
         const picked = pick(t);
-        for (let k = 0; k < picked.length; k++) {
+        if (byName && !orderedLists.has(picked as number[])) {
+          (picked as number[]).sort((a, b) => this.compare([ti, a], [ti, b]));
+          orderedLists.add(picked as number[]);
+        }
+        let usable = 0;
+        for (let k = 0; k < picked.length && !(byName && usable >= room); k++) {
           const e: Entry = [ti, picked[k] as number];
-          if (!taken.has(entryKey(e)) && this.live(e) && allow(e)) top.offer(e);
+          if (taken.has(entryKey(e)) || !this.live(e) || !allow(e)) continue;
+          usable++;
+          top.offer(e);
         }
       });
       for (const e of top.items) {
@@ -221,8 +233,8 @@ export class SymbolIndex {
 
     const qualifiedQuery = /[.:#>]/.test(q) ? normaliseQualified(q) : undefined;
     const lastName = qualifiedQuery ? (qualifiedQuery.split('.').pop() as string) : q;
-    take((t) => t.exact.get(q) ?? [], 'exact');
-    take((t) => t.byLower.get(q.toLowerCase()) ?? [], 'exact-ignore-case');
+    take((t) => t.exact.get(q) ?? NONE, 'exact', 0, true);
+    take((t) => t.byLower.get(q.toLowerCase()) ?? NONE, 'exact-ignore-case', 0, true);
     if (qualifiedQuery && lastName) {
       take((t) => (t.byLower.get(lastName) ?? []).filter((i) => isQualifiedMatch(t.qualified[i] as string, qualifiedQuery, this.pathOfEntry(t, i))), 'qualified');
     }
