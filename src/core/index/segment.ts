@@ -117,7 +117,7 @@ function oneLine(s: string): string {
 /** Accumulates documents and serialises them into the segment format. */
 export class SegmentBuilder {
   private readonly files: SegmentFile[] = [];
-  private readonly docFile: number[] = [];
+  private docs = 0;
   private readonly docStart: number[] = [];
   private readonly docEnd: number[] = [];
   private readonly docKind: number[] = [];
@@ -134,7 +134,7 @@ export class SegmentBuilder {
   approxBytes = 0;
 
   get docCount(): number {
-    return this.docFile.length;
+    return this.docs;
   }
 
   get fileCount(): number {
@@ -198,7 +198,7 @@ export class SegmentBuilder {
     const doc = this.docCount;
     // Readers derive each document's file from the file table: a file's documents come right after it.
     if (d.fileIndex !== this.files.length - 1) throw new Error(`document ${doc} appended to file ${d.fileIndex}, not to the last file`);
-    this.docFile.push(d.fileIndex);
+    this.docs++;
     this.docStart.push(d.startLine);
     this.docEnd.push(d.endLine);
     this.docKind.push(d.kind);
@@ -611,9 +611,6 @@ export class Segment {
     if (this.termOffsets.at(this.termCount) !== this.termBlob.length) throw new CorruptDataError(`segment ${name}: term dictionary length mismatch`);
     if (this.postingOffsets.at(this.termCount) !== this.postingsBytes.length) throw new CorruptDataError(`segment ${name}: postings length mismatch`);
     if (this.recordOffsets.at(n) !== this.recordSection.length) throw new CorruptDataError(`segment ${name}: records length mismatch`);
-    for (const f of this.files) {
-      if (f.firstDoc + f.docCount > n) throw new CorruptDataError(`segment ${name}: file ${f.path} points past the documents`);
-    }
   }
 
   /** Every document's field lengths (`[doc * FIELD_COUNT + field]`), reading the column whole. */
@@ -745,8 +742,9 @@ export class Segment {
       const offsets = this.termOffsets.slice(0, this.termCount + 1);
       const all = decoder.decode(blob);
       // Offsets are in bytes; terms are mostly ASCII, so slice by bytes only when needed.
+      const ascii = all.length === blob.length;
       this.termList = Array.from({ length: this.termCount }, (_, i) =>
-        all.length === blob.length ? all.slice(offsets[i], offsets[i + 1]) : decoder.decode(blob.subarray(offsets[i], offsets[i + 1])),
+        ascii ? all.slice(offsets[i], offsets[i + 1]) : decoder.decode(blob.subarray(offsets[i], offsets[i + 1])),
       );
     }
     return this.termList;

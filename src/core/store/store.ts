@@ -266,16 +266,14 @@ export class IndexStore {
 
   private readStateFile(name: string): StateTable {
     const t = this.readJson(name, 'state table') as StateTable;
-    if (!t || typeof t !== 'object' || !t.files || typeof t.files !== 'object' || Array.isArray(t.files) || !Array.isArray(t.skipped)) {
-      throw new StoreCorruptError(`state table ${name} is malformed`);
-    }
+    if (!hasTableShape(t)) throw new StoreCorruptError(`state table ${name} is malformed`);
     return { files: Object.assign(Object.create(null) as Record<string, FileState>, t.files), skipped: t.skipped };
   }
 
   private readDelta(name: string, base: string): StateDelta {
     if (this.deltaCache?.name === name) return this.deltaCache.delta;
     const d = this.readJson(name, 'state delta') as StateDelta;
-    if (!d || typeof d !== 'object' || d.base !== base || !d.files || typeof d.files !== 'object' || Array.isArray(d.files) || !Array.isArray(d.skipped)) {
+    if (!hasTableShape(d) || d.base !== base) {
       throw new StoreCorruptError(`state delta ${name} is malformed or belongs to another state table`);
     }
     const delta: StateDelta = { base, files: Object.assign(Object.create(null) as Record<string, FileState | null>, d.files), skipped: d.skipped };
@@ -363,7 +361,7 @@ export class IndexStore {
 
   /** Deletes segment and state files the manifest does not reference, and stale temporaries. */
   collectGarbage(manifest: Manifest): void {
-    const keep = new Set([MANIFEST, manifest.state, ...(manifest.stateDelta ? [manifest.stateDelta] : []), ...manifest.segments.map((s) => s.name)]);
+    const keep = new Set(filesOf(manifest));
     let names: string[] = [];
     try {
       names = fs.readdirSync(this.dir);
@@ -401,7 +399,7 @@ export class IndexStore {
   /** Bytes used by the files of the current generation. */
   sizeOnDisk(manifest: Manifest): number {
     let total = 0;
-    for (const name of [MANIFEST, manifest.state, ...(manifest.stateDelta ? [manifest.stateDelta] : []), ...manifest.segments.map((s) => s.name)]) {
+    for (const name of filesOf(manifest)) {
       try {
         total += fs.statSync(path.join(this.dir, name)).size;
       } catch {
@@ -410,6 +408,17 @@ export class IndexStore {
     }
     return total;
   }
+}
+
+/** The store files a generation uses: the manifest, its state table and delta, its segments. */
+function filesOf(manifest: Manifest): string[] {
+  return [MANIFEST, manifest.state, ...(manifest.stateDelta ? [manifest.stateDelta] : []), ...manifest.segments.map((s) => s.name)];
+}
+
+/** A parsed state table or delta has an object of files and a list of skipped files. */
+function hasTableShape(t: unknown): boolean {
+  const o = t as { files?: unknown; skipped?: unknown } | null;
+  return !!o && typeof o === 'object' && !!o.files && typeof o.files === 'object' && !Array.isArray(o.files) && Array.isArray(o.skipped);
 }
 
 function stateKey(manifest: Manifest): string {
