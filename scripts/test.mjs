@@ -44,7 +44,15 @@ function mochaCounts(output) {
   return { passed: num(/^\s*(\d+) passing/m), failed: num(/^\s*(\d+) failing/m), skipped: num(/^\s*(\d+) pending/m) };
 }
 
+/** Mocha's failure report (from "N failing" to the end), so it can be repeated beside the summary. */
+function failureReport(output) {
+  const at = output.search(/^\s*\d+ failing/m);
+  return at < 0 ? '' : output.slice(at).trimEnd();
+}
+
 const totals = { passed: 0, failed: 0, skipped: 0 };
+// Failure reports are printed again just above the summary line: CI logs are often read from the tail.
+const failures = [];
 const add = (c) => { totals.passed += c.passed; totals.failed += c.failed; totals.skipped += c.skipped; };
 let crashed = false;
 
@@ -59,6 +67,7 @@ async function mochaStage(name, glob, extra = []) {
   const r = await run(bin('mocha'), ['--reporter', 'spec', '--color', 'false', ...extra, glob]);
   const c = mochaCounts(r.output);
   if (r.code !== 0 && c.failed === 0) { c.failed = 1; console.error(`✘ ${name}: mocha exited with ${r.code}`); }
+  if (c.failed) failures.push({ stage: name, report: failureReport(r.output) || `mocha exited with ${r.code}` });
   add(c);
 }
 
@@ -79,10 +88,12 @@ if (!crashed) {
       const m = r.output.match(/^(\d+) passed, (\d+) failed(?:, (\d+) skipped)?\s*$/m);
       const c = m ? { passed: Number(m[1]), failed: Number(m[2]), skipped: Number(m[3] ?? 0) } : { passed: 0, failed: 1, skipped: 0 };
       if (r.code !== 0 && c.failed === 0) c.failed = 1;
+      if (c.failed) failures.push({ stage, report: failureReport(r.output) || `exited with ${r.code}` });
       add(c);
     }
   }
 }
 if (crashed && totals.failed === 0) totals.failed = 1;
+for (const f of failures) console.log(`\n✘ ${f.stage} failures:\n${f.report}`);
 console.log(`\n${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ''}`);
 process.exit(totals.failed > 0 ? 1 : 0);

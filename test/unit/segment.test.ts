@@ -57,6 +57,26 @@ describe('segment format', () => {
     assert.equal(seg.fileDf(a), 0, '"user" is in the text, not in any path');
   });
 
+  it('keeps every file entry exactly: odd paths, languages, sizes, mtimes, hashes, files without chunks', () => {
+    const files = [
+      { path: 'docs/ünïcode 😀.md', size: 0, mtimeMs: 1732924800123.456, hash: 'a'.repeat(64), language: 'markdown' },
+      { path: 'src/new\nline.ts', size: 2 ** 40, mtimeMs: 0, hash: '', language: 'typescript' },
+      { path: 'empty.txt', size: 5, mtimeMs: 7, hash: 'h3', language: 'text' },
+      { path: 'src/z.ts', size: 9, mtimeMs: 8, hash: 'h4', language: 'typescript' },
+    ];
+    const b = new SegmentBuilder();
+    files.forEach((f, i) => b.addFile(f, i === 2 ? [] : [chunk(f.path, 1, 2, 'function', `f${i}`, `function f${i}() {}`)]));
+    const seg = new Segment('seg-f.cseg', b.build());
+    assert.equal(seg.fileCount, 4);
+    assert.deepEqual(
+      seg.files.map((f) => ({ path: f.path, size: f.size, mtimeMs: f.mtimeMs, hash: f.hash, language: f.language })),
+      files,
+    );
+    assert.deepEqual(seg.files.map((f) => [f.firstDoc, f.docCount]), [[0, 1], [1, 1], [2, 0], [2, 1]]);
+    assert.deepEqual([0, 1, 2].map((d) => seg.pathOf(d)), ['docs/ünïcode 😀.md', 'src/new\nline.ts', 'src/z.ts']);
+    assert.equal(seg.fileOf(2), seg.file(3), 'a file entry is decoded once');
+  });
+
   it('records: bare signatures, JSON when needed, long signatures cut for display', () => {
     const base = chunk('r.ts', 1, 1, 'function', 'f', 'x');
     const cases: Array<[Partial<Chunk>, object]> = [
@@ -194,9 +214,26 @@ describe('segment format', () => {
       ['missing trailer', (b) => { const c = b.slice(); c[c.length - 1] = 0; return c; }],
       ['section table out of bounds', (b) => { const c = b.slice(); new DataView(c.buffer).setUint32(32, 0xfffffff8, true); return c; }],
     ];
+    /** Overwrites u32 `index` of section `section` (see SECTION in segment.ts). */
+    const setU32 = (section: number, index: number, value: number) => (b: Uint8Array) => {
+      const c = b.slice();
+      const view = new DataView(c.buffer);
+      view.setUint32(view.getUint32(32 + section * 8, true) + index * 4, value, true);
+      return c;
+    };
+    cases.push(
+      ['a file that starts before the previous one', setU32(0, 1, 0xffff)],
+      ['files that own fewer documents than there are', setU32(0, 2, 1)],
+      ['a file whose language is not in the list', setU32(23, 0, 0x00070007)],
+      ['file paths whose offsets run past their bytes', setU32(25, 2, 0xffff)],
+    );
     for (const [name, damage] of cases) {
       it(name, () => assert.throws(() => new Segment('seg-x.cseg', damage(good)), CorruptDataError));
     }
+    it('a path offset inside the table that points backwards fails when paths are read', () => {
+      const damaged = new Segment('seg-x.cseg', setU32(25, 1, 0xfff)(good));
+      assert.throws(() => damaged.fileOf(0), CorruptDataError);
+    });
     it('postings that point past the documents', () => {
       const seg = new Segment('seg-x.cseg', good);
       // Flip bytes inside the postings block: decoding must fail cleanly, never return wild doc numbers.

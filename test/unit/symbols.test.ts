@@ -1,8 +1,12 @@
 import * as assert from 'node:assert/strict';
 import { checkAll } from './check';
-import { c, symbolIndex } from './helpers/snapshot';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { SymbolIndex } from '../../src/core/search/symbols';
+import { c, snapshotOf, symbolIndex } from './helpers/snapshot';
 
-const table = symbolIndex([
+const specs = [
   c('src/user/service.ts:1-5 function getUserName', 'function getUserName() {}'),
   c('src/user/service.ts:7-9 function getusername', 'function getusername() {}'),
   c('src/user/model.ts:1-20 class User', 'class User {}', 'User'),
@@ -15,7 +19,8 @@ const table = symbolIndex([
   c('docs/guide.md:1-9 section Installation', '# Installation', 'Installation'),
   c('src/util/http.rs:1-9 impl HttpClient', 'impl HttpClient {}', 'HttpClient'),
   c('src/util/http.rs:2-4 method send', 'fn send() {}', 'HttpClient::send'),
-]);
+];
+const table = symbolIndex(specs);
 
 const find = (q: string, o = {}) => {
   const r = table.find(q, o);
@@ -84,5 +89,35 @@ describe('symbol lookup', () => {
     // Functions first (rank 1), source before tests, then by path.
     const first = many.find('run', { limit: 3 }).candidates;
     assert.deepEqual(first.map((x) => x.penalties.map((p) => p.name)), [['kind:function'], ['kind:function'], ['kind:function']]);
+  });
+
+  describe('definitions named exactly (cross-references): the term index answers as the tables do', () => {
+    const snapshot = snapshotOf([
+      ...specs,
+      c('src/py/app.py:1-3 function __init__', 'def __init__(self): pass'),
+      c('src/py/app.py:5-7 function get_user', 'def get_user(): pass'),
+      c('src/py/app.py:9-9 variable get_user', 'get_user = 1'),
+      c('src/a.ts:1-2 function GetUserName', 'function GetUserName() {}'),
+      c('docs/getUserName.md:1-3 section getUserName', '# getUserName'),
+      c('src/b.ts:1-9 class Holder', 'class Holder { getUserNameLater() {} }'),
+    ], fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-defs-')));
+    const defs = new SymbolIndex(snapshot);
+    const names = ['getUserName', 'getusername', 'GETUSERNAME', '__init__', 'init', 'get_user', 'save', 'User', 'Holder', 'getUserNameLater', 'nothing', '$$$'];
+    checkAll(
+      names.map((name) => ({ name, input: name, expected: true })),
+      (name) => {
+        const fresh = new SymbolIndex(snapshot).definitionsNamed(name);
+        assert.ok(defs.size > 0); // builds the tables
+        assert.deepEqual(fresh, defs.definitionsNamed(name), `${name}: term index and tables disagree`);
+        return true;
+      },
+    );
+    it('finds every same-named definition, best first, and no sections or other names', () => {
+      const fresh = new SymbolIndex(snapshot);
+      const where = (name: string) => fresh.definitionsNamed(name).map((r) => `${r.seg}:${r.doc}`);
+      assert.equal(where('getUserName').length, 4, 'getUserName, getusername, GetUserName and the test copy; not the section');
+      assert.equal(where('get_user').length, 2);
+      assert.deepEqual(where('nothing'), []);
+    });
   });
 });

@@ -14,13 +14,14 @@ import { forEachToken } from './tokenizer';
 import { ByteReader, ByteWriter, CorruptDataError } from './varint';
 import { LazySection, LazyU32, memorySource, type ByteSource } from './byteSource';
 
-export const SEGMENT_FORMAT_VERSION = 6;
+export const SEGMENT_FORMAT_VERSION = 7;
 const MAGIC = 'CAIRNSEG';
 const TRAILER = 'CAIRNEND';
 const HEADER_BYTES = 32;
 
 const SECTION = {
-  files: 0,
+  /** u32 per file plus one: the first document of each file, then the document count. */
+  fileFirstDoc: 0,
   /** Byte offsets of every ROW_STRIDE-th row of the symbol column, then of the context column. */
   rowIndex: 1,
   docStart: 2,
@@ -44,8 +45,21 @@ const SECTION = {
   filePostings: 20,
   /** Every TERM_STRIDE-th term of the dictionary, newline-joined: the part of it read up front. */
   termSamples: 21,
+  // The file table, as columns: what scoring needs is small and read up front; paths, sizes,
+  // mtimes and hashes are read when a hit or a filter asks for them.
+  filePathLength: 22,
+  /** u16 per file: an index into `languageNames`. */
+  fileLanguage: 23,
+  /** The languages of the segment's files, newline-joined. */
+  languageNames: 24,
+  filePathOffsets: 25,
+  filePaths: 26,
+  /** f64 size then f64 mtime per file. */
+  fileSizeMtime: 27,
+  fileHashOffsets: 28,
+  fileHashes: 29,
 } as const;
-const SECTION_COUNT = 22;
+const SECTION_COUNT = 30;
 /** Terms per dictionary block: a lookup reads one block's offsets and bytes. */
 const TERM_STRIDE = 64;
 
@@ -296,11 +310,8 @@ export class SegmentBuilder {
     const records = new Uint8Array(recLen);
     recordBytes.forEach((r, i) => records.set(r, recordOffsets[i] as number));
 
-    const filesJson = encoder.encode(
-      JSON.stringify(this.files.map((f) => [f.path, f.size, f.mtimeMs, f.hash, f.language, f.firstDoc, f.docCount, f.pathLength])),
-    );
     const sections: Uint8Array[] = [];
-    sections[SECTION.files] = filesJson;
+    this.writeFileTable(sections);
     const symbolBytes = encoder.encode(this.symbols.join('\n'));
     const contextBytes = encoder.encode(this.contexts.join('\n'));
     sections[SECTION.rowIndex] = bytesOf(concatU32(rowSamples(symbolBytes, docCount), rowSamples(contextBytes, docCount)));
@@ -326,6 +337,52 @@ export class SegmentBuilder {
     sections[SECTION.filePostings] = filePostings;
     return assemble(sections, docCount, terms.length, this.files.length);
   }
+
+  private writeFileTable(sections: Uint8Array[]): void {
+    const files = this.files;
+    const firstDocs = new Uint32Array(files.length + 1);
+    const pathLengths = new Uint32Array(files.length);
+    const languageIndex = new Uint16Array(files.length);
+    const languages = new Map<string, number>();
+    const sizeMtime = new Float64Array(files.length * 2);
+    files.forEach((f, i) => {
+      firstDocs[i] = f.firstDoc;
+      pathLengths[i] = f.pathLength;
+      let l = languages.get(f.language);
+      if (l === undefined) languages.set(f.language, (l = languages.size));
+      languageIndex[i] = l;
+      sizeMtime[2 * i] = f.size;
+      sizeMtime[2 * i + 1] = f.mtimeMs;
+    });
+    firstDocs[files.length] = this.docCount;
+    if (languages.size > 0xffff) throw new Error('too many languages in one segment');
+    const paths = stringTable(files.map((f) => f.path));
+    const hashes = stringTable(files.map((f) => f.hash));
+    sections[SECTION.fileFirstDoc] = bytesOf(firstDocs);
+    sections[SECTION.filePathLength] = bytesOf(pathLengths);
+    sections[SECTION.fileLanguage] = bytesOf(languageIndex);
+    sections[SECTION.languageNames] = encoder.encode([...languages.keys()].map(oneLine).join('\n'));
+    sections[SECTION.filePathOffsets] = bytesOf(paths.offsets);
+    sections[SECTION.filePaths] = paths.blob;
+    sections[SECTION.fileSizeMtime] = bytesOf(sizeMtime);
+    sections[SECTION.fileHashOffsets] = bytesOf(hashes.offsets);
+    sections[SECTION.fileHashes] = hashes.blob;
+  }
+}
+
+/** Strings as one UTF-8 blob and the byte offset where each starts (plus the end). */
+function stringTable(strings: readonly string[]): { offsets: Uint32Array; blob: Uint8Array } {
+  const encoded = strings.map((x) => encoder.encode(x));
+  const offsets = new Uint32Array(strings.length + 1);
+  let length = 0;
+  encoded.forEach((b, i) => {
+    offsets[i] = length;
+    length += b.length;
+  });
+  offsets[strings.length] = length;
+  const blob = new Uint8Array(length);
+  encoded.forEach((b, i) => blob.set(b, offsets[i] as number));
+  return { offsets, blob };
 }
 
 function storedRecord(chunk: Chunk): string {
@@ -474,9 +531,23 @@ export class Segment {
   readonly termCount: number;
   /** Size of the serialised segment in bytes. */
   readonly byteLength: number;
-  readonly files: SegmentFile[];
+  readonly fileCount: number;
   /** Each document's file index: derived from the file table (files own consecutive documents). */
   readonly docFile: Uint32Array;
+  // The file table's columns. Scoring reads first documents and path lengths for many files,
+  // so those are in memory; the rest is decoded per file when a hit or a filter needs it.
+  private readonly fileFirstDoc: Uint32Array;
+  private readonly filePathLengths: Uint32Array;
+  private readonly fileLanguages: Uint16Array;
+  private readonly languageNames: string[];
+  private readonly filePathOffsets: LazyU32;
+  private readonly filePathBlob: LazySection;
+  private readonly fileSizeMtime: LazySection;
+  private readonly fileHashOffsets: LazyU32;
+  private readonly fileHashBlob: LazySection;
+  private pathColumn?: string[];
+  private readonly fileCache: Array<SegmentFile | undefined>;
+  private fileList?: SegmentFile[];
   /** First and last line of each document, read per hit (columns of 2.5 MB per 628k chunks). */
   readonly docStart: LazyU32;
   readonly docEnd: LazyU32;
@@ -558,28 +629,32 @@ export class Segment {
     };
     const lazyU32 = (i: number, expected: number): LazyU32 => new LazyU32(lazy(i, expected * 4), expected);
     const n = this.docCount;
-    try {
-      this.files = (JSON.parse(decoder.decode(section(SECTION.files))) as unknown[][]).map((f) => ({
-        path: String(f[0]),
-        size: Number(f[1]),
-        mtimeMs: Number(f[2]),
-        hash: String(f[3]),
-        language: String(f[4]),
-        firstDoc: Number(f[5]),
-        docCount: Number(f[6]),
-        pathLength: Number(f[7]),
-      }));
-    } catch (e) {
-      throw new CorruptDataError(`segment ${name}: file table unreadable (${(e as Error).message})`);
-    }
-    if (this.files.length !== fileCount) throw new CorruptDataError(`segment ${name}: file count mismatch`);
+    this.fileCount = fileCount;
+    this.fileFirstDoc = u32(SECTION.fileFirstDoc, fileCount + 1);
+    this.filePathLengths = u32(SECTION.filePathLength, fileCount);
+    const languages = u8(SECTION.fileLanguage, fileCount * 2);
+    this.fileLanguages = languages.byteOffset % 2 === 0 ? new Uint16Array(languages.buffer, languages.byteOffset, fileCount) : new Uint16Array(languages.slice().buffer, 0, fileCount);
+    const names = decoder.decode(section(SECTION.languageNames));
+    this.languageNames = names === '' ? [] : names.split('\n');
+    this.filePathOffsets = lazyU32(SECTION.filePathOffsets, fileCount + 1);
+    this.filePathBlob = lazy(SECTION.filePaths);
+    this.fileSizeMtime = lazy(SECTION.fileSizeMtime, fileCount * 16);
+    this.fileHashOffsets = lazyU32(SECTION.fileHashOffsets, fileCount + 1);
+    this.fileHashBlob = lazy(SECTION.fileHashes);
+    if (this.filePathOffsets.at(fileCount) !== this.filePathBlob.length) throw new CorruptDataError(`segment ${name}: file paths length mismatch`);
+    if (this.fileHashOffsets.at(fileCount) !== this.fileHashBlob.length) throw new CorruptDataError(`segment ${name}: file hashes length mismatch`);
+    this.fileCache = new Array<SegmentFile | undefined>(fileCount);
+    // Files own consecutive documents, in order, and all of them: checked here once, so
+    // per-file reads need no bounds checks.
     this.docFile = new Uint32Array(n);
-    let next = 0;
-    this.files.forEach((f, i) => {
-      if (f.firstDoc !== next || f.docCount < 0) throw new CorruptDataError(`segment ${name}: file ${f.path} does not follow the previous file's documents`);
-      this.docFile.fill(i, next, (next += f.docCount));
-    });
-    if (next !== n) throw new CorruptDataError(`segment ${name}: files own ${next} of ${n} documents`);
+    for (let i = 0; i < fileCount; i++) {
+      const first = this.fileFirstDoc[i] as number;
+      const next = this.fileFirstDoc[i + 1] as number;
+      if (next < first || (i === 0 && first !== 0)) throw new CorruptDataError(`segment ${name}: file ${i} does not follow the previous file's documents`);
+      if ((this.fileLanguages[i] as number) >= this.languageNames.length) throw new CorruptDataError(`segment ${name}: file ${i} names language ${this.fileLanguages[i]}`);
+      this.docFile.fill(i, first, next);
+    }
+    if ((this.fileFirstDoc[fileCount] as number) !== n || (fileCount === 0 && n !== 0)) throw new CorruptDataError(`segment ${name}: files own ${this.fileFirstDoc[fileCount]} of ${n} documents`);
     const sampleCount = Math.ceil(n / ROW_STRIDE);
     const rows = u32(SECTION.rowIndex, 2 * sampleCount);
     this.symbolRows = rows.subarray(0, sampleCount);
@@ -650,7 +725,79 @@ export class Segment {
   }
 
   fileOf(doc: number): SegmentFile {
-    return this.files[this.docFile[doc] as number] as SegmentFile;
+    return this.file(this.docFile[doc] as number);
+  }
+
+  /** A document's file path (cheaper than `fileOf` when only the path is compared). */
+  pathOf(doc: number): string {
+    return this.filePath(this.docFile[doc] as number);
+  }
+
+  /** Every file of the segment, decoded on first use (merges and whole-index views). */
+  get files(): readonly SegmentFile[] {
+    this.fileList ??= Array.from({ length: this.fileCount }, (_, i) => this.file(i));
+    return this.fileList;
+  }
+
+  /** One file's entry, decoded from the columns on first use. */
+  file(i: number): SegmentFile {
+    let f = this.fileCache[i];
+    if (!f) {
+      if (!(i >= 0 && i < this.fileCount)) throw new CorruptDataError(`segment ${this.name}: file ${i} outside ${this.fileCount}`);
+      const sm = this.fileSizeMtime.range(i * 16, i * 16 + 16);
+      const view = new DataView(sm.buffer, sm.byteOffset, 16);
+      f = {
+        path: this.filePath(i),
+        size: view.getFloat64(0, true),
+        mtimeMs: view.getFloat64(8, true),
+        hash: decoder.decode(this.fileHashBlob.range(...this.fileHashOffsets.pair(i))),
+        language: this.fileLanguage(i),
+        firstDoc: this.fileFirstDoc[i] as number,
+        docCount: this.fileDocCount(i),
+        pathLength: this.filePathLengths[i] as number,
+      };
+      this.fileCache[i] = f;
+    }
+    return f;
+  }
+
+  /** A file's first document (files own consecutive documents); `fileFirstDocOf(fileCount)` is the document count. */
+  fileFirstDocOf(i: number): number {
+    return this.fileFirstDoc[i] as number;
+  }
+
+  fileDocCount(i: number): number {
+    return (this.fileFirstDoc[i + 1] as number) - (this.fileFirstDoc[i] as number);
+  }
+
+  /** Tokens in a file's path: the length of its chunks' `path` field. */
+  filePathLength(i: number): number {
+    return this.filePathLengths[i] as number;
+  }
+
+  fileLanguage(i: number): string {
+    return this.languageNames[this.fileLanguages[i] as number] as string;
+  }
+
+  /** A file's path; all paths are decoded together the first time one is asked for. */
+  filePath(i: number): string {
+    if (!(i >= 0 && i < this.fileCount)) throw new CorruptDataError(`segment ${this.name}: file ${i} outside ${this.fileCount}`);
+    if (!this.pathColumn) {
+      const blob = this.filePathBlob.all();
+      const offsets = this.filePathOffsets.slice(0, this.fileCount + 1);
+      const all = decoder.decode(blob);
+      // Offsets are in bytes: slice the decoded text directly only when it is all ASCII.
+      const ascii = all.length === blob.length;
+      const paths = new Array<string>(this.fileCount);
+      for (let k = 0; k < this.fileCount; k++) {
+        const start = offsets[k] as number;
+        const end = offsets[k + 1] as number;
+        if (!(start <= end && end <= blob.length)) throw new CorruptDataError(`segment ${this.name}: file path ${k} out of bounds`);
+        paths[k] = ascii ? all.slice(start, end) : decoder.decode(blob.subarray(start, end));
+      }
+      this.pathColumn = paths;
+    }
+    return this.pathColumn[i] as string;
   }
 
   /** The symbol name of every document, decoded on first use. */
@@ -806,7 +953,7 @@ export class Segment {
     let file = 0;
     for (let i = 0; i < df; i++) {
       file += r.varint();
-      if (file >= this.files.length) throw new CorruptDataError(`segment ${this.name}: file posting points past the files`);
+      if (file >= this.fileCount) throw new CorruptDataError(`segment ${this.name}: file posting points past the files`);
       files[i] = file;
       tfs[i] = Math.min(r.varint(), 0xffff);
     }

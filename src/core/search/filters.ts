@@ -46,10 +46,11 @@ export function compileFilters(filters: SearchFilters): CompiledFilters {
     fileAllowed(segIndex, seg) {
       let allowed = cache.get(segIndex);
       if (!allowed) {
-        allowed = new Uint8Array(seg.files.length);
-        seg.files.forEach((f, i) => {
-          allowed![i] = (!langs || langs.has(f.language)) && (!pathOk || pathOk(f.path)) ? 1 : 0;
-        });
+        allowed = new Uint8Array(seg.fileCount);
+        // Without filters no path is decoded: a plain search reads no file table.
+        for (let i = 0; i < seg.fileCount; i++) {
+          allowed[i] = (!langs || langs.has(seg.fileLanguage(i))) && (!pathOk || pathOk(seg.filePath(i))) ? 1 : 0;
+        }
         cache.set(segIndex, allowed);
       }
       return allowed;

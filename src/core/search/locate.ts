@@ -18,8 +18,10 @@ export class ChunkLocator {
       const files = new Map<string, { seg: number; first: number; count: number }>();
       this.snapshot.segments.forEach((segment, s) => {
         const deleted = this.snapshot.deleted[s] as Uint8Array;
-        for (const f of segment.files) {
-          if (f.docCount > 0 && !deleted[f.firstDoc]) files.set(f.path, { seg: s, first: f.firstDoc, count: f.docCount });
+        for (let i = 0; i < segment.fileCount; i++) {
+          const first = segment.fileFirstDocOf(i);
+          const count = segment.fileDocCount(i);
+          if (count > 0 && !deleted[first]) files.set(segment.filePath(i), { seg: s, first, count });
         }
       });
       this.byPath = files;

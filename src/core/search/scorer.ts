@@ -4,7 +4,7 @@
 // postings, so its parts add up to the score exactly.
 import { DEFAULT_FIELD_PARAMS, FIELD_COUNT, FIELDS, PROSE_FIELDS, type FieldName, type FieldParams } from '../index/fields';
 import { proseForm } from '../index/tokenizer';
-import type { Postings, Segment, SegmentFile } from '../index/segment';
+import type { Postings, Segment } from '../index/segment';
 import type { Snapshot } from '../store/store';
 import { boundedLevenshtein, wildcardMatcher, type ParsedQuery } from './query';
 import type { ScoreComponent } from './types';
@@ -38,6 +38,49 @@ export interface Candidate {
   namedByQuery: boolean;
 }
 
+/**
+ * Every matching document, as parallel columns: a common word matches a hundred thousand
+ * chunks, and an object per match made young-generation garbage collection a large share of
+ * a query in a fresh process.
+ */
+export class Candidates {
+  count = 0;
+  seg = new Uint32Array(256);
+  doc = new Uint32Array(256);
+  base = new Float64Array(256);
+  bits = new Uint32Array(256);
+  /** 1 when a whole query word occurs in the chunk's symbol: it may be named by the query. */
+  named = new Uint8Array(256);
+
+  push(seg: number, doc: number, base: number, bits: number, named: boolean): void {
+    if (this.count === this.doc.length) this.grow();
+    const i = this.count++;
+    this.seg[i] = seg;
+    this.doc[i] = doc;
+    this.base[i] = base;
+    this.bits[i] = bits;
+    this.named[i] = named ? 1 : 0;
+  }
+
+  get(i: number): Candidate {
+    return { seg: this.seg[i] as number, doc: this.doc[i] as number, base: this.base[i] as number, bits: this.bits[i] as number, namedByQuery: this.named[i] === 1 };
+  }
+
+  private grow(): void {
+    const size = this.doc.length * 2;
+    const grown = <T extends Uint8Array | Uint16Array | Uint32Array | Float64Array>(a: T, make: (n: number) => T): T => {
+      const b = make(size);
+      b.set(a as never);
+      return b;
+    };
+    this.seg = grown(this.seg, (n) => new Uint32Array(n));
+    this.doc = grown(this.doc, (n) => new Uint32Array(n));
+    this.base = grown(this.base, (n) => new Float64Array(n));
+    this.bits = grown(this.bits, (n) => new Uint32Array(n));
+    this.named = grown(this.named, (n) => new Uint8Array(n));
+  }
+}
+
 interface PreparedTerm extends ScoredTerm {
   idf: number;
   /** Per segment: decoded postings, or undefined when the segment lacks the term. */
@@ -49,30 +92,13 @@ interface PreparedTerm extends ScoredTerm {
 /** Postings longer than this read the whole field-length column instead of each document's lengths. */
 const PER_DOC_LENGTH_READS = 256;
 
-/** Scoring is synchronous, so one set of accumulators per immutable segment is enough. */
-const scratchBySegment = new WeakMap<Segment, Scratch>();
-
-interface Scratch {
-  scores: Float64Array;
-  bits: Uint32Array;
-  /** A whole query word is in the document's symbol field. */
-  named: Uint8Array;
-  /** BM25F pseudo frequency per document for the term being scored (zeroed as it settles). */
-  acc: Float64Array;
-  /** Documents already counted in a term's document frequency (zeroed after each term). */
-  seen: Uint8Array;
-  /** Documents some term of the query touched (listed once in `touched`, zeroed at the end). */
-  listed: Uint8Array;
-  touched: Uint32Array;
-}
-
 interface FilePostings {
   files: Uint32Array;
   tfs: Uint16Array;
 }
 
 export interface ScoringResult {
-  candidates: Candidate[];
+  candidates: Candidates;
   terms: PreparedTerm[];
   /** Presence requirements: all bits in `required` must be set. */
   required: number;
@@ -96,6 +122,7 @@ export class SnapshotScorer {
   readonly liveDocs: number;
   readonly avgFieldLength: Float64Array;
   private readonly params: FieldParams[];
+  private norms?: NormParams;
 
   constructor(
     readonly snapshot: Snapshot,
@@ -112,14 +139,14 @@ export class SnapshotScorer {
       docs += seg.docCount;
       for (let f = 0; f < FIELD_COUNT; f++) totals[f] = (totals[f] as number) + (seg.fieldTotals[f] as number);
       // The path is stored once per file, but every document counts its file's path length.
-      for (const file of seg.files) totals[PATH_FIELD] = (totals[PATH_FIELD] as number) + file.pathLength * file.docCount;
+      for (let i = 0; i < seg.fileCount; i++) totals[PATH_FIELD] = (totals[PATH_FIELD] as number) + seg.filePathLength(i) * seg.fileDocCount(i);
       const del = snapshot.deleted[i] as Uint8Array;
       for (let d = 0; d < del.length; d++) {
         if (!del[d]) continue;
         deleted++;
         seg.readFieldLengths(d, lens, 0);
         for (let f = 0; f < FIELD_COUNT; f++) totals[f] = (totals[f] as number) - (lens[f] as number);
-        totals[PATH_FIELD] = (totals[PATH_FIELD] as number) - seg.fileOf(d).pathLength;
+        totals[PATH_FIELD] = (totals[PATH_FIELD] as number) - seg.filePathLength(seg.docFile[d] as number);
       }
     });
     this.totalDocs = docs;
@@ -223,16 +250,6 @@ export class SnapshotScorer {
 
   /** Scores every matching live document; filters by presence. Boosts and filters come later. */
   score(query: ParsedQuery): ScoringResult {
-    try {
-      return this.scoreWithScratch(query);
-    } catch (e) {
-      // A read that failed half-way (a damaged segment) may leave accumulators dirty: drop them.
-      for (const seg of this.snapshot.segments) scratchBySegment.delete(seg);
-      throw e;
-    }
-  }
-
-  private scoreWithScratch(query: ParsedQuery): ScoringResult {
     const { terms, required, prohibited, warnings } = this.expand(query);
     const segs = this.snapshot.segments;
     const prepared: PreparedTerm[] = terms.map((t) => {
@@ -253,14 +270,14 @@ export class SnapshotScorer {
       return { ...t, idf, postings, pathPostings };
     });
 
-    const candidates: Candidate[] = [];
+    const candidates = new Candidates();
     const positive = prepared.some((t) => t.presenceBit < 0 || !prohibited.some((g) => g & (1 << t.presenceBit)));
     if (!positive) return { candidates, terms: prepared, required, prohibited, warnings };
 
     const symbolField = FIELDS.indexOf('symbol');
+    const norms = this.normParams();
     segs.forEach((seg, s) => {
-      const { scores, bits, named, acc, listed, touched } = this.scratchFor(s, seg.docCount);
-      let touchedCount = 0;
+      const cursors: TermCursor[] = [];
       for (const t of prepared) {
         const p = t.postings[s];
         if (!p) continue;
@@ -271,91 +288,19 @@ export class SnapshotScorer {
         const wide = p.docs.length > PER_DOC_LENGTH_READS || seg.fieldLengthsLoaded;
         const lens = wide ? seg.allFieldLengths() : new Uint16Array(p.docs.length * FIELD_COUNT);
         if (!wide) for (let i = 0; i < p.docs.length; i++) seg.readFieldLengths(p.docs[i] as number, lens, i * FIELD_COUNT);
-        for (let i = 0; i < p.docs.length; i++) {
-          const doc = p.docs[i] as number;
-          if (!listed[doc]) {
-            listed[doc] = 1;
-            touched[touchedCount++] = doc;
-          }
-          acc[doc] = (acc[doc] as number) + this.termFrequency(lens, wide ? doc * FIELD_COUNT : i * FIELD_COUNT, p.tfs, i * FIELD_COUNT, t.fieldMask);
-          // A whole query word in the symbol field: the chunk may be named by it (search.ts confirms).
-          if (marksName && (p.tfs[i * FIELD_COUNT + symbolField] as number) > 0) named[doc] = 1;
-        }
-        if (fp) {
-          for (let i = 0; i < fp.files.length; i++) {
-            const file = seg.files[fp.files[i] as number] as SegmentFile;
-            const v = this.pathFrequency(fp.tfs[i] as number, file.pathLength);
-            for (let doc = file.firstDoc; doc < file.firstDoc + file.docCount; doc++) {
-              if (!listed[doc]) {
-                listed[doc] = 1;
-                touched[touchedCount++] = doc;
-              }
-              acc[doc] = (acc[doc] as number) + v;
-            }
-          }
-        }
-        const settle = (doc: number) => {
-          const tf = acc[doc] as number;
-          if (tf <= 0) return;
-          acc[doc] = 0;
-          if (t.presenceBit >= 0) bits[doc] = (bits[doc] as number) | (1 << t.presenceBit);
-          if (!isProhibitedOnly) scores[doc] = (scores[doc] as number) + t.weight * t.idf * ((tf * (K1 + 1)) / (tf + K1));
-        };
-        for (let i = 0; i < p.docs.length; i++) settle(p.docs[i] as number);
-        if (fp) {
-          for (let i = 0; i < fp.files.length; i++) {
-            const file = seg.files[fp.files[i] as number] as SegmentFile;
-            for (let doc = file.firstDoc; doc < file.firstDoc + file.docCount; doc++) settle(doc);
-          }
-        }
+        const pathValues = fp ? Float64Array.from(fp.files, (file, i) => this.pathFrequency(fp.tfs[i] as number, seg.filePathLength(file))) : undefined;
+        cursors.push(
+          new TermCursor(seg, p, lens, wide, fp?.files, pathValues, {
+            fieldMask: t.fieldMask,
+            factor: isProhibitedOnly ? 0 : t.weight * t.idf,
+            presence: t.presenceBit >= 0 ? 1 << t.presenceBit : 0,
+            nameField: marksName ? symbolField : -1,
+          }),
+        );
       }
-      const deleted = this.snapshot.deleted[s] as Uint8Array;
-      // Visit the documents some term touched, in document order: sorting a short list beats
-      // scanning every document; past an eighth of them the scan is cheaper.
-      const sparse = touchedCount < seg.docCount / 8;
-      const order = sparse ? touched.subarray(0, touchedCount).sort() : undefined;
-      if (!sparse) listed.fill(0);
-      const visits = order ? order.length : seg.docCount;
-      for (let k = 0; k < visits; k++) {
-        const doc = order ? (order[k] as number) : k;
-        listed[doc] = 0;
-        const sc = scores[doc] as number;
-        const b = bits[doc] as number;
-        const isNamed = named[doc] === 1;
-        if (sc === 0 && b === 0 && !isNamed) continue;
-        scores[doc] = 0; // the scratch arrays are reused by the next query
-        bits[doc] = 0;
-        named[doc] = 0;
-        if (sc <= 0 || deleted[doc]) continue;
-        if ((b & required) !== required) continue;
-        if (prohibited.some((g) => (b & g) === g)) continue;
-        candidates.push({ seg: s, doc, base: sc, bits: b, namedByQuery: isNamed });
-      }
+      if (cursors.length) scoreSegment(s, cursors, norms, this.snapshot.deleted[s] as Uint8Array, required, prohibited, candidates);
     });
     return { candidates, terms: prepared, required, prohibited, warnings };
-  }
-
-  /**
-   * Per-segment accumulators, allocated once per segment (shared by the snapshots that hold it)
-   * and left zeroed after each query: allocating them per query was a tenth of query time, and
-   * per snapshot a third of the first query after each commit.
-   */
-  private scratchFor(s: number, docCount: number): Scratch {
-    const seg = this.snapshot.segments[s] as Segment;
-    let sc = scratchBySegment.get(seg);
-    if (!sc) {
-      sc = {
-        scores: new Float64Array(docCount),
-        bits: new Uint32Array(docCount),
-        named: new Uint8Array(docCount),
-        acc: new Float64Array(docCount),
-        seen: new Uint8Array(docCount),
-        listed: new Uint8Array(docCount),
-        touched: new Uint32Array(docCount),
-      };
-      scratchBySegment.set(seg, sc);
-    }
-    return sc;
   }
 
   /** Live documents with the term in some field, counting every chunk of a file whose path has it. */
@@ -366,24 +311,11 @@ export class SnapshotScorer {
       for (let k = 0; k < p.docs.length; k++) if (!deleted[p.docs[k] as number]) df++;
       return df;
     }
-    // Count the union of the term's documents and its path files' documents, marking each once.
-    const seg = this.snapshot.segments[s] as Segment;
-    const { seen } = this.scratchFor(s, seg.docCount);
-    const mark = (d: number) => {
-      if (seen[d]) return;
-      seen[d] = 1;
-      if (!deleted[d]) df++;
-    };
-    for (let k = 0; k < p.docs.length; k++) mark(p.docs[k] as number);
-    for (let k = 0; k < fp.files.length; k++) {
-      const file = seg.files[fp.files[k] as number] as SegmentFile;
-      for (let d = file.firstDoc; d < file.firstDoc + file.docCount; d++) mark(d);
-    }
-    // Left zeroed for the next term.
-    for (let k = 0; k < p.docs.length; k++) seen[p.docs[k] as number] = 0;
-    for (let k = 0; k < fp.files.length; k++) {
-      const file = seg.files[fp.files[k] as number] as SegmentFile;
-      seen.fill(0, file.firstDoc, file.firstDoc + file.docCount);
+    // The union of the term's documents and its path files' documents, in document order.
+    const cursor = new TermCursor(this.snapshot.segments[s] as Segment, p, EMPTY_LENGTHS, false, fp.files, new Float64Array(fp.files.length), COUNT_ONLY);
+    for (let doc = cursor.nextDoc(); doc !== NO_DOC; doc = cursor.nextDoc()) {
+      if (!deleted[doc]) df++;
+      cursor.skip(doc);
     }
     return df;
   }
@@ -394,18 +326,14 @@ export class SnapshotScorer {
     return (p.weight * tf) / (1 - p.b + (p.b * pathLength) / (this.avgFieldLength[PATH_FIELD] as number));
   }
 
-  /** BM25F pseudo term frequency: weighted, length-normalised sum over the allowed fields. */
-  /** BM25F pseudo-frequency of a term in one document: `lens[lenBase + f]` are its field lengths. */
-  private termFrequency(lens: Uint16Array, lenBase: number, tfs: Uint16Array, base: number, fieldMask: number): number {
-    let sum = 0;
-    for (let f = 0; f < FIELD_COUNT; f++) {
-      const tf = tfs[base + f] as number;
-      if (tf === 0 || !(fieldMask & (1 << f))) continue;
-      const p = this.params[f] as FieldParams;
-      const norm = 1 - p.b + (p.b * (lens[lenBase + f] as number)) / (this.avgFieldLength[f] as number);
-      sum += (p.weight * tf) / norm;
-    }
-    return sum;
+  /** The field parameters as typed arrays, built once per scorer. */
+  private normParams(): NormParams {
+    this.norms ??= {
+      weight: Float64Array.from(this.params, (p) => p.weight),
+      b: Float64Array.from(this.params, (p) => p.b),
+      avg: this.avgFieldLength,
+    };
+    return this.norms;
   }
 
   /** Per field and term contributions of one document; their values add up to its base score. */
@@ -434,7 +362,7 @@ export class SnapshotScorer {
       const fp = t.pathPostings[seg];
       const k = fp ? binarySearch(fp.files, fileIndex) : -1;
       if (fp && k >= 0) {
-        const v = this.pathFrequency(fp.tfs[k] as number, (segment.files[fileIndex] as SegmentFile).pathLength);
+        const v = this.pathFrequency(fp.tfs[k] as number, segment.filePathLength(fileIndex));
         parts.push([PATH_FIELD, v]);
         total += v;
       }
@@ -464,4 +392,166 @@ function binarySearch(a: Uint32Array, x: number): number {
     else hi = mid - 1;
   }
   return -1;
+}
+
+/** Per field: BM25F weight, length normalisation and average length, for the hot loops. */
+interface NormParams {
+  weight: Float64Array;
+  b: Float64Array;
+  avg: Float64Array;
+}
+
+/** What the hot loops need of one query term. */
+interface TermScoring {
+  fieldMask: number;
+  /** weight * idf, or 0 for a term that only excludes. */
+  factor: number;
+  /** The term's presence bit as a mask, or 0. */
+  presence: number;
+  /** The symbol field when a hit there means the chunk may be named by the query; else -1. */
+  nameField: number;
+}
+
+const NO_DOC = 0xffffffff;
+const EMPTY_LENGTHS = new Uint16Array(0);
+const COUNT_ONLY: TermScoring = { fieldMask: 0, factor: 0, presence: 0, nameField: -1 };
+
+/**
+ * One term's documents in one segment, in document order: its postings merged with every
+ * document of the files whose path has the term (path postings are per file).
+ */
+class TermCursor {
+  /** Next posting. */
+  private i = 0;
+  /** Next path file, and the next document of the current one. */
+  private j = -1;
+  private pathDoc = NO_DOC;
+  private pathEnd = 0;
+  /** Set by `take`: a whole query word is in the taken document's symbol field. */
+  named = false;
+
+  constructor(
+    private readonly seg: Segment,
+    readonly postings: Postings,
+    readonly lens: Uint16Array,
+    readonly wide: boolean,
+    private readonly pathFiles: Uint32Array | undefined,
+    private readonly pathValues: Float64Array | undefined,
+    readonly term: TermScoring,
+  ) {
+    this.nextPathFile();
+  }
+
+  nextDoc(): number {
+    const docs = this.postings.docs;
+    const a = this.i < docs.length ? (docs[this.i] as number) : NO_DOC;
+    return a < this.pathDoc ? a : this.pathDoc;
+  }
+
+  /**
+   * The term's BM25F pseudo-frequency in `doc` (the cursor's next document), and moves past it.
+   */
+  take(doc: number, norms: NormParams): number {
+    let tf = 0;
+    const { docs, tfs } = this.postings;
+    const i = this.i;
+    if (i < docs.length && docs[i] === doc) {
+      this.i++;
+      const base = i * FIELD_COUNT;
+      this.named = this.term.nameField >= 0 && (tfs[base + this.term.nameField] as number) > 0;
+      tf += termFrequency(norms, this.lens, this.wide ? doc * FIELD_COUNT : base, tfs, base, this.term.fieldMask);
+    } else {
+      this.named = false;
+    }
+    if (this.pathDoc === doc) {
+      tf += (this.pathValues as Float64Array)[this.j] as number;
+      this.advancePath();
+    }
+    return tf;
+  }
+
+  /** Moves past `doc` without scoring it. */
+  skip(doc: number): void {
+    const docs = this.postings.docs;
+    if (this.i < docs.length && docs[this.i] === doc) this.i++;
+    if (this.pathDoc === doc) this.advancePath();
+  }
+
+  private advancePath(): void {
+    if (++this.pathDoc >= this.pathEnd) this.nextPathFile();
+  }
+
+  /** Moves to the next path file that owns documents; NO_DOC when there is none. */
+  private nextPathFile(): void {
+    const files = this.pathFiles;
+    this.pathDoc = NO_DOC;
+    if (!files) return;
+    while (++this.j < files.length) {
+      const file = files[this.j] as number;
+      const first = this.seg.fileFirstDocOf(file);
+      const end = this.seg.fileFirstDocOf(file + 1);
+      if (first < end) {
+        this.pathDoc = first;
+        this.pathEnd = end;
+        return;
+      }
+    }
+  }
+}
+
+/** BM25F pseudo-frequency of a term in one document: `lens[lenBase + f]` are its field lengths. */
+function termFrequency(norms: NormParams, lens: Uint16Array, lenBase: number, tfs: Uint16Array, base: number, fieldMask: number): number {
+  let sum = 0;
+  for (let f = 0; f < FIELD_COUNT; f++) {
+    const tf = tfs[base + f] as number;
+    if (tf === 0 || !(fieldMask & (1 << f))) continue;
+    const b = norms.b[f] as number;
+    const norm = 1 - b + (b * (lens[lenBase + f] as number)) / (norms.avg[f] as number);
+    sum += ((norms.weight[f] as number) * tf) / norm;
+  }
+  return sum;
+}
+
+/**
+ * Scores one segment document at a time: the query's term cursors are merged in document
+ * order and each document's score is summed over the terms (in query order) and kept when it
+ * meets the presence rules. Nothing is allocated per document of the segment: in a fresh
+ * process every newly touched page of memory costs a fault, and per-document accumulators
+ * (27 bytes per chunk) made up most of a cold query.
+ */
+function scoreSegment(
+  s: number,
+  cursors: readonly TermCursor[],
+  norms: NormParams,
+  deleted: Uint8Array,
+  required: number,
+  prohibited: readonly number[],
+  out: Candidates,
+): void {
+  const n = cursors.length;
+  for (;;) {
+    let doc = NO_DOC;
+    for (let c = 0; c < n; c++) {
+      const d = (cursors[c] as TermCursor).nextDoc();
+      if (d < doc) doc = d;
+    }
+    if (doc === NO_DOC) return;
+    let score = 0;
+    let bits = 0;
+    let named = false;
+    for (let c = 0; c < n; c++) {
+      const cursor = cursors[c] as TermCursor;
+      if (cursor.nextDoc() !== doc) continue;
+      const tf = cursor.take(doc, norms);
+      if (cursor.named) named = true;
+      if (tf <= 0) continue;
+      const { term } = cursor;
+      bits |= term.presence;
+      if (term.factor !== 0) score += term.factor * ((tf * (K1 + 1)) / (tf + K1));
+    }
+    if (score <= 0 || deleted[doc]) continue;
+    if ((bits & required) !== required) continue;
+    if (prohibited.length > 0 && prohibited.some((g) => (bits & g) === g)) continue;
+    out.push(s, doc, score, bits, named);
+  }
 }

@@ -34,10 +34,14 @@ export const DEFAULT_RANKING: RankingParams = {
   codeFirstConfig: 0.75,
 };
 
+interface Boost {
+  name: string;
+  factor: number;
+}
+
 interface Ranked {
   c: Candidate;
   score: number;
-  boosts: Array<{ name: string; factor: number }>;
 }
 
 export interface RawSearchResult {
@@ -74,20 +78,25 @@ export function searchSnapshot(
   const scope = options.scope ?? 'all';
 
   const heap = new TopK<Ranked>(offset + limit, (a, b) => better(a, b, segs));
+  const boostContext: BoostContext = { identifiers, mentionsTests: parsed.mentionsTests, scope, ranking };
+  const candidates = scoring.candidates;
+  const allowedFiles = segs.map((seg, s) => filters.fileAllowed(s, seg));
   let total = 0;
-  for (const c of scoring.candidates) {
-    const seg = segs[c.seg] as Segment;
-    if (!filters.fileAllowed(c.seg, seg)[seg.docFile[c.doc] as number]) continue;
-    if (!filters.docAllowed(seg, c.doc)) continue;
+  for (let i = 0; i < candidates.count; i++) {
+    const s = candidates.seg[i] as number;
+    const doc = candidates.doc[i] as number;
+    const seg = segs[s] as Segment;
+    if (!(allowedFiles[s] as Uint8Array)[seg.docFile[doc] as number]) continue;
+    if (!filters.docAllowed(seg, doc)) continue;
     total++;
-    const boosts = boostsFor(seg, c, identifiers, parsed.mentionsTests, scope, ranking);
-    let score = c.base;
-    for (const b of boosts) score *= b.factor;
-    heap.push({ c, score, boosts });
+    const score = boostedScore(seg, doc, candidates.named[i] === 1, candidates.base[i] as number, boostContext);
+    // Most matches of a common word score below the k kept so far: skip them without allocating.
+    if (heap.isFull && score < (heap.worst as Ranked).score) continue;
+    heap.push({ c: candidates.get(i), score });
   }
 
   const ranked = heap.sorted().slice(offset);
-  const hits = ranked.map((r) => toHit(scorer, scoring, r, reader, parsed, options.previewLines ?? 3));
+  const hits = ranked.map((r) => toHit(scorer, scoring, r, boostContext, reader, parsed, options.previewLines ?? 3));
   hits.sort(compareHits);
   if (options.crossReferences !== false) {
     // Cross-references obey the same filters as everything else.
@@ -98,38 +107,45 @@ export function searchSnapshot(
   return { hits, total, warnings, parsed };
 }
 
-function boostsFor(
-  seg: Segment,
-  c: Candidate,
-  identifiers: ReadonlySet<string>,
-  mentionsTests: boolean,
-  scope: string,
-  ranking: RankingParams,
-): Array<{ name: string; factor: number }> {
-  const out: Array<{ name: string; factor: number }> = [];
-  const doc = c.doc;
-  const kind = seg.kindOf(doc);
-  const isDefinition = DEFINITION_KINDS.has(kind);
-  if (isDefinition && c.namedByQuery && identifiers.has(normalisedName(seg.symbolOf(doc)))) {
-    out.push({ name: 'exact-definition', factor: ranking.exactDefinition });
-  } else if (isDefinition) {
-    out.push({ name: 'definition', factor: ranking.definition });
-  }
+interface BoostContext {
+  identifiers: ReadonlySet<string>;
+  mentionsTests: boolean;
+  scope: string;
+  ranking: RankingParams;
+}
+
+/**
+ * A candidate's base score times the boosts that apply to it, in a fixed order. With `out`,
+ * the boosts are also listed (for a hit's breakdown); without, nothing is allocated.
+ */
+function boostedScore(seg: Segment, doc: number, namedByQuery: boolean, base: number, ctx: BoostContext, out?: Boost[]): number {
+  const { ranking } = ctx;
+  let score = base;
+  const isDefinition = DEFINITION_KINDS.has(seg.kindOf(doc));
+  if (isDefinition && namedByQuery && ctx.identifiers.has(normalisedName(seg.symbolOf(doc)))) score *= listed(out, 'exact-definition', ranking.exactDefinition);
+  else if (isDefinition) score *= listed(out, 'definition', ranking.definition);
   const flags = seg.docFlags[doc] as number;
-  if (flags & FLAG_TEST && !mentionsTests) out.push({ name: 'test-file', factor: ranking.test });
-  if (flags & FLAG_VENDORED) out.push({ name: 'vendored-or-generated', factor: ranking.vendored });
-  if (scope === 'code') {
+  if (flags & FLAG_TEST && !ctx.mentionsTests) score *= listed(out, 'test-file', ranking.test);
+  if (flags & FLAG_VENDORED) score *= listed(out, 'vendored-or-generated', ranking.vendored);
+  if (ctx.scope === 'code') {
     const bucket = bucketOfFlags(flags);
-    if (bucket === 'prose') out.push({ name: 'code-first:prose', factor: ranking.codeFirstProse });
-    if (bucket === 'config') out.push({ name: 'code-first:config', factor: ranking.codeFirstConfig });
+    if (bucket === 'prose') score *= listed(out, 'code-first:prose', ranking.codeFirstProse);
+    if (bucket === 'config') score *= listed(out, 'code-first:config', ranking.codeFirstConfig);
   }
-  return out;
+  return score;
+}
+
+/** Notes a boost in `out` (when listing them) and returns its factor. */
+function listed(out: Boost[] | undefined, name: string, factor: number): number {
+  out?.push({ name, factor });
+  return factor;
 }
 
 function toHit(
   scorer: SnapshotScorer,
   scoring: ReturnType<SnapshotScorer['score']>,
   r: Ranked,
+  boostContext: BoostContext,
   reader: FileReader,
   parsed: ParsedQuery,
   previewLines: number,
@@ -137,7 +153,9 @@ function toHit(
   const seg = scorer.snapshot.segments[r.c.seg] as Segment;
   const components: ScoreComponent[] = scorer.breakdown(scoring, r.c.seg, r.c.doc).map((p) => ({ ...p, value: round(p.value) }));
   let running = components.reduce((s, p) => s + p.value, 0);
-  for (const b of r.boosts) {
+  const boosts: Boost[] = [];
+  boostedScore(seg, r.c.doc, r.c.namedByQuery, r.c.base, boostContext, boosts);
+  for (const b of boosts) {
     const value = round(running * (b.factor - 1));
     components.push({ kind: 'boost', name: b.name, factor: b.factor, value });
     running += value;
@@ -195,8 +213,8 @@ function better(a: Ranked, b: Ranked, segs: readonly Segment[]): boolean {
   if (a.score !== b.score) return a.score > b.score;
   const sa = segs[a.c.seg] as Segment;
   const sb = segs[b.c.seg] as Segment;
-  const pa = sa.fileOf(a.c.doc).path;
-  const pb = sb.fileOf(b.c.doc).path;
+  const pa = sa.pathOf(a.c.doc);
+  const pb = sb.pathOf(b.c.doc);
   if (pa !== pb) return pa < pb;
   return sa.docStart.at(a.c.doc) < sb.docStart.at(b.c.doc);
 }
@@ -221,6 +239,16 @@ export class TopK<T> {
     private readonly k: number,
     private readonly better: (a: T, b: T) => boolean,
   ) {}
+
+  /** True once k items are kept: a newcomer must then beat `worst`. */
+  get isFull(): boolean {
+    return this.heap.length >= this.k;
+  }
+
+  /** The worst item kept (the next to be dropped), if any. */
+  get worst(): T | undefined {
+    return this.heap[0];
+  }
 
   push(item: T): void {
     const h = this.heap;
