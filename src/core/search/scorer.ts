@@ -39,47 +39,11 @@ export interface Candidate {
 }
 
 /**
- * Every matching document, as parallel columns: a common word matches a hundred thousand
- * chunks, and an object per match made young-generation garbage collection a large share of
- * a query in a fresh process.
+ * Receives every matching live document that meets the presence rules, in segment then
+ * document order. A callback rather than a list: a common word matches a hundred thousand
+ * chunks, and in a fresh process every page of memory a list touches costs a fault.
  */
-export class Candidates {
-  count = 0;
-  seg = new Uint32Array(256);
-  doc = new Uint32Array(256);
-  base = new Float64Array(256);
-  bits = new Uint32Array(256);
-  /** 1 when a whole query word occurs in the chunk's symbol: it may be named by the query. */
-  named = new Uint8Array(256);
-
-  push(seg: number, doc: number, base: number, bits: number, named: boolean): void {
-    if (this.count === this.doc.length) this.grow();
-    const i = this.count++;
-    this.seg[i] = seg;
-    this.doc[i] = doc;
-    this.base[i] = base;
-    this.bits[i] = bits;
-    this.named[i] = named ? 1 : 0;
-  }
-
-  get(i: number): Candidate {
-    return { seg: this.seg[i] as number, doc: this.doc[i] as number, base: this.base[i] as number, bits: this.bits[i] as number, namedByQuery: this.named[i] === 1 };
-  }
-
-  private grow(): void {
-    const size = this.doc.length * 2;
-    const grown = <T extends Uint8Array | Uint16Array | Uint32Array | Float64Array>(a: T, make: (n: number) => T): T => {
-      const b = make(size);
-      b.set(a as never);
-      return b;
-    };
-    this.seg = grown(this.seg, (n) => new Uint32Array(n));
-    this.doc = grown(this.doc, (n) => new Uint32Array(n));
-    this.base = grown(this.base, (n) => new Float64Array(n));
-    this.bits = grown(this.bits, (n) => new Uint32Array(n));
-    this.named = grown(this.named, (n) => new Uint8Array(n));
-  }
-}
+export type CandidateVisitor = (seg: number, doc: number, base: number, bits: number, namedByQuery: boolean) => void;
 
 interface PreparedTerm extends ScoredTerm {
   idf: number;
@@ -98,7 +62,6 @@ interface FilePostings {
 }
 
 export interface ScoringResult {
-  candidates: Candidates;
   terms: PreparedTerm[];
   /** Presence requirements: all bits in `required` must be set. */
   required: number;
@@ -248,8 +211,8 @@ export class SnapshotScorer {
     return mostFrequent(found).map((t) => [t, dist.get(t) as number]);
   }
 
-  /** Scores every matching live document; filters by presence. Boosts and filters come later. */
-  score(query: ParsedQuery): ScoringResult {
+  /** Scores every matching live document, filtered by presence, into `visit`. Boosts and filters come later. */
+  score(query: ParsedQuery, visit: CandidateVisitor): ScoringResult {
     const { terms, required, prohibited, warnings } = this.expand(query);
     const segs = this.snapshot.segments;
     const prepared: PreparedTerm[] = terms.map((t) => {
@@ -270,9 +233,8 @@ export class SnapshotScorer {
       return { ...t, idf, postings, pathPostings };
     });
 
-    const candidates = new Candidates();
     const positive = prepared.some((t) => t.presenceBit < 0 || !prohibited.some((g) => g & (1 << t.presenceBit)));
-    if (!positive) return { candidates, terms: prepared, required, prohibited, warnings };
+    if (!positive) return { terms: prepared, required, prohibited, warnings };
 
     const symbolField = FIELDS.indexOf('symbol');
     const norms = this.normParams();
@@ -298,9 +260,9 @@ export class SnapshotScorer {
           }),
         );
       }
-      if (cursors.length) scoreSegment(s, cursors, norms, this.snapshot.deleted[s] as Uint8Array, required, prohibited, candidates);
+      if (cursors.length) scoreSegment(s, cursors, norms, this.snapshot.deleted[s] as Uint8Array, required, prohibited, visit);
     });
-    return { candidates, terms: prepared, required, prohibited, warnings };
+    return { terms: prepared, required, prohibited, warnings };
   }
 
   /** Live documents with the term in some field, counting every chunk of a file whose path has it. */
@@ -526,7 +488,7 @@ function scoreSegment(
   deleted: Uint8Array,
   required: number,
   prohibited: readonly number[],
-  out: Candidates,
+  visit: CandidateVisitor,
 ): void {
   const n = cursors.length;
   for (;;) {
@@ -552,6 +514,6 @@ function scoreSegment(
     if (score <= 0 || deleted[doc]) continue;
     if ((bits & required) !== required) continue;
     if (prohibited.length > 0 && prohibited.some((g) => (bits & g) === g)) continue;
-    out.push(s, doc, score, bits, named);
+    visit(s, doc, score, bits, named);
   }
 }

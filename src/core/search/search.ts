@@ -70,30 +70,25 @@ export function searchSnapshot(
     return { hits: [], total: 0, warnings, parsed };
   }
 
-  const scoring = scorer.score(parsed);
-  warnings.push(...scoring.warnings);
   const filters = compileFilters(options);
   const segs = scorer.snapshot.segments;
   const identifiers = new Set(parsed.identifiers);
   const scope = options.scope ?? 'all';
-
   const heap = new TopK<Ranked>(offset + limit, (a, b) => better(a, b, segs));
   const boostContext: BoostContext = { identifiers, mentionsTests: parsed.mentionsTests, scope, ranking };
-  const candidates = scoring.candidates;
   const allowedFiles = segs.map((seg, s) => filters.fileAllowed(s, seg));
   let total = 0;
-  for (let i = 0; i < candidates.count; i++) {
-    const s = candidates.seg[i] as number;
-    const doc = candidates.doc[i] as number;
+  const scoring = scorer.score(parsed, (s, doc, base, bits, namedByQuery) => {
     const seg = segs[s] as Segment;
-    if (!(allowedFiles[s] as Uint8Array)[seg.docFile[doc] as number]) continue;
-    if (!filters.docAllowed(seg, doc)) continue;
+    if (!(allowedFiles[s] as Uint8Array)[seg.docFile[doc] as number]) return;
+    if (!filters.docAllowed(seg, doc)) return;
     total++;
-    const score = boostedScore(seg, doc, candidates.named[i] === 1, candidates.base[i] as number, boostContext);
+    const score = boostedScore(seg, doc, namedByQuery, base, boostContext);
     // Most matches of a common word score below the k kept so far: skip them without allocating.
-    if (heap.isFull && score < (heap.worst as Ranked).score) continue;
-    heap.push({ c: candidates.get(i), score });
-  }
+    if (heap.isFull && score < (heap.worst as Ranked).score) return;
+    heap.push({ c: { seg: s, doc, base, bits, namedByQuery }, score });
+  });
+  warnings.push(...scoring.warnings);
 
   const ranked = heap.sorted().slice(offset);
   const hits = ranked.map((r) => toHit(scorer, scoring, r, boostContext, reader, parsed, options.previewLines ?? 3));
