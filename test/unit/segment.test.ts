@@ -74,6 +74,8 @@ describe('segment format', () => {
     );
     assert.deepEqual(seg.files.map((f) => [f.firstDoc, f.docCount]), [[0, 1], [1, 1], [2, 0], [2, 1]]);
     assert.deepEqual([0, 1, 2].map((d) => seg.pathOf(d)), ['docs/ünïcode 😀.md', 'src/new\nline.ts', 'src/z.ts']);
+    assert.deepEqual([0, 1, 2].map((d) => seg.fileIndexOf(d)), [0, 1, 3], 'an empty file owns no document');
+    assert.throws(() => seg.fileIndexOf(3), CorruptDataError);
     assert.equal(seg.fileOf(2), seg.file(3), 'a file entry is decoded once');
   });
 

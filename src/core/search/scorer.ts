@@ -109,7 +109,7 @@ export class SnapshotScorer {
         deleted++;
         seg.readFieldLengths(d, lens, 0);
         for (let f = 0; f < FIELD_COUNT; f++) totals[f] = (totals[f] as number) - (lens[f] as number);
-        totals[PATH_FIELD] = (totals[PATH_FIELD] as number) - seg.filePathLength(seg.docFile[d] as number);
+        totals[PATH_FIELD] = (totals[PATH_FIELD] as number) - seg.filePathLength(seg.fileIndexOf(d));
       }
     });
     this.totalDocs = docs;
@@ -304,7 +304,7 @@ export class SnapshotScorer {
     const segment = this.snapshot.segments[seg] as Segment;
     const lens = new Uint16Array(FIELD_COUNT);
     segment.readFieldLengths(doc, lens, 0);
-    const fileIndex = segment.docFile[doc] as number;
+    const fileIndex = segment.fileIndexOf(doc);
     for (const t of result.terms) {
       const p = t.postings[seg];
       if (!p) continue;

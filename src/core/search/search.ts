@@ -78,9 +78,20 @@ export function searchSnapshot(
   const boostContext: BoostContext = { identifiers, mentionsTests: parsed.mentionsTests, scope, ranking };
   const allowedFiles = segs.map((seg, s) => filters.fileAllowed(s, seg));
   let total = 0;
+  // Candidates come in segment then document order, and files own consecutive documents:
+  // a document's file is found by walking forward, not by a search per candidate.
+  let fileSeg = -1;
+  let file = 0;
+  let fileEnd = 0;
   const scoring = scorer.score(parsed, (s, doc, base, bits, namedByQuery) => {
     const seg = segs[s] as Segment;
-    if (!(allowedFiles[s] as Uint8Array)[seg.docFile[doc] as number]) return;
+    if (s !== fileSeg || doc < seg.fileFirstDocOf(file)) {
+      fileSeg = s;
+      file = seg.fileIndexOf(doc);
+      fileEnd = seg.fileFirstDocOf(file + 1);
+    }
+    while (doc >= fileEnd) fileEnd = seg.fileFirstDocOf(++file + 1);
+    if (!(allowedFiles[s] as Uint8Array)[file]) return;
     if (!filters.docAllowed(seg, doc)) return;
     total++;
     const score = boostedScore(seg, doc, namedByQuery, base, boostContext);
@@ -96,7 +107,7 @@ export function searchSnapshot(
   if (options.crossReferences !== false) {
     // Cross-references obey the same filters as everything else.
     const allowed = (seg: Segment, segIndex: number, doc: number) =>
-      filters.fileAllowed(segIndex, seg)[seg.docFile[doc] as number] === 1 && filters.docAllowed(seg, doc);
+      filters.fileAllowed(segIndex, seg)[seg.fileIndexOf(doc)] === 1 && filters.docAllowed(seg, doc);
     addCrossReferences(hits, symbols, reader, scorer, options.previewLines ?? 3, limit, allowed);
   }
   return { hits, total, warnings, parsed };

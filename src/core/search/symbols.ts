@@ -363,7 +363,7 @@ export class SymbolIndex {
     return (e) => {
       const [ti, i] = e;
       const seg = this.segment(ti);
-      const file = seg.docFile[(this.tables[ti] as SegmentSymbols).doc[i] as number] as number;
+      const file = seg.fileIndexOf((this.tables[ti] as SegmentSymbols).doc[i] as number);
       return (!langs || langs.has(seg.fileLanguage(file))) && (!kinds || kinds.has(this.kindOf(e))) && (!pathOk || pathOk(seg.filePath(file)));
     };
   }
