@@ -169,14 +169,15 @@ const searchCode = defineTool({
     });
     const nextOffset = a.offset + hits.json.length;
     const more = response.total - nextOffset;
-    const moreLine = more > 0 ? `${more} more results; call again with offset=${nextOffset}${hits.omitted ? ` (${hits.omitted} of this page left out to fit maxTokens=${a.maxTokens})` : ''}` : '';
+    const plus = response.totalIsLowerBound ? '+' : '';
+    const moreLine = more > 0 ? `${more}${plus} more results; call again with offset=${nextOffset}${hits.omitted ? ` (${hits.omitted} of this page left out to fit maxTokens=${a.maxTokens})` : ''}` : '';
     if (a.format === 'json') {
-      return text(JSON.stringify({ query: a.query, provider: a.provider, total: response.total, offset: a.offset, results: hits.json, index: note, ...(moreLine ? { more: moreLine } : {}), warnings }));
+      return text(JSON.stringify({ query: a.query, provider: a.provider, total: response.total, ...(plus ? { totalIsLowerBound: true } : {}), offset: a.offset, results: hits.json, index: note, ...(moreLine ? { more: moreLine } : {}), warnings }));
     }
     const head =
       response.results.length === 0
         ? `no results for ${JSON.stringify(a.query)} (${response.index.files} files, ${response.index.chunks} chunks indexed${a.languages || a.kinds || a.paths || a.scope !== 'all' ? '; filters applied' : ''})`
-        : `${hits.json.length} of ${response.total} results for ${JSON.stringify(a.query)}${a.offset ? ` from offset ${a.offset}` : ''} (${a.provider} provider)`;
+        : `${hits.json.length} of ${response.total}${plus} results for ${JSON.stringify(a.query)}${a.offset ? ` from offset ${a.offset}` : ''} (${a.provider} provider)`;
     return text([head, note, '', ...hits.text, ...(moreLine ? [moreLine] : []), ...warnings.map((w) => `warning: ${w}`)].join('\n'));
   },
 });

@@ -18,6 +18,8 @@ export interface FolderAnswer<R> {
 export interface Merged<T extends SearchHit> {
   results: Array<LabelledHit<T>>;
   total: number;
+  /** Some folder stopped counting exactly: at least `total` match. */
+  totalIsLowerBound?: boolean;
   warnings: string[];
 }
 
@@ -49,6 +51,7 @@ export function mergeSearch(answers: ReadonlyArray<FolderAnswer<SearchResponse>>
   return {
     results: stableByScore(lists, (h) => h.score).slice(0, limit),
     total: answers.reduce((n, a) => n + (a.response?.total ?? 0), 0),
+    ...(answers.some((a) => a.response?.totalIsLowerBound) ? { totalIsLowerBound: true } : {}),
     warnings: notesOf(answers),
   };
 }

@@ -31,6 +31,8 @@ export type FolderHit<T extends SearchHit = SearchHit> = T & { folder: string; f
 export interface MultiSearchResult<T extends SearchHit = SearchHit> {
   results: Array<FolderHit<T>>;
   total: number;
+  /** Some folder stopped counting exactly: at least `total` match. */
+  totalIsLowerBound?: boolean;
   tookMs: number;
   warnings: string[];
   /** True when at least one folder's answer is exact (symbols). */

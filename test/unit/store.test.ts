@@ -211,6 +211,43 @@ describe('index store', function () {
     }
   });
 
+  it('a lock file always names its holder: a writer killed while taking it cannot leave an anonymous lock', async () => {
+    // Three processes take and release the lock over and over while this one reads the lock
+    // file: every read that finds it must find its owner, or a holder killed at that moment
+    // would leave a lock nobody could tell was dead (writers then waited 30 s for it).
+    fs.mkdirSync(ws.storeDir, { recursive: true });
+    const lockJs = JSON.stringify(path.resolve(__dirname, '../../src/core/store/lock.js'));
+    const children = [0, 1, 2].map(() =>
+      spawn(process.execPath, ['-e', `
+        const { acquireLock } = require(${lockJs});
+        (async () => { for (let i = 0; i < 40; i++) (await acquireLock(${JSON.stringify(ws.storeDir)})).release(); })();`], { stdio: 'ignore' }),
+    );
+    const exited = Promise.all(children.map((c) => new Promise((r) => c.on('close', r))));
+    let running = true;
+    void exited.then(() => (running = false));
+    const file = path.join(ws.storeDir, 'write.lock');
+    let seen = 0;
+    const anonymous: string[] = [];
+    while (running) {
+      let text: string;
+      try {
+        text = fs.readFileSync(file, 'utf8');
+      } catch {
+        await new Promise((r) => setImmediate(r));
+        continue;
+      }
+      seen++;
+      try {
+        if (typeof JSON.parse(text).pid !== 'number') anonymous.push(text);
+      } catch {
+        anonymous.push(text);
+      }
+    }
+    assert.ok(seen > 0, 'the lock was observed while held');
+    assert.deepEqual(anonymous, []);
+    assert.deepEqual(fs.readdirSync(ws.storeDir).filter((n) => n.endsWith('.tmp')), [], 'no temporary lock files left behind');
+  });
+
   it('a lock left by a dead process is broken at once', async () => {
     fs.mkdirSync(ws.storeDir, { recursive: true });
     fs.writeFileSync(path.join(ws.storeDir, 'write.lock'), JSON.stringify({ pid: 2 ** 22 + 12345, host: os.hostname(), token: 'dead', acquiredAt: new Date().toISOString() }));

@@ -59,7 +59,7 @@ async function run(args: ParsedArgs, out: Output): Promise<number> {
     for (const hit of response.results) {
       for (const line of formatHit(hit, hit.crossReferenceFrom ? `  ← mentioned in ${hit.crossReferenceFrom}` : '')) out.line(line);
     }
-    out.note(`${response.results.length} of ${response.total} results in ${response.tookMs.toFixed(1)} ms (${response.index.files} files, ${response.index.chunks} chunks)`);
+    out.note(`${response.results.length} of ${response.total}${response.totalIsLowerBound ? '+' : ''} results in ${response.tookMs.toFixed(1)} ms (${response.index.files} files, ${response.index.chunks} chunks)`);
     return 0;
   } finally {
     await engine.close();

@@ -300,6 +300,7 @@ export class Engine {
       query,
       results: answer.hits,
       total: answer.total,
+      ...(answer.totalIsLowerBound ? { totalIsLowerBound: true as const } : {}),
       tookMs: round(performance.now() - started),
       index: this.freshness(view, fresh),
       warnings: answer.warnings,
@@ -311,7 +312,7 @@ export class Engine {
     const reader = new FileReader(this.root);
     const indexAnswer = (o: SearchOptions): ProviderAnswer => {
       const r = searchSnapshot(view.scorer, view.symbols, reader, query, o, this.ranking);
-      return { hits: r.hits, total: r.total, warnings: r.warnings, diagnostics: [] };
+      return { hits: r.hits, total: r.total, totalIsLowerBound: r.totalIsLowerBound, warnings: r.warnings, diagnostics: [] };
     };
     const ctx: ProviderContext = { root: this.root, snapshot: view.snapshot, locator: view.locator, symbols: view.symbols, reader, rgPath: this.options.ripgrepPath };
     switch (options.provider ?? 'index') {

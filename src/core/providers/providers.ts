@@ -37,6 +37,8 @@ export interface ProviderContext {
 export interface ProviderAnswer {
   hits: SearchHit[];
   total: number;
+  /** See SearchResponse.totalIsLowerBound. */
+  totalIsLowerBound?: boolean;
   warnings: string[];
   diagnostics: Diagnostic[];
 }

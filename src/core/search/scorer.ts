@@ -45,6 +45,16 @@ export interface Candidate {
  */
 export type CandidateVisitor = (seg: number, doc: number, base: number, bits: number, namedByQuery: boolean) => void;
 
+/**
+ * Lets scoring skip documents that cannot make the results. `threshold()` is the final score a
+ * document must reach (the k-th best so far, or -Infinity while every match must be seen, for
+ * instance to count them); `maxBoost` is the largest factor boosts can multiply a base score by.
+ */
+export interface Pruning {
+  threshold(): number;
+  maxBoost: number;
+}
+
 interface PreparedTerm extends ScoredTerm {
   idf: number;
   /** Per segment: decoded postings, or undefined when the segment lacks the term. */
@@ -63,6 +73,8 @@ interface FilePostings {
 
 export interface ScoringResult {
   terms: PreparedTerm[];
+  /** True when some documents were skipped as unable to make the results (they were not visited). */
+  pruned: boolean;
   /** Presence requirements: all bits in `required` must be set. */
   required: number;
   /** Each group: a document matching all of the group's bits is excluded. */
@@ -212,7 +224,7 @@ export class SnapshotScorer {
   }
 
   /** Scores every matching live document, filtered by presence, into `visit`. Boosts and filters come later. */
-  score(query: ParsedQuery, visit: CandidateVisitor): ScoringResult {
+  score(query: ParsedQuery, visit: CandidateVisitor, pruning?: Pruning): ScoringResult {
     const { terms, required, prohibited, warnings } = this.expand(query);
     const segs = this.snapshot.segments;
     const prepared: PreparedTerm[] = terms.map((t) => {
@@ -234,10 +246,11 @@ export class SnapshotScorer {
     });
 
     const positive = prepared.some((t) => t.presenceBit < 0 || !prohibited.some((g) => g & (1 << t.presenceBit)));
-    if (!positive) return { terms: prepared, required, prohibited, warnings };
+    if (!positive) return { terms: prepared, pruned: false, required, prohibited, warnings };
 
     const symbolField = FIELDS.indexOf('symbol');
     const norms = this.normParams();
+    let pruned = false;
     segs.forEach((seg, s) => {
       const cursors: TermCursor[] = [];
       for (const t of prepared) {
@@ -260,9 +273,14 @@ export class SnapshotScorer {
           }),
         );
       }
-      if (cursors.length) scoreSegment(s, cursors, norms, this.snapshot.deleted[s] as Uint8Array, required, prohibited, visit);
+      if (!cursors.length) return;
+      const deleted = this.snapshot.deleted[s] as Uint8Array;
+      // Skipping documents is safe only when a document's terms alone decide whether it
+      // matches: with +required or -excluded words, every document must be checked.
+      if (pruning && required === 0 && prohibited.length === 0 && cursors.length > 1) pruned = scoreSegmentPruned(s, cursors, norms, deleted, visit, pruning) || pruned;
+      else scoreSegment(s, cursors, norms, deleted, required, prohibited, visit);
     });
-    return { terms: prepared, required, prohibited, warnings };
+    return { terms: prepared, pruned, required, prohibited, warnings };
   }
 
   /** Live documents with the term in some field, counting every chunk of a file whose path has it. */
@@ -432,6 +450,34 @@ class TermCursor {
     return tf;
   }
 
+  /** Moves to the first document at or after `doc` (galloping: a skip may pass thousands of postings). */
+  advanceTo(doc: number): void {
+    const docs = this.postings.docs;
+    if (this.i < docs.length && (docs[this.i] as number) < doc) {
+      let step = 1;
+      let lo = this.i;
+      let hi = lo + 1;
+      while (hi < docs.length && (docs[hi] as number) < doc) {
+        lo = hi;
+        step *= 2;
+        hi = lo + step;
+      }
+      hi = Math.min(hi, docs.length);
+      // docs[lo] < doc; the answer is in (lo, hi].
+      while (lo + 1 < hi) {
+        const mid = (lo + hi) >>> 1;
+        if ((docs[mid] as number) < doc) lo = mid;
+        else hi = mid;
+      }
+      this.i = hi;
+    }
+    if (this.pathDoc < doc) {
+      // Whole path files before `doc` are passed over; inside a file, jump to `doc`.
+      while (this.pathDoc !== NO_DOC && this.pathEnd <= doc) this.nextPathFile();
+      if (this.pathDoc !== NO_DOC && this.pathDoc < doc) this.pathDoc = doc;
+    }
+  }
+
   /** Moves past `doc` without scoring it. */
   skip(doc: number): void {
     const docs = this.postings.docs;
@@ -516,4 +562,82 @@ function scoreSegment(
     if (prohibited.length > 0 && prohibited.some((g) => (bits & g) === g)) continue;
     visit(s, doc, score, bits, named);
   }
+}
+
+/**
+ * `scoreSegment` for a query of optional words, skipping documents that cannot reach the
+ * results (MaxScore). A term's contribution is below weight * idf * (k1 + 1) whatever its
+ * frequencies, so with the terms ordered by that bound, the cheapest terms whose bounds sum
+ * (times the largest boost) below the current threshold cannot lift a document into the
+ * results on their own: only documents of the other, *essential* terms are visited, and the
+ * cheap terms are looked up for those. Scores are summed in query order, exactly as
+ * `scoreSegment` does, so every visited document gets the same score. Returns true when
+ * some document was skipped.
+ */
+function scoreSegmentPruned(s: number, cursors: readonly TermCursor[], norms: NormParams, deleted: Uint8Array, visit: CandidateVisitor, pruning: Pruning): boolean {
+  const n = cursors.length;
+  // Cursor positions by ascending bound; `contributions` is indexed by query order.
+  const byBound = Array.from(cursors.keys()).sort((a, b) => bound(cursors[a] as TermCursor) - bound(cursors[b] as TermCursor));
+  const bounds = byBound.map((c) => bound(cursors[c] as TermCursor) * pruning.maxBoost);
+  /** prefix[e]: the bound of a document found only by the e cheapest terms. */
+  const prefix = new Float64Array(n + 1);
+  for (let e = 0; e < n; e++) prefix[e + 1] = (prefix[e] as number) + (bounds[e] as number);
+  const contributions = new Float64Array(n);
+  const present = new Uint8Array(n);
+  let essentialFrom = 0;
+  let threshold = -Infinity;
+  let skipped = false;
+  const update = () => {
+    threshold = pruning.threshold();
+    while (essentialFrom < n && (prefix[essentialFrom + 1] as number) < threshold) essentialFrom++;
+  };
+  update();
+  for (;;) {
+    if (essentialFrom > 0) skipped = true;
+    let doc = NO_DOC;
+    for (let k = essentialFrom; k < n; k++) {
+      const d = (cursors[byBound[k] as number] as TermCursor).nextDoc();
+      if (d < doc) doc = d;
+    }
+    if (doc === NO_DOC) return skipped;
+    let named = false;
+    let any = false;
+    let hopeless = false;
+    let bits = 0;
+    // Essential terms first; then the cheap ones, only while the document can still make it.
+    let possible = prefix[essentialFrom] as number;
+    for (let k = n - 1; k >= 0; k--) {
+      const c = byBound[k] as number;
+      const cursor = cursors[c] as TermCursor;
+      present[c] = 0;
+      if (k < essentialFrom) {
+        if (possible < threshold) {
+          hopeless = true; // even every cheap term at its bound would not lift it
+          break;
+        }
+        possible -= bounds[k] as number;
+        cursor.advanceTo(doc);
+      }
+      if (cursor.nextDoc() !== doc) continue;
+      const tf = cursor.take(doc, norms);
+      if (cursor.named) named = true;
+      if (tf <= 0) continue;
+      present[c] = 1;
+      any = true;
+      bits |= cursor.term.presence;
+      contributions[c] = cursor.term.factor * ((tf * (K1 + 1)) / (tf + K1));
+      possible += (contributions[c] as number) * pruning.maxBoost;
+    }
+    if (hopeless || !any || deleted[doc]) continue;
+    let score = 0;
+    for (let c = 0; c < n; c++) if (present[c]) score += contributions[c] as number;
+    if (score <= 0) continue;
+    visit(s, doc, score, bits, named);
+    update();
+  }
+}
+
+/** The most one term can add to a document's base score. */
+function bound(cursor: TermCursor): number {
+  return cursor.term.factor * (K1 + 1);
 }

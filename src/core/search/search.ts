@@ -44,9 +44,14 @@ interface Ranked {
   score: number;
 }
 
+/** Matches are counted exactly up to this many; past it, scoring may skip hopeless chunks. */
+export const EXACT_TOTAL_UP_TO = 1000;
+
 export interface RawSearchResult {
   hits: SearchHit[];
   total: number;
+  /** More than `total` chunks match (counting stopped being exact past EXACT_TOTAL_UP_TO). */
+  totalIsLowerBound: boolean;
   warnings: string[];
   parsed: ParsedQuery;
 }
@@ -58,6 +63,8 @@ export function searchSnapshot(
   query: string,
   options: SearchOptions = {},
   ranking: RankingParams = DEFAULT_RANKING,
+  /** Tests compare against exhaustive scoring with Infinity. */
+  exactTotalUpTo = EXACT_TOTAL_UP_TO,
 ): RawSearchResult {
   const limit = clampInt(options.limit ?? 20, 1, 1000);
   const offset = clampInt(options.offset ?? 0, 0, 100_000);
@@ -67,7 +74,7 @@ export function searchSnapshot(
   if (badKinds.length) warnings.push(`unknown kind ${badKinds.join(', ')}`);
   if (parsed.clauses.length === 0) {
     if (query.trim()) warnings.push('nothing to search for in the query');
-    return { hits: [], total: 0, warnings, parsed };
+    return { hits: [], total: 0, totalIsLowerBound: false, warnings, parsed };
   }
 
   const filters = compileFilters(options);
@@ -98,6 +105,11 @@ export function searchSnapshot(
     // Most matches of a common word score below the k kept so far: skip them without allocating.
     if (heap.isFull && score < (heap.worst as Ranked).score) return;
     heap.push({ c: { seg: s, doc, base, bits, namedByQuery }, score });
+  }, {
+    // Every match is counted up to EXACT_TOTAL_UP_TO; past it, only chunks that can still beat
+    // the k-th best matter. Ties are kept (a tie can still win on path order).
+    threshold: () => (total < exactTotalUpTo || !heap.isFull ? -Infinity : (heap.worst as Ranked).score),
+    maxBoost: maxBoostOf(ranking),
   });
   warnings.push(...scoring.warnings);
 
@@ -110,7 +122,7 @@ export function searchSnapshot(
       filters.fileAllowed(segIndex, seg)[seg.fileIndexOf(doc)] === 1 && filters.docAllowed(seg, doc);
     addCrossReferences(hits, symbols, reader, scorer, options.previewLines ?? 3, limit, allowed);
   }
-  return { hits, total, warnings, parsed };
+  return { hits, total, totalIsLowerBound: scoring.pruned, warnings, parsed };
 }
 
 interface BoostContext {
@@ -139,6 +151,11 @@ function boostedScore(seg: Segment, doc: number, namedByQuery: boolean, base: nu
     if (bucket === 'config') score *= listed(out, 'code-first:config', ranking.codeFirstConfig);
   }
   return score;
+}
+
+/** The largest factor `boostedScore` can multiply a base score by: one factor per group at most. */
+function maxBoostOf(r: RankingParams): number {
+  return Math.max(1, r.exactDefinition, r.definition) * Math.max(1, r.test) * Math.max(1, r.vendored) * Math.max(1, r.codeFirstProse, r.codeFirstConfig);
 }
 
 /** Notes a boost in `out` (when listing them) and returns its factor. */

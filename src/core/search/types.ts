@@ -76,6 +76,11 @@ export interface SearchResponse {
   results: SearchHit[];
   /** Hits before limit/offset. */
   total: number;
+  /**
+   * Set when the query matched so many chunks that counting stopped being exact: past
+   * 1,000 matches, chunks that cannot make the results are skipped, so at least `total` match.
+   */
+  totalIsLowerBound?: true;
   tookMs: number;
   index: IndexFreshness;
   warnings: string[];

@@ -70,7 +70,8 @@ function isStale(file: string, staleMs: number): boolean {
   }
   const info = readInfo(file);
   if (info && info.host === os.hostname() && info.pid !== process.pid && !processAlive(info.pid)) return true;
-  // A lock file that is still empty/unparseable was either just created or left by a crash mid-write.
+  // An unparseable lock file (a crash mid-write on a file system without hard links, or
+  // damage) is broken once its mtime is older than staleMs.
   return Date.now() - mtimeMs > staleMs;
 }
 
@@ -82,6 +83,28 @@ function breakLock(file: string): void {
     fs.rmSync(grave, { force: true });
   } catch {
     // someone else broke or released it
+  }
+}
+
+/** Creates the lock with its content in one step; throws EEXIST when it is held. */
+function createLockFile(file: string, content: string, token: string): void {
+  const temp = path.join(path.dirname(file), `.write.lock.${process.pid}.${token}.tmp`);
+  fs.writeFileSync(temp, content, { mode: 0o644 });
+  try {
+    fs.linkSync(temp, file);
+    return;
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    // A file system without hard links: create, then write (the old, racier way).
+    if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'ENOSYS' && code !== 'EOPNOTSUPP') throw e;
+  } finally {
+    fs.rmSync(temp, { force: true });
+  }
+  const fd = fs.openSync(file, 'wx', 0o644);
+  try {
+    fs.writeSync(fd, content);
+  } finally {
+    fs.closeSync(fd);
   }
 }
 
@@ -116,10 +139,12 @@ export async function acquireLock(dir: string, options: LockOptions = {}): Promi
     }
     try {
       fs.mkdirSync(dir, { recursive: true });
-      const fd = fs.openSync(file, 'wx', 0o644);
+      // The lock appears with its content or not at all: the owner is written to a temporary
+      // file that is then hard-linked into place (link fails if the lock exists). Created
+      // empty and filled after, a writer killed in between left a lock nobody could tell was
+      // dead, and every writer waited for it to go stale (30 s).
       const info: LockInfo = { pid: process.pid, host: os.hostname(), token, acquiredAt: new Date().toISOString() };
-      fs.writeSync(fd, JSON.stringify(info));
-      fs.closeSync(fd);
+      createLockFile(file, JSON.stringify(info), token);
       break;
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') {

@@ -132,7 +132,7 @@ export function folderToolEngine(services: CairnServices, folder: vscode.Workspa
     async search(query, options): Promise<SearchResponse> {
       const { refresh: _refresh, refreshStale: _refreshStale, ...rest } = options;
       const r = await services.engine.search(query, { ...rest, folder });
-      return { query, results: r.results, total: r.total, tookMs: r.tookMs, index: searchFreshness(stateOf(services, folder)), warnings: r.warnings, diagnostics: [] };
+      return { query, results: r.results, total: r.total, ...(r.totalIsLowerBound ? { totalIsLowerBound: true as const } : {}), tookMs: r.tookMs, index: searchFreshness(stateOf(services, folder)), warnings: r.warnings, diagnostics: [] };
     },
     async findSymbol(name, options): Promise<SymbolResponse> {
       const { refresh: _refresh, ...rest } = options;

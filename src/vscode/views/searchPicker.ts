@@ -41,7 +41,8 @@ export function resultSummary(result: MultiSearchResult | undefined, input: stri
   if (!result) return 'Cairn: Search';
   const warn = result.warnings.length ? ` — ${result.warnings[0]}` : '';
   if (result.results.length === 0) return `Cairn: no results for "${input.trim()}"${warn}`;
-  const shown = result.results.length < result.total ? `${result.results.length} of ${result.total}` : `${result.results.length}`;
+  const total = `${result.total}${result.totalIsLowerBound ? '+' : ''}`;
+  const shown = result.results.length < result.total ? `${result.results.length} of ${total}` : `${result.results.length}`;
   return `Cairn: ${shown} result${result.total === 1 ? '' : 's'} (${result.tookMs} ms)${warn}`;
 }
 

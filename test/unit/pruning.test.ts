@@ -1,0 +1,107 @@
+// Past EXACT_TOTAL_UP_TO matches, scoring skips chunks that cannot make the results (MaxScore).
+// The hits must be exactly those of exhaustive scoring: same chunks, order, scores and
+// breakdowns; only the count becomes a lower bound.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { SnapshotScorer } from '../../src/core/search/scorer';
+import { SymbolIndex } from '../../src/core/search/symbols';
+import { FileReader } from '../../src/core/search/hydrate';
+import { EXACT_TOTAL_UP_TO, searchSnapshot } from '../../src/core/search/search';
+import type { SearchOptions } from '../../src/core/search/types';
+import type { Chunk } from '../../src/core/types';
+import { checkAll } from './check';
+import { c, snapshotOf } from './helpers/snapshot';
+
+/** A small deterministic generator, so the corpus is the same on every run. */
+function random(seed: number): () => number {
+  let x = seed;
+  return () => {
+    x = (x * 1103515245 + 12345) % 2147483648;
+    return x / 2147483648;
+  };
+}
+
+const WORDS = ['user', 'name', 'get', 'set', 'load', 'save', 'order', 'item', 'cache', 'index', 'parse', 'token', 'value', 'error', 'retry'];
+
+/** ~3000 chunks over 300 files: code, tests, vendored code and docs, with skewed word counts. */
+function corpus(): Chunk[] {
+  const next = random(7);
+  const pick = () => WORDS[Math.floor(next() ** 2 * WORDS.length)] as string;
+  const chunks: Chunk[] = [];
+  for (let f = 0; f < 300; f++) {
+    const dir = f % 10 === 0 ? 'test' : f % 13 === 0 ? 'vendor/lib' : f % 7 === 0 ? 'docs' : `src/${pick()}`;
+    const ext = dir === 'docs' ? 'md' : 'ts';
+    const file = `${dir}/${pick()}_${f}.${ext}`;
+    let line = 1;
+    for (let k = 0; k < 10; k++) {
+      const a = pick();
+      const b = pick();
+      const name = `${a}${b[0]!.toUpperCase()}${b.slice(1)}${k}`;
+      const body = Array.from({ length: 2 + Math.floor(next() * 12) }, pick).join(' ');
+      const text = ext === 'md' ? `# ${a} ${b}\n${body}` : `function ${name}() {\n  ${body}\n}`;
+      const end = line + text.split('\n').length - 1;
+      chunks.push(c(`${file}:${line}-${end} ${ext === 'md' ? 'section' : 'function'} ${ext === 'md' ? `${a}` : name}`, text));
+      line = end + 2;
+    }
+  }
+  return chunks;
+}
+
+describe('search: skipping chunks that cannot make the results', function () {
+  this.timeout(20000);
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-pruning-'));
+  const snapshot = snapshotOf(corpus(), root);
+  const scorer = new SnapshotScorer(snapshot);
+  const symbols = new SymbolIndex(snapshot);
+  const reader = new FileReader(root);
+  const run = (query: string, options: SearchOptions, exactTotalUpTo?: number) =>
+    searchSnapshot(scorer, symbols, reader, query, { crossReferences: false, previewLines: 0, ...options }, undefined, exactTotalUpTo);
+  const shape = (r: ReturnType<typeof run>) => r.hits.map((h) => ({ docid: h.docid, score: h.score, breakdown: h.scoreBreakdown }));
+
+  after(() => fs.rmSync(root, { recursive: true, force: true }));
+
+  const cases: Array<{ name: string; input: { query: string; options: SearchOptions } }> = [
+    { name: 'one common word', input: { query: 'user', options: { limit: 10 } } },
+    { name: 'three common words', input: { query: 'get user name', options: { limit: 10 } } },
+    { name: 'a rare and a common word', input: { query: 'retry user', options: { limit: 5 } } },
+    { name: 'an identifier and its parts', input: { query: 'getUserName3', options: { limit: 10 } } },
+    { name: 'many words, one result', input: { query: 'user name get set load save order', options: { limit: 1 } } },
+    { name: 'a deep page', input: { query: 'user name get', options: { limit: 20, offset: 40 } } },
+    { name: 'scope code (prose is boosted down)', input: { query: 'user name', options: { limit: 10, scope: 'code' } } },
+    { name: 'a path filter', input: { query: 'user name get', options: { limit: 10, paths: ['src/**'] } } },
+    { name: 'tests asked for', input: { query: 'test user name', options: { limit: 10 } } },
+    { name: 'field-scoped words', input: { query: 'symbol:user body:name', options: { limit: 10 } } },
+  ];
+  checkAll(
+    cases.map((k) => ({ ...k, expected: true })),
+    ({ query, options }) => {
+      const pruned = run(query, options);
+      const exhaustive = run(query, options, Infinity);
+      assert.deepEqual(shape(pruned), shape(exhaustive));
+      assert.equal(exhaustive.totalIsLowerBound, false);
+      if (pruned.totalIsLowerBound) assert.ok(pruned.total >= EXACT_TOTAL_UP_TO && pruned.total <= exhaustive.total);
+      else assert.equal(pruned.total, exhaustive.total);
+      return true;
+    },
+  );
+
+  it('a query matching more than the exact-count limit says its total is a lower bound', () => {
+    const r = run('get user name', { limit: 10 });
+    const all = run('get user name', { limit: 10 }, Infinity);
+    assert.ok(all.total > EXACT_TOTAL_UP_TO, `the corpus has ${all.total} matches`);
+    assert.equal(r.totalIsLowerBound, true);
+    assert.ok(r.total < all.total, 'some chunks were skipped');
+  });
+
+  it('required and excluded words are never pruned: the total stays exact', () => {
+    for (const query of ['+user name get', 'user name -get']) {
+      const r = run(query, { limit: 10 });
+      const all = run(query, { limit: 10 }, Infinity);
+      assert.equal(r.totalIsLowerBound, false, query);
+      assert.equal(r.total, all.total, query);
+      assert.deepEqual(shape(r), shape(all), query);
+    }
+  });
+});
