@@ -13,8 +13,9 @@ import { analyzeFile, docFlags, FIELD_COUNT, KIND_INDEX, KINDS, type FileAnalysi
 import { forEachToken } from './tokenizer';
 import { ByteReader, ByteWriter, CorruptDataError } from './varint';
 import { LazySection, LazyU32, memorySource, type ByteSource } from './byteSource';
+import { BLOCK_ROWS, BlockColumn, encodeBlockColumn } from './blockColumn';
 
-export const SEGMENT_FORMAT_VERSION = 7;
+export const SEGMENT_FORMAT_VERSION = 8;
 const MAGIC = 'CAIRNSEG';
 const TRAILER = 'CAIRNEND';
 const HEADER_BYTES = 32;
@@ -22,8 +23,8 @@ const HEADER_BYTES = 32;
 const SECTION = {
   /** u32 per file plus one: the first document of each file, then the document count. */
   fileFirstDoc: 0,
-  /** Byte offsets of every ROW_STRIDE-th row of the symbol column, then of the context column. */
-  rowIndex: 1,
+  /** Where each block of the symbol column starts (string columns: see blockColumn.ts). */
+  symbolBlocks: 1,
   docStart: 2,
   docEnd: 3,
   docKind: 4,
@@ -31,7 +32,8 @@ const SECTION = {
   fieldLengths: 6,
   symbols: 7,
   contexts: 8,
-  recordOffsets: 9,
+  contextBlocks: 9,
+  /** Per document: the signature and other display-only data (see DocRecord), '' when none. */
   records: 10,
   termOffsets: 11,
   termBlob: 12,
@@ -58,8 +60,13 @@ const SECTION = {
   fileSizeMtime: 27,
   fileHashOffsets: 28,
   fileHashes: 29,
+  recordBlocks: 30,
 } as const;
-const SECTION_COUNT = 30;
+const SECTION_COUNT = 31;
+/** Postings lists this long or longer are kept decoded (see Segment.postings). */
+const CACHED_POSTINGS_MIN = 2048;
+/** Decoded postings kept per segment: 16 bytes per posting, so about 1.5M postings. */
+const POSTINGS_CACHE_BYTES = 24 * 1024 * 1024;
 /** Terms per dictionary block: a lookup reads one block's offsets and bytes. */
 const TERM_STRIDE = 64;
 
@@ -123,7 +130,7 @@ const decoder = new TextDecoder();
 /** Signatures are for display (the index has the full text): long ones are cut. */
 const MAX_SIGNATURE = 160;
 
-/** One line per document in the symbol/context columns, so newlines inside are flattened. */
+/** Symbols and breadcrumbs are shown on one line: newlines inside are flattened. */
 function oneLine(s: string): string {
   return s.includes('\n') || s.includes('\r') ? s.replace(/[\r\n]+/g, ' ') : s;
 }
@@ -299,31 +306,22 @@ export class SegmentBuilder {
     this.postings.clear();
     this.filePostings.clear();
 
-    const recordBytes = this.records.map((r) => encoder.encode(r));
-    const recordOffsets = new Uint32Array(docCount + 1);
-    let recLen = 0;
-    recordBytes.forEach((r, i) => {
-      recordOffsets[i] = recLen;
-      recLen += r.length;
-    });
-    recordOffsets[docCount] = recLen;
-    const records = new Uint8Array(recLen);
-    recordBytes.forEach((r, i) => records.set(r, recordOffsets[i] as number));
-
     const sections: Uint8Array[] = [];
     this.writeFileTable(sections);
-    const symbolBytes = encoder.encode(this.symbols.join('\n'));
-    const contextBytes = encoder.encode(this.contexts.join('\n'));
-    sections[SECTION.rowIndex] = bytesOf(concatU32(rowSamples(symbolBytes, docCount), rowSamples(contextBytes, docCount)));
+    const symbols = encodeBlockColumn(this.symbols);
+    const contexts = encodeBlockColumn(this.contexts);
+    const records = encodeBlockColumn(this.records);
+    sections[SECTION.symbolBlocks] = bytesOf(symbols.offsets);
     sections[SECTION.docStart] = bytesOf(Uint32Array.from(this.docStart));
     sections[SECTION.docEnd] = bytesOf(Uint32Array.from(this.docEnd));
     sections[SECTION.docKind] = Uint8Array.from(this.docKind);
     sections[SECTION.docFlags] = Uint8Array.from(this.docFlags);
     sections[SECTION.fieldLengths] = this.fieldLengths.result();
-    sections[SECTION.symbols] = symbolBytes;
-    sections[SECTION.contexts] = contextBytes;
-    sections[SECTION.recordOffsets] = bytesOf(recordOffsets);
-    sections[SECTION.records] = records;
+    sections[SECTION.symbols] = symbols.blob;
+    sections[SECTION.contexts] = contexts.blob;
+    sections[SECTION.contextBlocks] = bytesOf(contexts.offsets);
+    sections[SECTION.records] = records.blob;
+    sections[SECTION.recordBlocks] = bytesOf(records.offsets);
     sections[SECTION.termOffsets] = bytesOf(termOffsets);
     sections[SECTION.termBlob] = termBlob;
     sections[SECTION.termSamples] = encoder.encode(terms.filter((_, i) => i % TERM_STRIDE === 0).join('\n'));
@@ -485,22 +483,6 @@ export function pathTermsOf(path: string): Map<string, number> {
   return terms;
 }
 
-/** Rows per sample of a string column's row index: a row is found by scanning at most this many. */
-const ROW_STRIDE = 64;
-
-/** Byte offset of rows 0, ROW_STRIDE, 2*ROW_STRIDE, ... of a newline-separated column. */
-function rowSamples(bytes: Uint8Array, rows: number): Uint32Array {
-  const samples = new Uint32Array(Math.ceil(rows / ROW_STRIDE));
-  let row = 0;
-  for (let i = 0; i <= bytes.length && row < rows; i++) {
-    if (i === 0 || bytes[i - 1] === 10) {
-      if (row % ROW_STRIDE === 0) samples[row / ROW_STRIDE] = i;
-      row++;
-    }
-  }
-  return samples;
-}
-
 /** First index in `sorted[lo..hi)` whose value is >= `value`. */
 function lowerBoundIn(sorted: readonly string[], lo: number, hi: number, value: string): number {
   while (lo < hi) {
@@ -509,13 +491,6 @@ function lowerBoundIn(sorted: readonly string[], lo: number, hi: number, value: 
     else hi = mid;
   }
   return lo;
-}
-
-function concatU32(a: Uint32Array, b: Uint32Array): Uint32Array {
-  const out = new Uint32Array(a.length + b.length);
-  out.set(a, 0);
-  out.set(b, a.length);
-  return out;
 }
 
 /** Decoded postings of one term in one segment: parallel arrays, docs ascending. */
@@ -555,7 +530,6 @@ export class Segment {
   private readonly fieldLengthSection: LazySection;
   private fieldLengthColumn?: Uint16Array;
   readonly fieldTotals: Float64Array;
-  private readonly recordOffsets: LazyU32;
   private readonly termOffsets: LazyU32;
   private readonly termBlob: LazySection;
   /** Term `i * TERM_STRIDE` of the dictionary: lookups find their block here. */
@@ -568,16 +542,16 @@ export class Segment {
   // Large sections are read on demand (see byteSource.ts); the rest is loaded up front.
   private readonly filePostingsBytes: LazySection;
   private readonly postingsBytes: LazySection;
-  private readonly symbolSection: LazySection;
-  private readonly contextSection: LazySection;
+  private readonly symbolBlocks: BlockColumn;
+  private readonly contextBlocks: BlockColumn;
   private readonly idSection: LazySection;
-  private readonly recordSection: LazySection;
+  private readonly recordBlocks: BlockColumn;
   private symbolColumn?: string[];
   private contextColumn?: string[];
-  private readonly symbolRows: Uint32Array;
-  private readonly contextRows: Uint32Array;
   private termList?: string[];
   private readonly recordCache = new Map<number, DocRecord>();
+  private readonly postingsCache = new Map<number, Postings>();
+  private postingsCacheBytes = 0;
 
   /**
    * Validates and wraps a segment held in memory or read from a file on demand. Throws
@@ -652,19 +626,15 @@ export class Segment {
       if ((this.fileLanguages[i] as number) >= this.languageNames.length) throw new CorruptDataError(`segment ${name}: file ${i} names language ${this.fileLanguages[i]}`);
     }
     if ((this.fileFirstDoc[fileCount] as number) !== n || (fileCount === 0 && n !== 0)) throw new CorruptDataError(`segment ${name}: files own ${this.fileFirstDoc[fileCount]} of ${n} documents`);
-    const sampleCount = Math.ceil(n / ROW_STRIDE);
-    const rows = u32(SECTION.rowIndex, 2 * sampleCount);
-    this.symbolRows = rows.subarray(0, sampleCount);
-    this.contextRows = rows.subarray(sampleCount);
     this.docStart = lazyU32(SECTION.docStart, n);
     this.docEnd = lazyU32(SECTION.docEnd, n);
     this.docKind = u8(SECTION.docKind, n);
     this.docFlags = u8(SECTION.docFlags, n);
     this.fieldLengthSection = lazy(SECTION.fieldLengths, n * FIELD_COUNT * 2);
-    this.symbolSection = lazy(SECTION.symbols);
-    this.contextSection = lazy(SECTION.contexts);
-    this.recordOffsets = lazyU32(SECTION.recordOffsets, n + 1);
-    this.recordSection = lazy(SECTION.records);
+    const blocks = Math.ceil(n / BLOCK_ROWS) + 1;
+    this.symbolBlocks = new BlockColumn(`segment ${name}: symbols`, lazy(SECTION.symbols), lazyU32(SECTION.symbolBlocks, blocks), n);
+    this.contextBlocks = new BlockColumn(`segment ${name}: breadcrumbs`, lazy(SECTION.contexts), lazyU32(SECTION.contextBlocks, blocks), n);
+    this.recordBlocks = new BlockColumn(`segment ${name}: records`, lazy(SECTION.records), lazyU32(SECTION.recordBlocks, blocks), n);
     this.termOffsets = lazyU32(SECTION.termOffsets, this.termCount + 1);
     this.termBlob = lazy(SECTION.termBlob);
     const samples = decoder.decode(section(SECTION.termSamples));
@@ -682,7 +652,6 @@ export class Segment {
     this.fieldTotals = new Float64Array(ft.buffer, ft.byteOffset, FIELD_COUNT);
     if (this.termOffsets.at(this.termCount) !== this.termBlob.length) throw new CorruptDataError(`segment ${name}: term dictionary length mismatch`);
     if (this.postingOffsets.at(this.termCount) !== this.postingsBytes.length) throw new CorruptDataError(`segment ${name}: postings length mismatch`);
-    if (this.recordOffsets.at(n) !== this.recordSection.length) throw new CorruptDataError(`segment ${name}: records length mismatch`);
   }
 
   /** Every document's field lengths (`[doc * FIELD_COUNT + field]`), reading the column whole. */
@@ -713,8 +682,7 @@ export class Segment {
 
   /** A document's record as stored (JSON or a bare signature): merges copy it without parsing. */
   rawRecord(doc: number): string {
-    const [start, end] = this.recordOffsets.pair(doc);
-    return decoder.decode(this.recordSection.range(start, end));
+    return this.recordBlocks.get(doc);
   }
 
   kindOf(doc: number): ChunkKind {
@@ -813,7 +781,7 @@ export class Segment {
 
   /** The symbol name of every document, decoded on first use. */
   symbols(): string[] {
-    if (!this.symbolColumn) this.symbolColumn = this.splitColumn(this.symbolSection.all());
+    if (!this.symbolColumn) this.symbolColumn = this.wholeColumn(this.symbolBlocks);
     return this.symbolColumn;
   }
 
@@ -821,7 +789,7 @@ export class Segment {
   contexts(): string[] {
     if (!this.contextColumn) {
       const symbols = this.symbols();
-      this.contextColumn = this.splitColumn(this.contextSection.all()).map((c, i) => decodeContext(c, symbols[i] as string));
+      this.contextColumn = this.wholeColumn(this.contextBlocks).map((c, i) => decodeContext(c, symbols[i] as string));
     }
     return this.contextColumn;
   }
@@ -837,46 +805,26 @@ export class Segment {
   /** One document's symbol, without decoding the whole column (hits need a handful). */
   symbolOf(doc: number): string {
     if (this.symbolColumn) return this.symbolColumn[doc] as string;
-    return this.row(this.symbolSection, this.symbolRows, doc);
+    return this.symbolBlocks.get(doc);
   }
 
   /** One document's breadcrumb, without decoding the whole column. */
   contextOf(doc: number): string {
     if (this.contextColumn) return this.contextColumn[doc] as string;
-    return decodeContext(this.row(this.contextSection, this.contextRows, doc), this.symbolOf(doc));
+    return decodeContext(this.contextBlocks.get(doc), this.symbolOf(doc));
   }
 
-  /** Row `doc` of a string column: read from its nearest sample to the end of that stride. */
-  private row(column: LazySection, samples: Uint32Array, doc: number): string {
-    if (!(doc >= 0 && doc < this.docCount)) throw new CorruptDataError(`segment ${this.name}: row ${doc} outside ${this.docCount} documents`);
-    const k = Math.floor(doc / ROW_STRIDE);
-    const start = samples[k] as number;
-    const end = k + 1 < samples.length ? (samples[k + 1] as number) - 1 : column.length;
-    if (!(start <= end && end <= column.length)) throw new CorruptDataError(`segment ${this.name}: row index points outside its column`);
-    const bytes = column.range(start, end);
-    let from = 0;
-    for (let skip = doc % ROW_STRIDE; skip > 0; skip--) {
-      const nl = bytes.indexOf(10, from);
-      if (nl < 0) throw new CorruptDataError(`segment ${this.name}: string column is missing rows`);
-      from = nl + 1;
-    }
-    const nl = bytes.indexOf(10, from);
-    return decoder.decode(bytes.subarray(from, nl < 0 ? bytes.length : nl));
-  }
-
-  private splitColumn(bytes: Uint8Array): string[] {
-    if (this.docCount === 0) return [];
-    const col = decoder.decode(bytes).split('\n');
-    if (col.length !== this.docCount) throw new CorruptDataError(`segment ${this.name}: string column has ${col.length} rows for ${this.docCount} documents`);
-    return col;
+  private wholeColumn(column: BlockColumn): string[] {
+    const rows = column.all();
+    if (rows.length !== this.docCount) throw new CorruptDataError(`segment ${this.name}: string column has ${rows.length} rows for ${this.docCount} documents`);
+    return rows;
   }
 
   record(doc: number): DocRecord {
     let r = this.recordCache.get(doc);
     if (!r) {
-      const [start, end] = this.recordOffsets.pair(doc);
       // Read outside the try: a failed read (a closed source) is not damage to report as such.
-      const raw = end > start ? decoder.decode(this.recordSection.range(start, end)) : '';
+      const raw = this.recordBlocks.get(doc);
       try {
         r = parseRecord(raw);
       } catch {
@@ -972,8 +920,35 @@ export class Segment {
     return { files, tfs };
   }
 
-  /** Decodes the postings of a term. Throws CorruptDataError if they do not decode within bounds. */
+  /**
+   * The decoded postings of a term (shared: treat them as read-only). Common words recur from
+   * query to query, and reading and decoding their postings was most of a query's time, so
+   * lists of at least CACHED_POSTINGS_MIN documents are kept, least recently used first out,
+   * within POSTINGS_CACHE_BYTES per segment. Throws CorruptDataError if they do not decode.
+   */
   postings(termIndex: number): Postings {
+    const cached = this.postingsCache.get(termIndex);
+    if (cached) {
+      // Most recently used last.
+      this.postingsCache.delete(termIndex);
+      this.postingsCache.set(termIndex, cached);
+      return cached;
+    }
+    const p = this.decodePostings(termIndex);
+    if (p.docs.length >= CACHED_POSTINGS_MIN) {
+      const bytes = p.docs.byteLength + p.tfs.byteLength;
+      this.postingsCacheBytes += bytes;
+      this.postingsCache.set(termIndex, p);
+      for (const [t, old] of this.postingsCache) {
+        if (this.postingsCacheBytes <= POSTINGS_CACHE_BYTES) break;
+        this.postingsCache.delete(t);
+        this.postingsCacheBytes -= old.docs.byteLength + old.tfs.byteLength;
+      }
+    }
+    return p;
+  }
+
+  private decodePostings(termIndex: number): Postings {
     const df = this.termDf.at(termIndex);
     const docs = new Uint32Array(df);
     const tfs = new Uint16Array(df * FIELD_COUNT);

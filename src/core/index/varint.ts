@@ -55,7 +55,7 @@ export class CorruptDataError extends Error {
 /** Reads varints from `bytes` starting at `pos`; bounds-checked against `end`. */
 export class ByteReader {
   constructor(
-    private readonly bytes: Uint8Array,
+    private readonly source: Uint8Array,
     public pos: number,
     private readonly end: number,
   ) {}
@@ -66,7 +66,15 @@ export class ByteReader {
 
   byte(): number {
     if (this.pos >= this.end) throw new CorruptDataError('read past end of postings');
-    return this.bytes[this.pos++] as number;
+    return this.source[this.pos++] as number;
+  }
+
+  /** The next `n` bytes, as a view. */
+  bytes(n: number): Uint8Array {
+    if (n < 0 || this.pos + n > this.end) throw new CorruptDataError('read past end of data');
+    const view = this.source.subarray(this.pos, this.pos + n);
+    this.pos += n;
+    return view;
   }
 
   varint(): number {
@@ -74,7 +82,7 @@ export class ByteReader {
     let shift = 0;
     for (;;) {
       if (this.pos >= this.end) throw new CorruptDataError('truncated varint');
-      const b = this.bytes[this.pos++] as number;
+      const b = this.source[this.pos++] as number;
       result += (b & 0x7f) * 2 ** shift;
       if (b < 0x80) return result;
       shift += 7;

@@ -83,6 +83,7 @@ export function searchSnapshot(
   const scope = options.scope ?? 'all';
   const heap = new TopK<Ranked>(offset + limit, (a, b) => better(a, b, segs));
   const boostContext: BoostContext = { identifiers, mentionsTests: parsed.mentionsTests, scope, ranking };
+  const maxBoost = maxBoostOf(ranking);
   const allowedFiles = segs.map((seg, s) => filters.fileAllowed(s, seg));
   let total = 0;
   // Candidates come in segment then document order, and files own consecutive documents:
@@ -101,6 +102,9 @@ export function searchSnapshot(
     if (!(allowedFiles[s] as Uint8Array)[file]) return;
     if (!filters.docAllowed(seg, doc)) return;
     total++;
+    // Not even the largest boost would lift it past the k-th best: skip the boosts (they may
+    // read the chunk's symbol).
+    if (heap.isFull && base * maxBoost < (heap.worst as Ranked).score) return;
     const score = boostedScore(seg, doc, namedByQuery, base, boostContext);
     // Most matches of a common word score below the k kept so far: skip them without allocating.
     if (heap.isFull && score < (heap.worst as Ranked).score) return;
@@ -109,7 +113,7 @@ export function searchSnapshot(
     // Every match is counted up to EXACT_TOTAL_UP_TO; past it, only chunks that can still beat
     // the k-th best matter. Ties are kept (a tie can still win on path order).
     threshold: () => (total < exactTotalUpTo || !heap.isFull ? -Infinity : (heap.worst as Ranked).score),
-    maxBoost: maxBoostOf(ranking),
+    maxBoost,
   });
   warnings.push(...scoring.warnings);
 
