@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Language, Parser } from 'web-tree-sitter';
-import { AstChunker, astLanguageFor } from '../../src/core/chunking/ast';
+import { AstChunker, astLanguageFor, showsRicherSyntax } from '../../src/core/chunking/ast';
 import { safeParse } from '../../src/core/chunking/ast/runtime';
 import type { Chunk, FileChunks } from '../../src/core/types';
 import { checkAll } from './check';
@@ -321,6 +321,24 @@ describe('AstChunker behaviour', function () {
         },
       ],
       async (text) => outline((await chunkText('lib/module.js', text))!.chunks),
+    );
+  });
+
+  describe('which grammar reads a file first (C++ in .h files, Flow in .js files)', () => {
+    checkAll<[string, string], boolean>(
+      [
+        { name: 'a C header', input: ['c', '#ifndef LIST_H\n#define LIST_H\nstruct node { int v; };\nint list_len(struct node *n);\n#endif\n'], expected: false },
+        { name: 'a macro-heavy C header mentioning "class" in a comment', input: ['c', '#define SSL_TXT_kDHr "kDHr" /* this cipher class has been removed */\nint SSL_x(void);\n'], expected: false },
+        { name: 'a namespace', input: ['c', '#pragma once\nnamespace ui {\nint f();\n}\n'], expected: true },
+        { name: 'a class opening on its own line', input: ['c', 'class Widget\n{\n};\n'], expected: true },
+        { name: 'a template', input: ['c', 'template <typename T>\nT id(T x);\n'], expected: true },
+        { name: 'scope resolution', input: ['c', 'int a = std::max(1, 2);\n'], expected: true },
+        { name: 'access specifiers', input: ['c', 'struct S {\n public:\n  int x;\n};\n'], expected: true },
+        { name: 'a Flow pragma', input: ['javascript', '// @flow\nexport type A = {| a: number |};\n'], expected: true },
+        { name: 'plain JavaScript', input: ['javascript', 'export function f() { return 1; }\n'], expected: false },
+        { name: 'a language without a richer grammar', input: ['python', 'class A:\n  pass\n'], expected: false },
+      ],
+      ([language, text]) => showsRicherSyntax(language, text),
     );
   });
 
