@@ -5,6 +5,7 @@
 // double what crosses the thread boundary.
 import type { Chunk, ChunkStrategy, FileChunks, SourceDocument } from '../types';
 import type { ChunkingPolicy } from './policy';
+import { makeDocid } from './ids';
 
 /** `workerData` of a chunk worker. */
 export interface WorkerInit {
@@ -23,8 +24,16 @@ export interface BatchMessage {
   docs: SourceDocument[];
 }
 
-/** A chunk in transit: `text` is empty when `textRange` ([start, end) in the document) gives it. */
-export type WireChunk = Chunk & { textRange?: [number, number] };
+/**
+ * A chunk in transit: `text` is empty when `textRange` ([start, end) in the document) gives it;
+ * `path`, `language` and `docid` are empty when `fromDoc` says they follow from the document
+ * (every chunk repeats them: ~170 bytes a chunk, 100 MB across the benchmark's corpus).
+ */
+export type WireChunk = Chunk & { textRange?: [number, number]; fromDoc?: number };
+
+const SAME_PATH = 1;
+const SAME_LANGUAGE = 2;
+const SAME_DOCID = 4;
 
 export interface WireFileChunks extends Omit<FileChunks, 'chunks'> {
   chunks: WireChunk[];
@@ -49,13 +58,26 @@ export const FAIL_START_ENV = 'CAIRN_TEST_WORKER_FAIL_START';
 export function toWire(doc: SourceDocument, result: FileChunks): WireFileChunks {
   const starts = lineStarts(doc.text);
   const chunks = result.chunks.map((chunk): WireChunk => {
+    // Emptied fields keep their place among the keys, so a chunk prints the same after the round trip.
+    let fromDoc = 0;
+    if (chunk.path === doc.path) fromDoc |= SAME_PATH;
+    if (chunk.language === doc.language) fromDoc |= SAME_LANGUAGE;
+    if (chunk.docid === makeDocid(chunk.path, chunk.startLine, chunk.endLine)) fromDoc |= SAME_DOCID;
+    const wire: WireChunk = {
+      ...chunk,
+      docid: fromDoc & SAME_DOCID ? '' : chunk.docid,
+      path: fromDoc & SAME_PATH ? '' : chunk.path,
+      language: fromDoc & SAME_LANGUAGE ? '' : chunk.language,
+    };
+    if (fromDoc) wire.fromDoc = fromDoc;
     const start = starts[chunk.startLine - 1];
-    if (start === undefined || chunk.endLine < chunk.startLine) return chunk;
+    if (start === undefined || chunk.endLine < chunk.startLine) return wire;
     const next = starts[chunk.endLine];
     const end = next === undefined ? doc.text.length : next - 1;
-    if (end - start !== chunk.text.length || doc.text.slice(start, end) !== chunk.text) return chunk;
-    // `text` keeps its place among the keys, so a chunk prints the same after the round trip.
-    return { ...chunk, text: '', textRange: [start, end] };
+    if (end - start !== chunk.text.length || doc.text.slice(start, end) !== chunk.text) return wire;
+    wire.text = '';
+    wire.textRange = [start, end];
+    return wire;
   });
   return { ...result, chunks };
 }
@@ -63,8 +85,11 @@ export function toWire(doc: SourceDocument, result: FileChunks): WireFileChunks 
 /** Restores chunk texts from the document they were cut from. */
 export function fromWire(doc: SourceDocument, wire: WireFileChunks): FileChunks {
   const chunks = wire.chunks.map((chunk): Chunk => {
-    const { textRange, ...rest } = chunk;
+    const { textRange, fromDoc = 0, ...rest } = chunk;
     if (textRange) rest.text = doc.text.slice(textRange[0], textRange[1]);
+    if (fromDoc & SAME_PATH) rest.path = doc.path;
+    if (fromDoc & SAME_LANGUAGE) rest.language = doc.language;
+    if (fromDoc & SAME_DOCID) rest.docid = makeDocid(rest.path, rest.startLine, rest.endLine);
     return rest;
   });
   return { ...wire, chunks };
