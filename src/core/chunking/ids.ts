@@ -1,5 +1,4 @@
 import * as crypto from 'node:crypto';
-import { createHash } from 'node:crypto';
 import type { ChunkKind } from '../types';
 
 /** The id users see and paste: `path:startLine-endLine` (1-based, inclusive). */
@@ -15,7 +14,7 @@ export function makeDocid(path: string, startLine: number, endLine: number): str
 export function makeChunkId(path: string, kind: ChunkKind, symbol: string, startLine: number, text: string): string {
   // One string, one native call (a cold index makes 600k+ ids): the same bytes as hashing each part in turn.
   const data = `${path}\0${kind}\0${symbol}\0${startLine}\0${text}`;
-  return (oneShotHash ? oneShotHash('sha256', data) : createHash('sha256').update(data).digest('hex')).slice(0, 16);
+  return (oneShotHash ? oneShotHash('sha256', data) : crypto.createHash('sha256').update(data).digest('hex')).slice(0, 16);
 }
 
 /** `crypto.hash` (Node ≥ 20.12): hashes a string without a Hash object. */

@@ -59,7 +59,7 @@ export function mergeSegments(inputs: readonly MergeInput[]): Uint8Array {
     for (const [s, t] of sources) {
       const segment = (inputs[s] as MergeInput).segment;
       const remap = remaps[s] as Int32Array;
-      const { docs, tfs } = segment.postings(t);
+      const { docs, tfs } = segment.readPostings(t);
       for (let i = 0; i < docs.length; i++) {
         const nd = remap[docs[i] as number] as number;
         if (nd >= 0) builder.appendPosting(term, nd, tfs, i * FIELD_COUNT);

@@ -269,18 +269,14 @@ export class SegmentBuilder {
   build(): Uint8Array {
     const docCount = this.docCount;
     const terms = [...new Set([...this.postings.keys(), ...this.filePostings.keys()])].sort();
-    const termBytes: Uint8Array[] = terms.map((t) => encoder.encode(t));
-    const termOffsets = new Uint32Array(terms.length + 1);
+    const dictionary = stringTable(terms);
     const postingOffsets = new Uint32Array(terms.length + 1);
     const termDf = new Uint32Array(terms.length);
-    let termBlobLen = 0;
     let postingsLen = 0;
     const filePostingOffsets = new Uint32Array(terms.length + 1);
     const termFileDf = new Uint32Array(terms.length);
     let filePostingsLen = 0;
     terms.forEach((t, i) => {
-      termOffsets[i] = termBlobLen;
-      termBlobLen += (termBytes[i] as Uint8Array).length;
       const p = this.postings.get(t);
       postingOffsets[i] = postingsLen;
       postingsLen += p?.writer.length ?? 0;
@@ -290,14 +286,11 @@ export class SegmentBuilder {
       filePostingsLen += fp?.writer.length ?? 0;
       termFileDf[i] = fp?.df ?? 0;
     });
-    termOffsets[terms.length] = termBlobLen;
     postingOffsets[terms.length] = postingsLen;
     filePostingOffsets[terms.length] = filePostingsLen;
-    const termBlob = new Uint8Array(termBlobLen);
     const postings = new Uint8Array(postingsLen);
     const filePostings = new Uint8Array(filePostingsLen);
     terms.forEach((t, i) => {
-      termBlob.set(termBytes[i] as Uint8Array, termOffsets[i] as number);
       const p = this.postings.get(t);
       if (p) postings.set(p.writer.result(), postingOffsets[i] as number);
       const fp = this.filePostings.get(t);
@@ -322,8 +315,8 @@ export class SegmentBuilder {
     sections[SECTION.contextBlocks] = bytesOf(contexts.offsets);
     sections[SECTION.records] = records.blob;
     sections[SECTION.recordBlocks] = bytesOf(records.offsets);
-    sections[SECTION.termOffsets] = bytesOf(termOffsets);
-    sections[SECTION.termBlob] = termBlob;
+    sections[SECTION.termOffsets] = bytesOf(dictionary.offsets);
+    sections[SECTION.termBlob] = dictionary.blob;
     sections[SECTION.termSamples] = encoder.encode(terms.filter((_, i) => i % TERM_STRIDE === 0).join('\n'));
     sections[SECTION.postingOffsets] = bytesOf(postingOffsets);
     sections[SECTION.termDf] = bytesOf(termDf);
@@ -481,6 +474,25 @@ export function pathTermsOf(path: string): Map<string, number> {
   const terms = new Map<string, number>();
   forEachToken(path, (t) => terms.set(t, (terms.get(t) ?? 0) + 1));
   return terms;
+}
+
+/**
+ * The strings a `stringTable` holds between `offsets[0]` and `offsets[count]`, from `bytes`
+ * (which start at byte `offsets[0]` of the table's blob).
+ */
+function decodeStrings(bytes: Uint8Array, offsets: Uint32Array, what: string): string[] {
+  const base = offsets[0] ?? 0;
+  const all = decoder.decode(bytes);
+  // Offsets are in bytes: slice the decoded text directly only when it is all ASCII.
+  const ascii = all.length === bytes.length;
+  const out = new Array<string>(Math.max(0, offsets.length - 1));
+  for (let k = 0; k < out.length; k++) {
+    const start = (offsets[k] as number) - base;
+    const end = (offsets[k + 1] as number) - base;
+    if (!(0 <= start && start <= end && end <= bytes.length)) throw new CorruptDataError(`${what} ${k} out of bounds`);
+    out[k] = ascii ? all.slice(start, end) : decoder.decode(bytes.subarray(start, end));
+  }
+  return out;
 }
 
 /** First index in `sorted[lo..hi)` whose value is >= `value`. */
@@ -761,21 +773,7 @@ export class Segment {
   /** A file's path; all paths are decoded together the first time one is asked for. */
   filePath(i: number): string {
     if (!(i >= 0 && i < this.fileCount)) throw new CorruptDataError(`segment ${this.name}: file ${i} outside ${this.fileCount}`);
-    if (!this.pathColumn) {
-      const blob = this.filePathBlob.all();
-      const offsets = this.filePathOffsets.slice(0, this.fileCount + 1);
-      const all = decoder.decode(blob);
-      // Offsets are in bytes: slice the decoded text directly only when it is all ASCII.
-      const ascii = all.length === blob.length;
-      const paths = new Array<string>(this.fileCount);
-      for (let k = 0; k < this.fileCount; k++) {
-        const start = offsets[k] as number;
-        const end = offsets[k + 1] as number;
-        if (!(start <= end && end <= blob.length)) throw new CorruptDataError(`segment ${this.name}: file path ${k} out of bounds`);
-        paths[k] = ascii ? all.slice(start, end) : decoder.decode(blob.subarray(start, end));
-      }
-      this.pathColumn = paths;
-    }
+    this.pathColumn ??= decodeStrings(this.filePathBlob.all(), this.filePathOffsets.slice(0, this.fileCount + 1), `segment ${this.name}: file path`);
     return this.pathColumn[i] as string;
   }
 
@@ -843,16 +841,7 @@ export class Segment {
 
   /** Every term, sorted; decoded once (used for wildcard and fuzzy expansion). */
   terms(): string[] {
-    if (!this.termList) {
-      const blob = this.termBlob.all();
-      const offsets = this.termOffsets.slice(0, this.termCount + 1);
-      const all = decoder.decode(blob);
-      // Offsets are in bytes; terms are mostly ASCII, so slice by bytes only when needed.
-      const ascii = all.length === blob.length;
-      this.termList = Array.from({ length: this.termCount }, (_, i) =>
-        ascii ? all.slice(offsets[i], offsets[i + 1]) : decoder.decode(blob.subarray(offsets[i], offsets[i + 1])),
-      );
-    }
+    this.termList ??= decodeStrings(this.termBlob.all(), this.termOffsets.slice(0, this.termCount + 1), `segment ${this.name}: term`);
     return this.termList;
   }
 
@@ -886,11 +875,8 @@ export class Segment {
     const last = Math.min(first + TERM_STRIDE, this.termCount);
     if (first >= last) return { first, terms: [] };
     const offsets = this.termOffsets.slice(first, last + 1);
-    const base = offsets[0] as number;
-    const bytes = this.termBlob.range(base, offsets[last - first] as number);
-    const terms: string[] = [];
-    for (let i = 0; i < last - first; i++) terms.push(decoder.decode(bytes.subarray((offsets[i] as number) - base, (offsets[i + 1] as number) - base)));
-    return { first, terms };
+    const bytes = this.termBlob.range(offsets[0] as number, offsets[last - first] as number);
+    return { first, terms: decodeStrings(bytes, offsets, `segment ${this.name}: term`) };
   }
 
   df(termIndex: number): number {
@@ -934,7 +920,7 @@ export class Segment {
       this.postingsCache.set(termIndex, cached);
       return cached;
     }
-    const p = this.decodePostings(termIndex);
+    const p = this.readPostings(termIndex);
     if (p.docs.length >= CACHED_POSTINGS_MIN) {
       const bytes = p.docs.byteLength + p.tfs.byteLength;
       this.postingsCacheBytes += bytes;
@@ -948,7 +934,11 @@ export class Segment {
     return p;
   }
 
-  private decodePostings(termIndex: number): Postings {
+  /**
+   * Decodes a term's postings without keeping them, for readers that walk every term once
+   * (merges). Throws CorruptDataError if they do not decode within bounds.
+   */
+  readPostings(termIndex: number): Postings {
     const df = this.termDf.at(termIndex);
     const docs = new Uint32Array(df);
     const tfs = new Uint16Array(df * FIELD_COUNT);

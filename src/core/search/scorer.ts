@@ -96,14 +96,13 @@ export class SnapshotScorer {
   readonly totalDocs: number;
   readonly liveDocs: number;
   readonly avgFieldLength: Float64Array;
-  private readonly params: FieldParams[];
-  private norms?: NormParams;
+  /** Per field: BM25F weight, length normalisation and average length over live documents. */
+  private readonly norms: NormParams;
 
   constructor(
     readonly snapshot: Snapshot,
     params: Readonly<Record<FieldName, FieldParams>> = DEFAULT_FIELD_PARAMS,
   ) {
-    this.params = FIELDS.map((f) => params[f]);
     // Statistics count live documents only, so scores depend on what is indexed, not on the
     // history of refreshes that produced it (tombstoned documents linger until a merge).
     let docs = 0;
@@ -127,6 +126,11 @@ export class SnapshotScorer {
     this.totalDocs = docs;
     this.liveDocs = docs - deleted;
     this.avgFieldLength = totals.map((t) => (this.liveDocs > 0 ? Math.max(t / this.liveDocs, 1) : 1));
+    this.norms = {
+      weight: Float64Array.from(FIELDS, (f) => params[f].weight),
+      b: Float64Array.from(FIELDS, (f) => params[f].b),
+      avg: this.avgFieldLength,
+    };
   }
 
   /** Expands clauses into dictionary terms with field masks, weights and presence bits. */
@@ -249,7 +253,7 @@ export class SnapshotScorer {
     if (!positive) return { terms: prepared, pruned: false, required, prohibited, warnings };
 
     const symbolField = FIELDS.indexOf('symbol');
-    const norms = this.normParams();
+    const norms = this.norms;
     let pruned = false;
     segs.forEach((seg, s) => {
       const cursors: TermCursor[] = [];
@@ -292,7 +296,7 @@ export class SnapshotScorer {
       return df;
     }
     // The union of the term's documents and its path files' documents, in document order.
-    const cursor = new TermCursor(this.snapshot.segments[s] as Segment, p, EMPTY_LENGTHS, false, fp.files, new Float64Array(fp.files.length), COUNT_ONLY);
+    const cursor = new TermCursor(this.snapshot.segments[s] as Segment, p, EMPTY_LENGTHS, false, fp.files, undefined, COUNT_ONLY);
     for (let doc = cursor.nextDoc(); doc !== NO_DOC; doc = cursor.nextDoc()) {
       if (!deleted[doc]) df++;
       cursor.skip(doc);
@@ -302,23 +306,13 @@ export class SnapshotScorer {
 
   /** The path field's share of a BM25F pseudo frequency (every chunk of the file shares it). */
   private pathFrequency(tf: number, pathLength: number): number {
-    const p = this.params[PATH_FIELD] as FieldParams;
-    return (p.weight * tf) / (1 - p.b + (p.b * pathLength) / (this.avgFieldLength[PATH_FIELD] as number));
-  }
-
-  /** The field parameters as typed arrays, built once per scorer. */
-  private normParams(): NormParams {
-    this.norms ??= {
-      weight: Float64Array.from(this.params, (p) => p.weight),
-      b: Float64Array.from(this.params, (p) => p.b),
-      avg: this.avgFieldLength,
-    };
-    return this.norms;
+    return fieldFrequency(this.norms, PATH_FIELD, tf, pathLength);
   }
 
   /** Per field and term contributions of one document; their values add up to its base score. */
   breakdown(result: ScoringResult, seg: number, doc: number): ScoreComponent[] {
     const out: ScoreComponent[] = [];
+    const norms = this.norms;
     const segment = this.snapshot.segments[seg] as Segment;
     const lens = new Uint16Array(FIELD_COUNT);
     segment.readFieldLengths(doc, lens, 0);
@@ -333,9 +327,7 @@ export class SnapshotScorer {
       for (let f = 0; i >= 0 && f < FIELD_COUNT; f++) {
         const tf = p.tfs[i * FIELD_COUNT + f] as number;
         if (tf === 0 || !(t.fieldMask & (1 << f))) continue;
-        const prm = this.params[f] as FieldParams;
-        const norm = 1 - prm.b + (prm.b * (lens[f] as number)) / (this.avgFieldLength[f] as number);
-        const v = (prm.weight * tf) / norm;
+        const v = fieldFrequency(norms, f, tf, lens[f] as number);
         parts.push([f, v]);
         total += v;
       }
@@ -347,7 +339,7 @@ export class SnapshotScorer {
         total += v;
       }
       if (total <= 0) continue;
-      const termScore = t.weight * t.idf * ((total * (K1 + 1)) / (total + K1));
+      const termScore = saturated(t.weight * t.idf, total);
       for (const [f, v] of parts) out.push({ kind: 'field', field: FIELDS[f] as FieldName, term: t.label, value: (termScore * v) / total });
     }
     return out;
@@ -513,11 +505,20 @@ function termFrequency(norms: NormParams, lens: Uint16Array, lenBase: number, tf
   for (let f = 0; f < FIELD_COUNT; f++) {
     const tf = tfs[base + f] as number;
     if (tf === 0 || !(fieldMask & (1 << f))) continue;
-    const b = norms.b[f] as number;
-    const norm = 1 - b + (b * (lens[lenBase + f] as number)) / (norms.avg[f] as number);
-    sum += ((norms.weight[f] as number) * tf) / norm;
+    sum += fieldFrequency(norms, f, tf, lens[lenBase + f] as number);
   }
   return sum;
+}
+
+/** One field's share of a BM25F pseudo-frequency: its term frequency, weighted and length-normalised. */
+function fieldFrequency(norms: NormParams, f: number, tf: number, length: number): number {
+  const b = norms.b[f] as number;
+  return ((norms.weight[f] as number) * tf) / (1 - b + (b * length) / (norms.avg[f] as number));
+}
+
+/** What a term adds to a score: `factor` (weight × idf) times its saturated pseudo-frequency. */
+function saturated(factor: number, tf: number): number {
+  return factor * ((tf * (K1 + 1)) / (tf + K1));
 }
 
 /**
@@ -555,7 +556,7 @@ function scoreSegment(
       if (tf <= 0) continue;
       const { term } = cursor;
       bits |= term.presence;
-      if (term.factor !== 0) score += term.factor * ((tf * (K1 + 1)) / (tf + K1));
+      if (term.factor !== 0) score += saturated(term.factor, tf);
     }
     if (score <= 0 || deleted[doc]) continue;
     if ((bits & required) !== required) continue;
@@ -625,7 +626,7 @@ function scoreSegmentPruned(s: number, cursors: readonly TermCursor[], norms: No
       present[c] = 1;
       any = true;
       bits |= cursor.term.presence;
-      contributions[c] = cursor.term.factor * ((tf * (K1 + 1)) / (tf + K1));
+      contributions[c] = saturated(cursor.term.factor, tf);
       possible += (contributions[c] as number) * pruning.maxBoost;
     }
     if (hopeless || !any || deleted[doc]) continue;

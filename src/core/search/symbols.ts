@@ -34,6 +34,7 @@ const KIND_RANK: Partial<Record<ChunkKind, number>> = {
   section: 6, key: 7, rule: 7, element: 7,
 };
 const SYMBOL_KINDS = new Set(Object.keys(KIND_RANK));
+const kindRank = (kind: ChunkKind): number => KIND_RANK[kind] ?? 8;
 const SYMBOL_FIELD = FIELDS.indexOf('symbol');
 
 const TIER_SCORE: Record<SymbolMatch, number> = {
@@ -88,7 +89,7 @@ class SegmentSymbols {
       const context = (contexts[d] as string) || name;
       this.qualified.push(normaliseQualified(context));
       this.display.push(context);
-      ranks.push(KIND_RANK[kind] ?? 8);
+      ranks.push(kindRank(kind));
       push(this.exact, name, i);
       push(this.byLower, lower, i);
     }
@@ -215,7 +216,7 @@ export class SymbolIndex {
     return found.sort((a, b) => {
       const segA = this.segment(a.seg);
       const segB = this.segment(b.seg);
-      return (KIND_RANK[segA.kindOf(a.doc)] ?? 8) - (KIND_RANK[segB.kindOf(b.doc)] ?? 8) || compareDocs(segA, a.doc, segB, b.doc);
+      return kindRank(segA.kindOf(a.doc)) - kindRank(segB.kindOf(b.doc)) || compareDocs(segA, a.doc, segB, b.doc);
     });
   }
 

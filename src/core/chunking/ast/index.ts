@@ -118,15 +118,6 @@ const RICHER_SYNTAX: Readonly<Record<string, RegExp>> = {
   javascript: /@flow\b/,
 };
 
-/**
- * Whether a file that mostly failed to parse is tried with the other grammar too. A `.h` file
- * without C++ syntax is C (macro-heavy headers such as OpenSSL's fail either way, and parsing
- * them twice was a sixth of all parsing on the benchmark's corpus); a JavaScript file may be
- * Flow or JSX without saying so, and is cheap to retry.
- */
-function retriesOtherGrammar(language: string): boolean {
-  return language === 'javascript';
-}
 /** How much of a file the check reads: markers sit near the top, and huge files stay cheap. */
 const RICHER_SYNTAX_WINDOW = 64 * 1024;
 
@@ -136,6 +127,16 @@ export function showsRicherSyntax(language: string, text: string): boolean {
   if (!marker) return false;
   // The Flow pragma belongs to the first comment; C++ constructs may come after the includes.
   return marker.test(language === 'javascript' ? text.slice(0, 2048) : text.slice(0, RICHER_SYNTAX_WINDOW));
+}
+
+/**
+ * Whether a file that mostly failed to parse is tried with the other grammar too. A `.h` file
+ * without C++ syntax is C (macro-heavy headers such as OpenSSL's fail either way, and parsing
+ * them twice was a sixth of all parsing on the benchmark's corpus); a JavaScript file may be
+ * Flow or JSX without saying so, and is cheap to retry.
+ */
+function retriesOtherGrammar(language: string): boolean {
+  return language === 'javascript';
 }
 
 interface Outcome {
