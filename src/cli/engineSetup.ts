@@ -8,6 +8,7 @@ import { UsageError } from './args';
 import { locateAssets } from './assets';
 import { CliError } from './output';
 import { resolveStoreDir } from './storeDir';
+import { useBaselineWasmCompiler } from './wasmCompiler';
 
 export const STORE_OPTIONS: Record<string, OptionSpec> = {
   store: { type: 'string', valueName: 'DIR', description: 'index store directory (default: $CAIRN_STORE, else a per-root folder in the user cache)' },
@@ -45,6 +46,7 @@ export function openEngine(values: OptionValues, root: string): Engine {
     grammarsDir: assets.grammarsDir,
     workerScript: assets.chunkWorker,
     ripgrepPath: assets.ripgrep,
+    beforeGrammarsLoad: useBaselineWasmCompiler,
   });
 }
 

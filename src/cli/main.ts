@@ -1,18 +1,10 @@
 #!/usr/bin/env node
 // `cairn`: dispatches to a subcommand (src/cli/commands/) and turns its outcome into an exit
 // code: 0 success, 1 runtime failure, 2 bad arguments (with a one-line usage error).
-import { setFlagsFromString } from 'node:v8';
 import { version } from '../../package.json';
 import { commandHelp, parseCommandArgs } from './args';
 import { COMMANDS, findCommand } from './commands/registry';
 import { type CliError, Output } from './output';
-
-// Tree-sitter grammars are large wasm modules whose hot lexer functions V8 recompiles with
-// TurboFan in the background; a process cannot exit until those compiles finish, which added
-// 1-3 s to every short AST run (measured: `cairn chunks` on this repo with 2 workers). The
-// baseline compiler alone showed no loss of chunking throughput, so a CLI run uses only it.
-// Must run before any wasm is compiled; V8 flags are process-wide, so workers inherit it.
-setFlagsFromString('--liftoff-only');
 
 const TOP_USAGE = 'cairn <command> [options]  (cairn --help lists commands)';
 

@@ -1,6 +1,6 @@
 // Where the CLI keeps a root's index when no --store is given: a per-root folder in the user's
 // cache directory, so running `cairn` never writes into the indexed tree.
-import { createHash } from 'node:crypto';
+import { nodeCrypto } from '../core/nodeCrypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -22,7 +22,7 @@ export function resolveStoreDir(root: string, explicit?: string): string {
   } catch {
     // root is validated by the engine; keep the resolved path for the name
   }
-  const id = createHash('sha256').update(real).digest('hex').slice(0, 12);
+  const id = nodeCrypto().createHash('sha256').update(real).digest('hex').slice(0, 12);
   const name = path.basename(real).replace(/[^\w.-]+/g, '_').slice(0, 40) || 'root';
   return path.join(userCacheDir(), 'cairn', 'stores', `${name}-${id}`);
 }

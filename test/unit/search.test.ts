@@ -1,10 +1,23 @@
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import { checkAll } from './check';
 import { LazyLines, markMatches } from '../../src/core/search/hydrate';
 import { parseQuery } from '../../src/core/search/query';
 import type { Chunk } from '../../src/core/types';
 import type { SearchOptions } from '../../src/core/search/types';
 import { c, searcher } from './helpers/snapshot';
+
+let scratchDir: string | undefined;
+let scratchCount = 0;
+/** Writes `text` to a new file in a scratch folder and returns its path. */
+function writeScratch(text: string): string {
+  scratchDir ??= fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-lines-'));
+  const file = path.join(scratchDir, `f${scratchCount++}.txt`);
+  fs.writeFileSync(file, text);
+  return file;
+}
 
 const corpus: Chunk[] = [
   c('src/user/service.ts:1-12 function fetchUserName', 'export async function fetchUserName(id: string) {\n  const user = await db.get(id);\n  return user.name;\n}', 'fetchUserName'),
@@ -137,12 +150,43 @@ describe('search ranking', () => {
         { name: 'empty file', input: '', expected: [''] },
       ],
       (text) => {
-        const lines = new LazyLines(Buffer.from(text, 'utf8'));
         const reference = text.replace(/^\ufeff/, '').split(/\r?\n/);
+        const fromFile = LazyLines.fromFile(writeScratch(text));
+        assert.deepEqual(fromFile.slice(0, 100), reference, 'read from the file in blocks');
+        const lines = LazyLines.of(Buffer.from(text, 'utf8'));
         assert.deepEqual(lines.slice(0, 100), reference);
         assert.equal(lines.get(reference.length), undefined);
         return lines.slice(0, 100);
       },
     );
+
+    it('a file read in blocks gives the same lines across block boundaries, CRLFs and multi-byte characters', () => {
+      const long = 'é'.repeat(40_000); // 80 KB of two-byte characters: crosses the first blocks
+      const text = ['\ufeffstart', long, 'x\r', 'a'.repeat(32 * 1024 - 3), 'end ☕', ''].join('\n');
+      const reference = text.replace(/^\ufeff/, '').split(/\r?\n/);
+      const lines = LazyLines.fromFile(writeScratch(text));
+      assert.deepEqual(lines.slice(0, reference.length + 1), reference);
+    });
+
+    it('a long line asked for with a character limit is cut after at least that many characters', () => {
+      const text = `head\n${'ä'.repeat(300_000)}\ntail`;
+      for (const lines of [LazyLines.fromFile(writeScratch(text)), LazyLines.of(Buffer.from(text))]) {
+        const cut = lines.get(1, 240) as string;
+        assert.ok(cut.length > 240 && cut.length < 1000, `cut to ${cut.length}`);
+        assert.equal(cut.slice(0, 240), 'ä'.repeat(240));
+        assert.equal(lines.get(0, 240), 'head');
+        assert.equal(lines.get(2), 'tail', 'later lines are still found');
+      }
+    });
+
+    it('a file deleted after its stat yields the lines read so far instead of throwing', () => {
+      const file = writeScratch('only line');
+      const lines = LazyLines.fromFile(file);
+      fs.rmSync(file);
+      assert.equal(lines.get(0), 'only line');
+      assert.equal(lines.get(1), undefined);
+      const gone = LazyLines.fromFile(file);
+      assert.equal(gone.get(0), '');
+    });
   });
 });

@@ -13,6 +13,7 @@ import type { Command } from '../command';
 import { JSON_OPTION, listOption, resolveRoot, ROOT_OPTION } from '../engineSetup';
 import { ProgressLine } from '../format';
 import { CliError, type Output } from '../output';
+import { useBaselineWasmCompiler } from '../wasmCompiler';
 
 const spec: CommandSpec = {
   name: 'eval',
@@ -99,7 +100,7 @@ async function run(args: ParsedArgs, out: Output): Promise<number> {
   try {
     report = await runEvaluation({
       repoDir: root,
-      engine: { grammarsDir: assets.grammarsDir, workerScript: assets.chunkWorker, ripgrepPath: assets.ripgrep },
+      engine: { grammarsDir: assets.grammarsDir, workerScript: assets.chunkWorker, ripgrepPath: assets.ripgrep, beforeGrammarsLoad: useBaselineWasmCompiler },
       maxCases,
       maxFiles,
       since,

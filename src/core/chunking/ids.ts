@@ -1,4 +1,4 @@
-import * as crypto from 'node:crypto';
+import { nodeCrypto } from '../nodeCrypto';
 import type { ChunkKind } from '../types';
 
 /** The id users see and paste: `path:startLine-endLine` (1-based, inclusive). */
@@ -14,11 +14,10 @@ export function makeDocid(path: string, startLine: number, endLine: number): str
 export function makeChunkId(path: string, kind: ChunkKind, symbol: string, startLine: number, text: string): string {
   // One string, one native call (a cold index makes 600k+ ids): the same bytes as hashing each part in turn.
   const data = `${path}\0${kind}\0${symbol}\0${startLine}\0${text}`;
-  return (oneShotHash ? oneShotHash('sha256', data) : crypto.createHash('sha256').update(data).digest('hex')).slice(0, 16);
+  const crypto = nodeCrypto() as { hash?: (algorithm: string, data: string) => string } & ReturnType<typeof nodeCrypto>;
+  // `crypto.hash` (Node ≥ 20.12) hashes a string without a Hash object.
+  return (crypto.hash ? crypto.hash('sha256', data) : crypto.createHash('sha256').update(data).digest('hex')).slice(0, 16);
 }
-
-/** `crypto.hash` (Node ≥ 20.12): hashes a string without a Hash object. */
-const oneShotHash = (crypto as { hash?: (algorithm: string, data: string) => string }).hash;
 
 /** Parses `path:start-end` (the path may itself contain colons). Returns undefined when malformed. */
 export function parseDocid(docid: string): { path: string; startLine: number; endLine: number } | undefined {

@@ -1,5 +1,5 @@
 // Reading and validating file contents: every failure becomes a reported skip, never a throw.
-import { createHash } from 'node:crypto';
+import { nodeCrypto } from '../nodeCrypto';
 import { constants as fsConstants, promises as fsp, type Stats } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import * as path from 'node:path';
@@ -28,7 +28,7 @@ export type LoadOutcome = { doc: SourceDocument } | { skipped: SkippedFile };
 
 /** Hash helper used by the index for change detection: SHA-256 hex of raw bytes. */
 export function hashBytes(bytes: Uint8Array): string {
-  return createHash('sha256').update(bytes).digest('hex');
+  return nodeCrypto().createHash('sha256').update(bytes).digest('hex');
 }
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });

@@ -3,10 +3,12 @@
 // are always passed in; nothing here guesses a path or imports a host API.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+// Indexing (discovery, chunk workers, grammars), the ripgrep provider and context packs load
+// on first use: a one-shot `cairn search` on an up-to-date index never initialises them.
 import type { Diagnostic } from '../types';
 import type { DiscoveryOptions } from '../discovery';
 import { resolvePolicy, type ChunkingPolicy } from '../chunking/policy';
-import { ChunkPool } from '../chunking/pool';
+import type { ChunkPool } from '../chunking/pool';
 import type { ChunkStrategy } from '../types';
 import type { FieldName, FieldParams } from '../index/fields';
 import { DEFAULT_FIELD_PARAMS } from '../index/fields';
@@ -16,11 +18,11 @@ import { SymbolIndex } from '../search/symbols';
 import { compareHits, DEFAULT_RANKING, round, searchSnapshot, type RankingParams } from '../search/search';
 import { FileReader } from '../search/hydrate';
 import type { IndexFreshness, SearchOptions, SearchResponse, SymbolHit, SymbolOptions, SymbolResponse } from '../search/types';
-import { refreshIndex, type Chunker, type RefreshOptions, type RefreshReport } from './indexer';
+import type { Chunker, RefreshOptions, RefreshReport } from './indexer';
 import { ChunkLocator } from '../search/locate';
-import { fuseHybrid, ripgrepProvider, type ProviderAnswer, type ProviderContext } from '../providers/providers';
+import type { ProviderAnswer, ProviderContext } from '../providers/providers';
 import { ImportGraph } from '../pack/graph';
-import { buildPack, type PackContext } from '../pack/build';
+import type { PackContext } from '../pack/build';
 import type { ContextPack, GuidanceEntry, PackOptions } from '../pack/types';
 import { DEFINITION_KINDS } from '../index/fields';
 import { CorruptDataError } from '../index/varint';
@@ -45,6 +47,8 @@ export interface EngineOptions {
   lockTimeoutMs?: number;
   /** The ripgrep binary for the `ripgrep` and `hybrid` providers (the host knows where it is). */
   ripgrepPath?: string;
+  /** Called before a chunker loads grammars (the CLI picks V8's wasm compiler there). */
+  beforeGrammarsLoad?: () => void;
 }
 
 /** One line of `cairn export --format jsonl`. */
@@ -143,6 +147,7 @@ export class Engine {
   }
 
   private async refreshOnce(options: RefreshOptions): Promise<RefreshReport> {
+    const { refreshIndex } = await import('./indexer');
     const report = await refreshIndex(
       {
         root: this.root,
@@ -207,7 +212,9 @@ export class Engine {
     };
   }
 
-  private createPool(workers: number | undefined): Promise<ChunkPool> {
+  private async createPool(workers: number | undefined): Promise<ChunkPool> {
+    this.options.beforeGrammarsLoad?.();
+    const { ChunkPool } = await import('../chunking/pool');
     return ChunkPool.create({
       workerScript: this.options.workerScript ?? '',
       grammarsDir: this.options.grammarsDir,
@@ -318,9 +325,12 @@ export class Engine {
     switch (options.provider ?? 'index') {
       case 'index':
         return indexAnswer(options);
-      case 'ripgrep':
+      case 'ripgrep': {
+        const { ripgrepProvider } = await import('../providers/providers');
         return ripgrepProvider(ctx, query, options);
+      }
       case 'hybrid': {
+        const { fuseHybrid, ripgrepProvider } = await import('../providers/providers');
         const depth = Math.max(30, ((options.limit ?? 20) + (options.offset ?? 0)) * 3);
         const idx = indexAnswer({ ...options, limit: depth, offset: 0 });
         const rg = await ripgrepProvider(ctx, query, { ...options, regex: false, limit: depth, offset: 0 });
@@ -404,6 +414,7 @@ export class Engine {
       graph: view.graph,
       guidance: options.guidance,
     };
+    const { buildPack } = await import('../pack/build');
     const pack = await buildPack(ctx, task, options);
     pack.diagnostics.unshift(...diagnostics);
     return pack;

@@ -12,6 +12,60 @@ import type { SearchHit } from './types';
 
 const MAX_PREVIEW_LINE = 240;
 
+/** Where a file's bytes come from: read whole already, or read from the start as far as needed. */
+interface ByteSupply {
+  /** Bytes known so far (a prefix of the file unless `complete`). */
+  bytes: Buffer;
+  complete: boolean;
+  /** Reads further into the file; false at its end. */
+  more(): boolean;
+}
+
+function wholeBytes(bytes: Buffer): ByteSupply {
+  return { bytes, complete: true, more: () => false };
+}
+
+/** First read of a file's prefix; each further read doubles what is known. */
+const FIRST_READ = 32 * 1024;
+
+/**
+ * A file read from its start in growing blocks: a hit near the top of a 700 KB bundle reads
+ * 32 KB, not the whole file. Opens the file for each block, so nothing is left open.
+ */
+class FilePrefix implements ByteSupply {
+  bytes: Buffer = Buffer.alloc(0);
+  complete = false;
+  /** Sized to the file on the first read; pages the reads never reach are never touched. */
+  private buffer: Buffer | undefined;
+
+  constructor(private readonly abs: string) {}
+
+  more(): boolean {
+    if (this.complete) return false;
+    const known = this.bytes.length;
+    let got = 0;
+    try {
+      const fd = fs.openSync(this.abs, 'r');
+      try {
+        this.buffer ??= Buffer.allocUnsafe(fs.fstatSync(fd).size);
+        const want = Math.min(Math.max(FIRST_READ, known), this.buffer.length - known);
+        while (got < want) {
+          const n = fs.readSync(fd, this.buffer, known + got, want - got, known + got);
+          if (n === 0) break;
+          got += n;
+        }
+      } finally {
+        fs.closeSync(fd);
+      }
+    } catch {
+      // Deleted or unreadable since its stat: the lines read so far are all there is.
+    }
+    if (!this.buffer || known + got >= this.buffer.length || got === 0) this.complete = true;
+    this.bytes = this.buffer ? this.buffer.subarray(0, known + got) : this.bytes;
+    return got > 0;
+  }
+}
+
 /**
  * A file's lines, found and decoded on demand: a three-line preview near the top of a 1 MB file
  * scans to its line and decodes three lines, instead of decoding and splitting the whole file.
@@ -19,21 +73,41 @@ const MAX_PREVIEW_LINE = 240;
 export class LazyLines {
   /** Byte offset where each line found so far starts. */
   private readonly starts: number[];
-  private complete = false;
+  /** True once every line start is known. */
+  private scanned = false;
+  /** Bytes before this offset hold no newline after the last known line start. */
+  private searched = 0;
 
-  constructor(private readonly bytes: Buffer) {
-    const bom = bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
+  constructor(private readonly supply: ByteSupply) {
+    if (!supply.complete && supply.bytes.length < 3) supply.more();
+    const b = supply.bytes;
+    const bom = b.length >= 3 && b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf;
     this.starts = [bom ? 3 : 0];
   }
 
-  /** Line `i` (0-based) without its line break, or undefined past the end. */
-  get(i: number): string | undefined {
-    while (!this.complete && this.starts.length <= i + 1) this.scanNext();
+  static of(bytes: Buffer): LazyLines {
+    return new LazyLines(wholeBytes(bytes));
+  }
+
+  /** A file's lines, reading it from the start only as far as they are asked for. */
+  static fromFile(abs: string): LazyLines {
+    return new LazyLines(new FilePrefix(abs));
+  }
+
+  /**
+   * Line `i` (0-based) without its line break, or undefined past the end. With `maxChars`, a
+   * longer line is cut after at least that many characters (a minified line is not read whole).
+   */
+  get(i: number, maxChars?: number): string | undefined {
+    while (!this.scanned && this.starts.length <= i) this.scanNext();
     const start = this.starts[i];
     if (start === undefined) return undefined;
-    let end = this.starts[i + 1] !== undefined ? (this.starts[i + 1] as number) - 1 : this.bytes.length;
-    if (end > start && this.bytes[end - 1] === 13) end--; // CRLF
-    return this.bytes.toString('utf8', start, end);
+    const limit = maxChars === undefined ? Infinity : start + (maxChars + 1) * 4;
+    while (!this.scanned && this.starts.length <= i + 1 && this.supply.bytes.length < limit) this.scanNext();
+    const bytes = this.supply.bytes;
+    let end = this.starts[i + 1] !== undefined ? (this.starts[i + 1] as number) - 1 : Math.min(bytes.length, limit);
+    if (end > start && bytes[end - 1] === 13) end--; // CRLF
+    return bytes.toString('utf8', start, end);
   }
 
   /** Lines from..to (0-based, exclusive end), clipped to the file. */
@@ -47,10 +121,19 @@ export class LazyLines {
     return out;
   }
 
+  /**
+   * One step towards the next line start: finds it in the bytes known so far, or reads one
+   * more block of the file (so a caller with a character limit can stop inside a long line).
+   */
   private scanNext(): void {
-    const nl = this.bytes.indexOf(10, this.starts[this.starts.length - 1] as number);
-    if (nl < 0) this.complete = true;
-    else this.starts.push(nl + 1);
+    const bytes = this.supply.bytes;
+    const nl = bytes.indexOf(10, Math.max(this.searched, this.starts[this.starts.length - 1] as number));
+    if (nl >= 0) {
+      this.starts.push(nl + 1);
+      return;
+    }
+    this.searched = bytes.length;
+    if (this.supply.complete || !this.supply.more()) this.scanned = true;
   }
 }
 
@@ -81,9 +164,12 @@ export class FileReader {
       else {
         const sameStat = st.size === file.size && Math.floor(st.mtimeMs) === Math.floor(file.mtimeMs);
         if (needLines || !sameStat) {
-          const bytes = fs.readFileSync(abs);
-          if (!sameStat && hashBytes(bytes) !== file.hash) v.stale = 'modified'; // the index's own content hash
-          if (needLines) v.lines = new LazyLines(bytes);
+          if (sameStat) v.lines = LazyLines.fromFile(abs);
+          else {
+            const bytes = fs.readFileSync(abs);
+            if (hashBytes(bytes) !== file.hash) v.stale = 'modified'; // the index's own content hash
+            if (needLines) v.lines = LazyLines.of(bytes);
+          }
         }
       }
     } catch {
@@ -101,7 +187,7 @@ export class FileReader {
       // Read without a staleness check; hit() still checks when the same file becomes a hit.
       v = {};
       try {
-        v.lines = new LazyLines(fs.readFileSync(path.join(this.root, relPath)));
+        v.lines = LazyLines.of(fs.readFileSync(path.join(this.root, relPath)));
       } catch {
         v.stale = 'deleted';
       }
@@ -149,7 +235,7 @@ export class FileReader {
 export function preview(lines: LazyLines, startLine: number, endLine: number, count: number, parsed: ParsedQuery | undefined): string {
   const slice: string[] = [];
   for (let i = startLine - 1; i < endLine && slice.length < count; i++) {
-    const line = lines.get(i);
+    const line = lines.get(i, MAX_PREVIEW_LINE);
     if (line === undefined) break;
     if (slice.length === 0 && line.trim() === '') continue;
     slice.push(line.length > MAX_PREVIEW_LINE ? `${line.slice(0, MAX_PREVIEW_LINE)}…` : line);

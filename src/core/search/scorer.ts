@@ -4,7 +4,7 @@
 // postings, so its parts add up to the score exactly.
 import { DEFAULT_FIELD_PARAMS, FIELD_COUNT, FIELDS, PROSE_FIELDS, type FieldName, type FieldParams } from '../index/fields';
 import { proseForm } from '../index/tokenizer';
-import type { Postings, Segment } from '../index/segment';
+import { LENGTH_PAGE_MASK, LENGTH_PAGE_SHIFT, type Postings, type Segment } from '../index/segment';
 import type { Snapshot } from '../store/store';
 import { boundedLevenshtein, wildcardMatcher, type ParsedQuery } from './query';
 import type { ScoreComponent } from './types';
@@ -62,9 +62,6 @@ interface PreparedTerm extends ScoredTerm {
   /** Per segment: the files whose path has the term (path postings are per file), or undefined. */
   pathPostings: Array<FilePostings | undefined>;
 }
-
-/** Postings longer than this read the whole field-length column instead of each document's lengths. */
-const PER_DOC_LENGTH_READS = 256;
 
 interface FilePostings {
   files: Uint32Array;
@@ -263,13 +260,9 @@ export class SnapshotScorer {
         const fp = t.pathPostings[s];
         const isProhibitedOnly = t.presenceBit >= 0 && prohibited.some((g) => g & (1 << t.presenceBit));
         const marksName = t.whole === true && !isProhibitedOnly && (t.fieldMask & (1 << symbolField)) !== 0;
-        // A rare term reads its documents' lengths one by one; a common one reads the column.
-        const wide = p.docs.length > PER_DOC_LENGTH_READS || seg.fieldLengthsLoaded;
-        const lens = wide ? seg.allFieldLengths() : new Uint16Array(p.docs.length * FIELD_COUNT);
-        if (!wide) for (let i = 0; i < p.docs.length; i++) seg.readFieldLengths(p.docs[i] as number, lens, i * FIELD_COUNT);
         const pathValues = fp ? Float64Array.from(fp.files, (file, i) => this.pathFrequency(fp.tfs[i] as number, seg.filePathLength(file))) : undefined;
         cursors.push(
-          new TermCursor(seg, p, lens, wide, fp?.files, pathValues, {
+          new TermCursor(seg, p, fp?.files, pathValues, {
             fieldMask: t.fieldMask,
             factor: isProhibitedOnly ? 0 : t.weight * t.idf,
             presence: t.presenceBit >= 0 ? 1 << t.presenceBit : 0,
@@ -296,7 +289,7 @@ export class SnapshotScorer {
       return df;
     }
     // The union of the term's documents and its path files' documents, in document order.
-    const cursor = new TermCursor(this.snapshot.segments[s] as Segment, p, EMPTY_LENGTHS, false, fp.files, undefined, COUNT_ONLY);
+    const cursor = new TermCursor(this.snapshot.segments[s] as Segment, p, fp.files, undefined, COUNT_ONLY);
     for (let doc = cursor.nextDoc(); doc !== NO_DOC; doc = cursor.nextDoc()) {
       if (!deleted[doc]) df++;
       cursor.skip(doc);
@@ -385,7 +378,6 @@ interface TermScoring {
 }
 
 const NO_DOC = 0xffffffff;
-const EMPTY_LENGTHS = new Uint16Array(0);
 const COUNT_ONLY: TermScoring = { fieldMask: 0, factor: 0, presence: 0, nameField: -1 };
 
 /**
@@ -405,8 +397,6 @@ class TermCursor {
   constructor(
     private readonly seg: Segment,
     readonly postings: Postings,
-    readonly lens: Uint16Array,
-    readonly wide: boolean,
     private readonly pathFiles: Uint32Array | undefined,
     private readonly pathValues: Float64Array | undefined,
     readonly term: TermScoring,
@@ -431,7 +421,9 @@ class TermCursor {
       this.i++;
       const base = i * FIELD_COUNT;
       this.named = this.term.nameField >= 0 && (tfs[base + this.term.nameField] as number) > 0;
-      tf += termFrequency(norms, this.lens, this.wide ? doc * FIELD_COUNT : base, tfs, base, this.term.fieldMask);
+      // Lengths are read only for documents actually scored (pruning skips most of a common term's).
+      const lens = this.seg.fieldLengthPage(doc >>> LENGTH_PAGE_SHIFT);
+      tf += termFrequency(norms, lens, (doc & LENGTH_PAGE_MASK) * FIELD_COUNT, tfs, base, this.term.fieldMask);
     } else {
       this.named = false;
     }

@@ -2,11 +2,11 @@
 // the target, fsync the directory. A crash at any moment leaves the old file or the new one.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { randomBytes } from 'node:crypto';
+import { nodeCrypto } from '../nodeCrypto';
 
 export function writeFileAtomic(file: string, data: string | Uint8Array): void {
   const dir = path.dirname(file);
-  const tmp = path.join(dir, `.${path.basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  const tmp = path.join(dir, `.${path.basename(file)}.${process.pid}.${nodeCrypto().randomBytes(4).toString('hex')}.tmp`);
   const fd = fs.openSync(tmp, 'w', 0o644);
   try {
     fs.writeFileSync(fd, data);

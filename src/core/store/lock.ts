@@ -8,7 +8,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { randomBytes } from 'node:crypto';
+import { nodeCrypto } from '../nodeCrypto';
 
 export interface LockOptions {
   /** Give up waiting after this long. */
@@ -77,7 +77,7 @@ function isStale(file: string, staleMs: number): boolean {
 
 /** Removes a stale lock without racing another breaker: rename first (only one wins), then delete. */
 function breakLock(file: string): void {
-  const grave = `${file}.stale-${randomBytes(4).toString('hex')}`;
+  const grave = `${file}.stale-${nodeCrypto().randomBytes(4).toString('hex')}`;
   try {
     fs.renameSync(file, grave);
     fs.rmSync(grave, { force: true });
@@ -131,7 +131,7 @@ export async function acquireLock(dir: string, options: LockOptions = {}): Promi
 
   const deadline = Date.now() + timeoutMs;
   let delay = 10;
-  const token = randomBytes(8).toString('hex');
+  const token = nodeCrypto().randomBytes(8).toString('hex');
   for (;;) {
     if (options.signal?.aborted) {
       cleanupQueue();

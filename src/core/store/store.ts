@@ -13,7 +13,7 @@
 // manifest. Anything that fails validation is reported as a Diagnostic and rebuilt by the caller.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { randomBytes } from 'node:crypto';
+import { nodeCrypto } from '../nodeCrypto';
 import type { Diagnostic, SkippedFile } from '../types';
 import { Segment, SEGMENT_FORMAT_VERSION } from '../index/segment';
 import { CorruptDataError } from '../index/varint';
@@ -297,7 +297,7 @@ export class IndexStore {
   }
 
   newSegmentName(): string {
-    return `seg-${Date.now().toString(36)}-${randomBytes(4).toString('hex')}.cseg`;
+    return `seg-${Date.now().toString(36)}-${nodeCrypto().randomBytes(4).toString('hex')}.cseg`;
   }
 
   writeSegment(name: string, bytes: Uint8Array): void {
@@ -319,7 +319,7 @@ export class IndexStore {
   ): Manifest {
     fs.mkdirSync(this.dir, { recursive: true });
     const generation = (previous?.generation ?? 0) + 1;
-    const suffix = `${generation}-${randomBytes(3).toString('hex')}`;
+    const suffix = `${generation}-${nodeCrypto().randomBytes(3).toString('hex')}`;
     const delta = previous && changedPaths ? this.extendDelta(previous, state, changedPaths) : undefined;
     let files: Pick<Manifest, 'state' | 'stateDelta'>;
     if (delta) {
