@@ -38,7 +38,8 @@ function corpus(): Chunk[] {
     for (let k = 0; k < 10; k++) {
       const a = pick();
       const b = pick();
-      const name = `${a}${b[0]!.toUpperCase()}${b.slice(1)}${k}`;
+      // Some definitions are named by a single query word: they may get the name boost.
+      const name = k === 3 && f % 3 === 0 ? a : `${a}${b[0]!.toUpperCase()}${b.slice(1)}${k}`;
       const body = Array.from({ length: 2 + Math.floor(next() * 12) }, pick).join(' ');
       const text = ext === 'md' ? `# ${a} ${b}\n${body}` : `function ${name}() {\n  ${body}\n}`;
       const end = line + text.split('\n').length - 1;
@@ -73,6 +74,8 @@ describe('search: skipping chunks that cannot make the results', function () {
     { name: 'a path filter', input: { query: 'user name get', options: { limit: 10, paths: ['src/**'] } } },
     { name: 'tests asked for', input: { query: 'test user name', options: { limit: 10 } } },
     { name: 'field-scoped words', input: { query: 'symbol:user body:name', options: { limit: 10 } } },
+    { name: 'many words that name definitions', input: { query: 'retry token cache index parse value error', options: { limit: 10 } } },
+    { name: 'a rare word naming definitions among common ones', input: { query: 'user name get set retry', options: { limit: 3 } } },
   ];
   checkAll(
     cases.map((k) => ({ ...k, expected: true })),

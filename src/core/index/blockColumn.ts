@@ -63,7 +63,7 @@ export class BlockColumn {
     let block = this.cache.get(b);
     if (!block) {
       if (++this.decodes > WIDE_DECODES) return (this.whole = this.all())[row] as string;
-      block = this.decode(b, this.blob.range(...this.offsets.pair(b)));
+      block = this.decode(b, this.blob.peek(...this.offsets.pair(b)));
       if (this.cache.size >= CACHED_BLOCKS) this.cache.delete(this.cache.keys().next().value as number);
       this.cache.set(b, block);
     }

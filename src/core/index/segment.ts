@@ -910,7 +910,7 @@ export class Segment {
     const last = Math.min(first + TERM_STRIDE, this.termCount);
     if (first >= last) return { first, terms: [] };
     const offsets = this.termOffsets.slice(first, last + 1);
-    const bytes = this.termBlob.range(offsets[0] as number, offsets[last - first] as number);
+    const bytes = this.termBlob.peek(offsets[0] as number, offsets[last - first] as number);
     return { first, terms: decodeStrings(bytes, offsets, `segment ${this.name}: term`) };
   }
 
@@ -928,7 +928,7 @@ export class Segment {
     const df = this.termFileDf.at(termIndex);
     const files = new Uint32Array(df);
     const tfs = new Uint16Array(df);
-    const bytes = this.filePostingsBytes.range(...this.filePostingOffsets.pair(termIndex));
+    const bytes = this.filePostingsBytes.peek(...this.filePostingOffsets.pair(termIndex));
     const r = new ByteReader(bytes, 0, bytes.length);
     let file = 0;
     for (let i = 0; i < df; i++) {
@@ -977,7 +977,7 @@ export class Segment {
     const df = this.termDf.at(termIndex);
     const docs = new Uint32Array(df);
     const tfs = new Uint16Array(df * FIELD_COUNT);
-    const bytes = this.postingsBytes.range(...this.postingOffsets.pair(termIndex));
+    const bytes = this.postingsBytes.peek(...this.postingOffsets.pair(termIndex));
     const r = new ByteReader(bytes, 0, bytes.length);
     let doc = 0;
     for (let i = 0; i < df; i++) {

@@ -26,11 +26,11 @@ function wholeBytes(bytes: Buffer): ByteSupply {
 }
 
 /** First read of a file's prefix; each further read doubles what is known. */
-const FIRST_READ = 32 * 1024;
+const FIRST_READ = 16 * 1024;
 
 /**
  * A file read from its start in growing blocks: a hit near the top of a 700 KB bundle reads
- * 32 KB, not the whole file. Opens the file for each block, so nothing is left open.
+ * 16 KB, not the whole file. Opens the file for each block, so nothing is left open.
  */
 class FilePrefix implements ByteSupply {
   bytes: Buffer = Buffer.alloc(0);

@@ -1,7 +1,8 @@
-// BM25F over the segments of one snapshot, term-at-a-time into dense per-segment accumulators.
-// Dense accumulators are simple and fast at workspace scale (50k documents = 400 KB per query),
-// and keep every score explainable: the breakdown of a hit is recomputed from the same
-// postings, so its parts add up to the score exactly.
+// BM25F over the segments of one snapshot, document at a time: each segment merges its query
+// terms' postings in document order and hands every match to a visitor, with no per-document
+// scratch. Past a threshold, MaxScore skips documents that cannot make the results. Every score
+// stays explainable: a hit's breakdown is recomputed from the same postings, so its parts add
+// up to the score exactly.
 import { DEFAULT_FIELD_PARAMS, FIELD_COUNT, FIELDS, PROSE_FIELDS, type FieldName, type FieldParams } from '../index/fields';
 import { proseForm } from '../index/tokenizer';
 import { LENGTH_PAGE_MASK, LENGTH_PAGE_SHIFT, type Postings, type Segment } from '../index/segment';
@@ -48,11 +49,14 @@ export type CandidateVisitor = (seg: number, doc: number, base: number, bits: nu
 /**
  * Lets scoring skip documents that cannot make the results. `threshold()` is the final score a
  * document must reach (the k-th best so far, or -Infinity while every match must be seen, for
- * instance to count them); `maxBoost` is the largest factor boosts can multiply a base score by.
+ * instance to count them); `maxBoost` is the largest factor boosts can multiply a base score by,
+ * and `maxBoostUnnamed` the largest for a document no whole query word names (no symbol-field
+ * hit), which is most of them: the name boost is the largest, so their bounds are much tighter.
  */
 export interface Pruning {
   threshold(): number;
   maxBoost: number;
+  maxBoostUnnamed: number;
 }
 
 interface PreparedTerm extends ScoredTerm {
@@ -571,10 +575,14 @@ function scoreSegmentPruned(s: number, cursors: readonly TermCursor[], norms: No
   const n = cursors.length;
   // Cursor positions by ascending bound; `contributions` is indexed by query order.
   const byBound = Array.from(cursors.keys()).sort((a, b) => bound(cursors[a] as TermCursor) - bound(cursors[b] as TermCursor));
-  const bounds = byBound.map((c) => bound(cursors[c] as TermCursor) * pruning.maxBoost);
-  /** prefix[e]: the bound of a document found only by the e cheapest terms. */
+  const bounds = byBound.map((c) => bound(cursors[c] as TermCursor));
+  /** prefix[e]: the base-score bound of a document found only by the e cheapest terms. */
   const prefix = new Float64Array(n + 1);
   for (let e = 0; e < n; e++) prefix[e + 1] = (prefix[e] as number) + (bounds[e] as number);
+  // Documents a whole query word may name get the name boost: they are always visited and
+  // bounded with it. Every other document is bounded with the smaller unnamed boost.
+  const named = namedDocuments(cursors);
+  let nextNamed = 0;
   const contributions = new Float64Array(n);
   const present = new Uint8Array(n);
   let essentialFrom = 0;
@@ -582,18 +590,23 @@ function scoreSegmentPruned(s: number, cursors: readonly TermCursor[], norms: No
   let skipped = false;
   const update = () => {
     threshold = pruning.threshold();
-    while (essentialFrom < n && (prefix[essentialFrom + 1] as number) < threshold) essentialFrom++;
+    while (essentialFrom < n && (prefix[essentialFrom + 1] as number) * pruning.maxBoostUnnamed < threshold) essentialFrom++;
   };
   update();
   for (;;) {
     if (essentialFrom > 0) skipped = true;
-    let doc = NO_DOC;
+    let doc = nextNamed < named.length ? (named[nextNamed] as number) : NO_DOC;
     for (let k = essentialFrom; k < n; k++) {
       const d = (cursors[byBound[k] as number] as TermCursor).nextDoc();
       if (d < doc) doc = d;
     }
     if (doc === NO_DOC) return skipped;
-    let named = false;
+    let boost = pruning.maxBoostUnnamed;
+    if (named[nextNamed] === doc) {
+      boost = pruning.maxBoost;
+      nextNamed++;
+    }
+    let isNamed = false;
     let any = false;
     let hopeless = false;
     let bits = 0;
@@ -604,7 +617,7 @@ function scoreSegmentPruned(s: number, cursors: readonly TermCursor[], norms: No
       const cursor = cursors[c] as TermCursor;
       present[c] = 0;
       if (k < essentialFrom) {
-        if (possible < threshold) {
+        if (possible * boost < threshold) {
           hopeless = true; // even every cheap term at its bound would not lift it
           break;
         }
@@ -613,22 +626,46 @@ function scoreSegmentPruned(s: number, cursors: readonly TermCursor[], norms: No
       }
       if (cursor.nextDoc() !== doc) continue;
       const tf = cursor.take(doc, norms);
-      if (cursor.named) named = true;
+      if (cursor.named) isNamed = true;
       if (tf <= 0) continue;
       present[c] = 1;
       any = true;
       bits |= cursor.term.presence;
       contributions[c] = saturated(cursor.term.factor, tf);
-      possible += (contributions[c] as number) * pruning.maxBoost;
+      possible += contributions[c] as number;
     }
     if (hopeless || !any || deleted[doc]) continue;
     let score = 0;
     for (let c = 0; c < n; c++) if (present[c]) score += contributions[c] as number;
     if (score <= 0) continue;
-    visit(s, doc, score, bits, named);
+    visit(s, doc, score, bits, isNamed);
     update();
   }
 }
+
+/**
+ * The documents (ascending, unique) where some cursor's whole query word is in the symbol
+ * field: the only ones `take` can mark as named by the query.
+ */
+function namedDocuments(cursors: readonly TermCursor[]): Uint32Array {
+  let count = 0;
+  for (const c of cursors) if (c.term.nameField >= 0) count += c.postings.docs.length;
+  if (count === 0) return EMPTY_DOCS;
+  const found = new Uint32Array(count);
+  let m = 0;
+  for (const c of cursors) {
+    const f = c.term.nameField;
+    if (f < 0) continue;
+    const { docs, tfs } = c.postings;
+    for (let i = 0; i < docs.length; i++) if ((tfs[i * FIELD_COUNT + f] as number) > 0) found[m++] = docs[i] as number;
+  }
+  const sorted = found.subarray(0, m).sort();
+  let u = 0;
+  for (let i = 0; i < sorted.length; i++) if (i === 0 || sorted[i] !== sorted[u - 1]) sorted[u++] = sorted[i] as number;
+  return sorted.subarray(0, u);
+}
+
+const EMPTY_DOCS = new Uint32Array(0);
 
 /** The most one term can add to a document's base score. */
 function bound(cursor: TermCursor): number {

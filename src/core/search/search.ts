@@ -84,6 +84,7 @@ export function searchSnapshot(
   const heap = new TopK<Ranked>(offset + limit, (a, b) => better(a, b, segs));
   const boostContext: BoostContext = { identifiers, mentionsTests: parsed.mentionsTests, scope, ranking };
   const maxBoost = maxBoostOf(ranking);
+  const maxBoostUnnamed = maxBoostOf(ranking, false);
   const allowedFiles = segs.map((seg, s) => filters.fileAllowed(s, seg));
   let total = 0;
   // Candidates come in segment then document order, and files own consecutive documents:
@@ -104,7 +105,7 @@ export function searchSnapshot(
     total++;
     // Not even the largest boost would lift it past the k-th best: skip the boosts (they may
     // read the chunk's symbol).
-    if (heap.isFull && base * maxBoost < (heap.worst as Ranked).score) return;
+    if (heap.isFull && base * (namedByQuery ? maxBoost : maxBoostUnnamed) < (heap.worst as Ranked).score) return;
     const score = boostedScore(seg, doc, namedByQuery, base, boostContext);
     // Most matches of a common word score below the k kept so far: skip them without allocating.
     if (heap.isFull && score < (heap.worst as Ranked).score) return;
@@ -114,6 +115,7 @@ export function searchSnapshot(
     // the k-th best matter. Ties are kept (a tie can still win on path order).
     threshold: () => (total < exactTotalUpTo || !heap.isFull ? -Infinity : (heap.worst as Ranked).score),
     maxBoost,
+    maxBoostUnnamed,
   });
   warnings.push(...scoring.warnings);
 
@@ -157,9 +159,13 @@ function boostedScore(seg: Segment, doc: number, namedByQuery: boolean, base: nu
   return score;
 }
 
-/** The largest factor `boostedScore` can multiply a base score by: one factor per group at most. */
-function maxBoostOf(r: RankingParams): number {
-  return Math.max(1, r.exactDefinition, r.definition) * Math.max(1, r.test) * Math.max(1, r.vendored) * Math.max(1, r.codeFirstProse, r.codeFirstConfig);
+/**
+ * The largest factor `boostedScore` can multiply a base score by: one factor per group at most.
+ * Without `namedByQuery` the exact-definition boost cannot apply.
+ */
+function maxBoostOf(r: RankingParams, namedByQuery = true): number {
+  const definition = namedByQuery ? Math.max(1, r.exactDefinition, r.definition) : Math.max(1, r.definition);
+  return definition * Math.max(1, r.test) * Math.max(1, r.vendored) * Math.max(1, r.codeFirstProse, r.codeFirstConfig);
 }
 
 /** Notes a boost in `out` (when listing them) and returns its factor. */
