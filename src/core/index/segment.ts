@@ -12,7 +12,7 @@ import type { Chunk, ChunkKind } from '../types';
 import { analyzeFile, docFlags, FIELD_COUNT, KIND_INDEX, KINDS, type FileAnalysis } from './fields';
 import { forEachToken } from './tokenizer';
 import { ByteReader, ByteWriter, CorruptDataError } from './varint';
-import { LazySection, LazyU32, memorySource, type ByteSource } from './byteSource';
+import { LazySection, LazyU32, memorySource, PagedU8, type ByteSource } from './byteSource';
 import { BLOCK_ROWS, BlockColumn, encodeBlockColumn } from './blockColumn';
 
 export const SEGMENT_FORMAT_VERSION = 8;
@@ -545,8 +545,8 @@ export class Segment {
   /** First and last line of each document, read per hit (columns of 2.5 MB per 628k chunks). */
   readonly docStart: LazyU32;
   readonly docEnd: LazyU32;
-  readonly docKind: Uint8Array;
-  readonly docFlags: Uint8Array;
+  readonly docKind: PagedU8;
+  readonly docFlags: PagedU8;
   /** FIELD_COUNT u16 lengths per document, read a page of documents at a time (whole by merges). */
   private readonly fieldLengthSection: LazySection;
   private fieldLengthColumn?: Uint16Array;
@@ -650,8 +650,8 @@ export class Segment {
     if ((this.fileFirstDoc[fileCount] as number) !== n || (fileCount === 0 && n !== 0)) throw new CorruptDataError(`segment ${name}: files own ${this.fileFirstDoc[fileCount]} of ${n} documents`);
     this.docStart = lazyU32(SECTION.docStart, n);
     this.docEnd = lazyU32(SECTION.docEnd, n);
-    this.docKind = u8(SECTION.docKind, n);
-    this.docFlags = u8(SECTION.docFlags, n);
+    this.docKind = new PagedU8(lazy(SECTION.docKind), n);
+    this.docFlags = new PagedU8(lazy(SECTION.docFlags), n);
     this.fieldLengthSection = lazy(SECTION.fieldLengths, n * FIELD_COUNT * 2);
     this.lengthPages = new Array<Uint16Array | undefined>(Math.ceil(n / LENGTH_PAGE_DOCS));
     const blocks = Math.ceil(n / BLOCK_ROWS) + 1;
@@ -718,7 +718,7 @@ export class Segment {
   }
 
   kindOf(doc: number): ChunkKind {
-    return KINDS[this.docKind[doc] as number] ?? 'text';
+    return KINDS[this.docKind.at(doc)] ?? 'text';
   }
 
   fileOf(doc: number): SegmentFile {
@@ -779,6 +779,13 @@ export class Segment {
 
   fileDocCount(i: number): number {
     return (this.fileFirstDoc[i + 1] as number) - (this.fileFirstDoc[i] as number);
+  }
+
+  /** The `path` field's length summed over documents (each counts its file's path). */
+  pathFieldTotal(): number {
+    let total = 0;
+    for (let i = 0; i < this.fileCount; i++) total += (this.filePathLengths[i] as number) * ((this.fileFirstDoc[i + 1] as number) - (this.fileFirstDoc[i] as number));
+    return total;
   }
 
   /** Tokens in a file's path: the length of its chunks' `path` field. */

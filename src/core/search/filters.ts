@@ -56,8 +56,8 @@ export function compileFilters(filters: SearchFilters): CompiledFilters {
       return allowed;
     },
     docAllowed(seg, doc) {
-      if (kinds && !kinds.has(seg.docKind[doc] as number)) return false;
-      if (docsOnly && bucketOfFlags(seg.docFlags[doc] as number) !== 'prose') return false;
+      if (kinds && !kinds.has(seg.docKind.at(doc))) return false;
+      if (docsOnly && bucketOfFlags(seg.docFlags.at(doc)) !== 'prose') return false;
       return true;
     },
   };

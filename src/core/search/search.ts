@@ -148,7 +148,7 @@ function boostedScore(seg: Segment, doc: number, namedByQuery: boolean, base: nu
   const isDefinition = DEFINITION_KINDS.has(seg.kindOf(doc));
   if (isDefinition && namedByQuery && ctx.identifiers.has(normalisedName(seg.symbolOf(doc)))) score *= listed(out, 'exact-definition', ranking.exactDefinition);
   else if (isDefinition) score *= listed(out, 'definition', ranking.definition);
-  const flags = seg.docFlags[doc] as number;
+  const flags = seg.docFlags.at(doc);
   if (flags & FLAG_TEST && !ctx.mentionsTests) score *= listed(out, 'test-file', ranking.test);
   if (flags & FLAG_VENDORED) score *= listed(out, 'vendored-or-generated', ranking.vendored);
   if (ctx.scope === 'code') {

@@ -333,7 +333,7 @@ export class SymbolIndex {
 
   private kindOf([ti, i]: Entry): ChunkKind {
     const t = this.tables[ti] as SegmentSymbols;
-    return KINDS[this.segment(ti).docKind[t.doc[i] as number] as number] ?? 'text';
+    return KINDS[this.segment(ti).docKind.at(t.doc[i] as number)] ?? 'text';
   }
 
   private pathOfEntry(t: SegmentSymbols, i: number): string {
@@ -345,7 +345,7 @@ export class SymbolIndex {
     const [ti, i] = e;
     const t = this.tables[ti] as SegmentSymbols;
     const doc = t.doc[i] as number;
-    const flags = this.segment(ti).docFlags[doc] as number;
+    const flags = this.segment(ti).docFlags.at(doc);
     const penalties: Array<{ name: string; value: number }> = [];
     if (extra) penalties.push({ name: 'edit-distance', value: extra });
     if (flags & FLAG_TEST) penalties.push({ name: 'test-file', value: -5 });
@@ -384,7 +384,7 @@ export class SymbolIndex {
 
 /** Order of two symbols of the same kind rank: source before tests/vendored, then path and line (stable). */
 function compareDocs(segA: Segment, docA: number, segB: Segment, docB: number): number {
-  const penalised = (seg: Segment, doc: number) => ((seg.docFlags[doc] as number) & (FLAG_TEST | FLAG_VENDORED) ? 1 : 0);
+  const penalised = (seg: Segment, doc: number) => (seg.docFlags.at(doc) & (FLAG_TEST | FLAG_VENDORED) ? 1 : 0);
   return (
     penalised(segA, docA) - penalised(segB, docB) ||
     compareStrings(segA.pathOf(docA), segB.pathOf(docB)) ||
