@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Language, Parser } from 'web-tree-sitter';
-import { AstChunker, astLanguageFor, showsRicherSyntax } from '../../src/core/chunking/ast';
+import { AstChunker, astLanguageFor, firstGrammar, showsRicherSyntax } from '../../src/core/chunking/ast';
 import { safeParse } from '../../src/core/chunking/ast/runtime';
 import type { Chunk, FileChunks } from '../../src/core/types';
 import { checkAll } from './check';
@@ -340,6 +340,45 @@ describe('AstChunker behaviour', function () {
       ],
       ([language, text]) => showsRicherSyntax(language, text),
     );
+
+    checkAll<{ path: string; language: string; text: string }, string>(
+      [
+        { name: 'a .h header is read as C++ first, whatever it shows', input: { path: 'include/list.h', language: 'c', text: 'struct node { int v; };\n' }, expected: 'cpp' },
+        { name: 'a .c file is C', input: { path: 'src/list.c', language: 'c', text: 'int list_len(struct node *n) { return 0; }\n' }, expected: 'c' },
+        { name: 'a .c file showing C++', input: { path: 'src/odd.c', language: 'c', text: 'namespace ui {\nint f();\n}\n' }, expected: 'cpp' },
+        { name: 'a Flow file', input: { path: 'lib/a.js', language: 'javascript', text: '// @flow\nexport type A = number;\n' }, expected: 'tsx' },
+        { name: 'plain JavaScript', input: { path: 'lib/a.js', language: 'javascript', text: 'export const a = 1;\n' }, expected: 'javascript' },
+        { name: 'Python has one grammar', input: { path: 'a.py', language: 'python', text: 'x = 1\n' }, expected: 'python' },
+      ],
+      firstGrammar,
+    );
+
+    it('a macro-typed OpenSSL header keeps its later definitions (the C grammar loses the rest of the file)', async () => {
+      const header = [
+        'int GENERAL_NAME_print(BIO *out, GENERAL_NAME *gen);',
+        '',
+        'DECLARE_ASN1_FUNCTIONS(GENERAL_NAMES)',
+        '',
+        'STACK_OF(CONF_VALUE) *i2v_GENERAL_NAMES(X509V3_EXT_METHOD *method,',
+        '    GENERAL_NAMES *gen,',
+        '    STACK_OF(CONF_VALUE) *extlist);',
+        'GENERAL_NAMES *v2i_GENERAL_NAMES(const X509V3_EXT_METHOD *method,',
+        '    X509V3_CTX *ctx, STACK_OF(CONF_VALUE) *nval);',
+        '',
+        'DECLARE_ASN1_FUNCTIONS(OTHERNAME)',
+        'DECLARE_ASN1_FUNCTIONS(EDIPARTYNAME)',
+        '#define X509V3_ADD_DEFAULT 0L',
+        '#define X509V3_ADD_APPEND 1L',
+        'struct v3_ext_ctx {',
+        '    int flags;',
+        '};',
+        '',
+      ].join('\n');
+      const chunks = (await chunkText('include/openssl/x509v3.h', header))!.chunks;
+      const named = chunks.filter((c) => c.symbol).map((c) => `${c.kind} ${c.symbol} ${c.startLine}`);
+      assert.deepEqual(named, ['macro X509V3_ADD_DEFAULT 13', 'macro X509V3_ADD_APPEND 14', 'struct v3_ext_ctx 15']);
+      assert.ok(chunks.every((c) => c.language === 'c'), 'the file stays C');
+    });
   });
 
   describe('API', () => {

@@ -3,13 +3,15 @@
 import * as path from 'node:path';
 import type { SourceDocument } from '../types';
 import { GRAMMAR_FILES, GrammarCache, initRuntime } from './ast/runtime';
+import { firstGrammar } from './ast';
 
 export async function createParseOnly(grammarsDir: string): Promise<(doc: SourceDocument) => Promise<void>> {
   await initRuntime(path.join(grammarsDir, 'tree-sitter.wasm'));
   const grammars = new GrammarCache(grammarsDir);
   return async (doc) => {
     if (!GRAMMAR_FILES[doc.language]) return;
-    const parser = await grammars.parserFor(doc.language);
+    // The grammar the chunker parses with first (C++ for a .h file): the floor it is judged by.
+    const parser = await grammars.parserFor(firstGrammar(doc));
     parser.parse(doc.text)?.delete();
   };
 }

@@ -53,18 +53,16 @@ export class AstChunker implements AstChunkerLike {
     if (!this.supports(doc.language)) return null;
     const src = new SourceText(doc.text);
     const budget = Math.max(1, policy.astMaxChars);
-    // Flow-typed .js files and C++ headers named .h: a richer grammar parses much of what the
-    // file's own cannot. A file whose text shows that syntax is parsed with the richer grammar
-    // first; otherwise, when a good part of it fails to parse in its own, the richer one is
-    // tried and the one with fewer errors kept.
-    const richer = RICHER_GRAMMAR[doc.language];
-    const shows = richer !== undefined && showsRicherSyntax(doc.language, doc.text);
-    let outcome = shows ? await this.extractWith(richer, src, budget) : null;
-    const usedRicher = outcome !== null;
-    outcome ??= await this.extractWith(doc.language, src, budget);
+    // Flow-typed .js files and C/C++ headers: a richer grammar parses much of what the file's
+    // own cannot. The grammar that usually reads a file best goes first; when a good part of
+    // the file still fails to parse, the other is tried and the one with fewer errors kept.
+    const first = firstGrammar(doc);
+    const other = first === doc.language ? RICHER_GRAMMAR[doc.language] : doc.language;
+    let outcome = await this.extractWith(first, src, budget);
+    if (!outcome && first !== doc.language) outcome = await this.extractWith(doc.language, src, budget);
     if (!outcome) return null;
-    if (richer && retriesOtherGrammar(doc.language) && outcome.errors.errorChars * 10 > doc.text.length) {
-      const retry = await this.extractWith(usedRicher ? doc.language : richer, src, budget);
+    if (other && outcome.errors.errorChars * 10 > doc.text.length) {
+      const retry = await this.extractWith(other, src, budget);
       if (retry && retry.errors.errorChars < outcome.errors.errorChars) outcome = retry;
     }
     const { drafts, defCount, errors, imports } = outcome;
@@ -129,14 +127,21 @@ export function showsRicherSyntax(language: string, text: string): boolean {
   return marker.test(language === 'javascript' ? text.slice(0, 2048) : text.slice(0, RICHER_SYNTAX_WINDOW));
 }
 
+const HEADER = /\.h$/i;
+
 /**
- * Whether a file that mostly failed to parse is tried with the other grammar too. A `.h` file
- * without C++ syntax is C (macro-heavy headers such as OpenSSL's fail either way, and parsing
- * them twice was a sixth of all parsing on the benchmark's corpus); a JavaScript file may be
- * Flow or JSX without saying so, and is cheap to retry.
+ * The grammar that parses a file first. A header named `.h` starts with C++, which also reads C:
+ * measured on the 696 distinct `.h` files of the benchmark corpus, the C grammar left more than
+ * a tenth of 173 of them in error nodes (OpenSSL's macro-typed declarations such as
+ * `STACK_OF(X) *f(...)` swallow the rest of a file) and C++ only 18, and C++ parsed 269 with
+ * fewer errors against 60 the other way. A `.c` file is C unless its text shows C++; a
+ * JavaScript file is Flow when it says so.
  */
-function retriesOtherGrammar(language: string): boolean {
-  return language === 'javascript';
+export function firstGrammar(doc: { path: string; language: string; text: string }): string {
+  const richer = RICHER_GRAMMAR[doc.language];
+  if (!richer) return doc.language;
+  if (doc.language === 'c' && HEADER.test(doc.path)) return richer;
+  return showsRicherSyntax(doc.language, doc.text) ? richer : doc.language;
 }
 
 interface Outcome {
