@@ -193,6 +193,56 @@ describe('segment format', () => {
     }
   });
 
+  describe('long postings lists are stored deflated and read back exactly', () => {
+    // 800 chunks that all say `common` (a list far over the deflate threshold) and a few `rare`.
+    const many: Array<[string, Chunk[]]> = Array.from({ length: 40 }, (_, f) => [
+      `src/m${f}.ts`,
+      Array.from({ length: 20 }, (_, k) => chunk(`src/m${f}.ts`, k * 3 + 1, k * 3 + 2, 'function', `f${f}_${k}`, `common common ${k % 7 === 0 ? 'rare' : 'x'} ${'common '.repeat(k % 4)}`)),
+    ]);
+    const bytes = build(many);
+    const seg = new Segment('seg-many.cseg', bytes);
+    const expectedCommon = (f: number) => 2 + (f % 4);
+
+    it('a deflated list and a plain one give their documents and frequencies', () => {
+      const common = seg.postings(seg.findTerm('common'));
+      assert.equal(common.docs.length, 800);
+      assert.equal(seg.df(seg.findTerm('common')), 800, 'the stored flag does not leak into the document frequency');
+      common.docs.forEach((d, i) => {
+        assert.equal(d, i);
+        assert.equal(common.tfs[i * FIELDS.length + FIELDS.indexOf('body')], expectedCommon(i % 20));
+      });
+      const rare = seg.postings(seg.findTerm('rare'));
+      assert.deepEqual([...rare.docs], many.flatMap(([, cs], f) => cs.map((c, k) => (c.text.includes('rare') ? f * 20 + k : -1))).filter((d) => d >= 0));
+    });
+
+    it('is much smaller than the same postings plain', () => {
+      const view = new DataView(bytes.buffer, bytes.byteOffset);
+      const offsets = view.getUint32(32 + 13 * 8, true); // postingOffsets
+      const t = seg.findTerm('common');
+      const stored = view.getUint32(offsets + (t + 1) * 4, true) - view.getUint32(offsets + t * 4, true);
+      // Plain, each of the 800 postings takes two bytes (document delta, packed frequency).
+      assert.ok(stored < 400, `the list of \`common\` takes ${stored} bytes`);
+    });
+
+    it('merging rewrites them the same way', () => {
+      const merged = new Segment('seg-mm.cseg', mergeSegments([{ segment: seg, deleted: new Uint8Array(seg.docCount) }]));
+      const a = seg.postings(seg.findTerm('common'));
+      const b = merged.postings(merged.findTerm('common'));
+      assert.deepEqual([...b.docs], [...a.docs]);
+      assert.deepEqual([...b.tfs], [...a.tfs]);
+    });
+
+    it('a damaged deflated list fails with CorruptDataError', () => {
+      const c = bytes.slice();
+      const view = new DataView(c.buffer);
+      const postingsOffset = view.getUint32(32 + 15 * 8, true);
+      const postingsLength = view.getUint32(32 + 15 * 8 + 4, true);
+      for (let i = 0; i < postingsLength; i++) c[postingsOffset + i] = 0xff;
+      const damaged = new Segment('seg-x.cseg', c);
+      assert.throws(() => damaged.postings(damaged.findTerm('common')), CorruptDataError);
+    });
+  });
+
   it('merges segments, dropping tombstoned documents and remapping postings', () => {
     const a = new Segment('seg-a.cseg', build(sample));
     const b = new Segment('seg-b.cseg', build([['src/c.ts', [chunk('src/c.ts', 1, 1, 'function', 'loadUser', 'function loadUser() {}')]]]));
