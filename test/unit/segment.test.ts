@@ -20,6 +20,16 @@ function build(files: Array<[string, Chunk[]]>): Uint8Array {
   return b.build();
 }
 
+/** A copy of a segment whose postings section is all 0xff bytes (section 15, see SECTION). */
+function withPostingsOverwritten(bytes: Uint8Array): Uint8Array {
+  const c = bytes.slice();
+  const view = new DataView(c.buffer);
+  const offset = view.getUint32(32 + 15 * 8, true);
+  const length = view.getUint32(32 + 15 * 8 + 4, true);
+  c.fill(0xff, offset, offset + length);
+  return c;
+}
+
 const sample: Array<[string, Chunk[]]> = [
   ['src/a.ts', [chunk('src/a.ts', 1, 3, 'function', 'loadUser', 'function loadUser(id) { return fetchUser(id) }'), chunk('src/a.ts', 5, 9, 'class', 'UserStore', 'class UserStore { users = new Map() }')]],
   ['src/b.ts', [chunk('src/b.ts', 1, 2, 'function', 'saveUser', 'function saveUser(user) { db.write(user) }')]],
@@ -233,12 +243,7 @@ describe('segment format', () => {
     });
 
     it('a damaged deflated list fails with CorruptDataError', () => {
-      const c = bytes.slice();
-      const view = new DataView(c.buffer);
-      const postingsOffset = view.getUint32(32 + 15 * 8, true);
-      const postingsLength = view.getUint32(32 + 15 * 8 + 4, true);
-      for (let i = 0; i < postingsLength; i++) c[postingsOffset + i] = 0xff;
-      const damaged = new Segment('seg-x.cseg', c);
+      const damaged = new Segment('seg-x.cseg', withPostingsOverwritten(bytes));
       assert.throws(() => damaged.postings(damaged.findTerm('common')), CorruptDataError);
     });
   });
@@ -289,12 +294,7 @@ describe('segment format', () => {
     it('postings that point past the documents', () => {
       const seg = new Segment('seg-x.cseg', good);
       // Flip bytes inside the postings block: decoding must fail cleanly, never return wild doc numbers.
-      const c = good.slice();
-      const view = new DataView(c.buffer);
-      const postingsOffset = view.getUint32(32 + 15 * 8, true);
-      const postingsLength = view.getUint32(32 + 15 * 8 + 4, true);
-      for (let i = 0; i < postingsLength; i++) c[postingsOffset + i] = 0xff;
-      const damaged = new Segment('seg-x.cseg', c);
+      const damaged = new Segment('seg-x.cseg', withPostingsOverwritten(good));
       assert.throws(() => damaged.postings(damaged.findTerm('user')), CorruptDataError);
       assert.ok(seg.postings(seg.findTerm('user')).docs.length > 0);
     });
