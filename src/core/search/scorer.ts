@@ -648,21 +648,33 @@ function scoreSegmentPruned(s: number, cursors: readonly TermCursor[], norms: No
  * field: the only ones `take` can mark as named by the query.
  */
 function namedDocuments(cursors: readonly TermCursor[]): Uint32Array {
-  let count = 0;
-  for (const c of cursors) if (c.term.nameField >= 0) count += c.postings.docs.length;
-  if (count === 0) return EMPTY_DOCS;
-  const found = new Uint32Array(count);
-  let m = 0;
+  let named: Uint32Array = EMPTY_DOCS;
   for (const c of cursors) {
     const f = c.term.nameField;
     if (f < 0) continue;
     const { docs, tfs } = c.postings;
-    for (let i = 0; i < docs.length; i++) if ((tfs[i * FIELD_COUNT + f] as number) > 0) found[m++] = docs[i] as number;
+    const mine = new Uint32Array(docs.length);
+    let m = 0;
+    for (let i = 0; i < docs.length; i++) if ((tfs[i * FIELD_COUNT + f] as number) > 0) mine[m++] = docs[i] as number;
+    named = named.length === 0 ? mine.subarray(0, m) : union(named, mine.subarray(0, m));
   }
-  const sorted = found.subarray(0, m).sort();
-  let u = 0;
-  for (let i = 0; i < sorted.length; i++) if (i === 0 || sorted[i] !== sorted[u - 1]) sorted[u++] = sorted[i] as number;
-  return sorted.subarray(0, u);
+  return named;
+}
+
+/** The union of two ascending lists, ascending and without repeats (each list is one term's documents). */
+function union(a: Uint32Array, b: Uint32Array): Uint32Array {
+  const out = new Uint32Array(a.length + b.length);
+  let i = 0;
+  let j = 0;
+  let n = 0;
+  while (i < a.length || j < b.length) {
+    const x = i < a.length ? (a[i] as number) : NO_DOC;
+    const y = j < b.length ? (b[j] as number) : NO_DOC;
+    out[n++] = x < y ? x : y;
+    if (x <= y) i++;
+    if (y <= x) j++;
+  }
+  return out.subarray(0, n);
 }
 
 const EMPTY_DOCS = new Uint32Array(0);
