@@ -74,7 +74,8 @@ export function toWire(doc: SourceDocument, result: FileChunks): WireFileChunks 
     if (start === undefined || chunk.endLine < chunk.startLine) return wire;
     const next = starts[chunk.endLine];
     const end = next === undefined ? doc.text.length : next - 1;
-    if (end - start !== chunk.text.length || doc.text.slice(start, end) !== chunk.text) return wire;
+    // Compared in place: a slice per chunk would copy every chunk's text once more.
+    if (end - start !== chunk.text.length || !doc.text.startsWith(chunk.text, start)) return wire;
     wire.text = '';
     wire.textRange = [start, end];
     return wire;
