@@ -81,7 +81,8 @@ export class FileSource implements ByteSource {
 
 /**
  * A section read piecemeal while callers ask for a few ranges (a query's postings, a page of
- * hits), and loaded whole once they read widely (a merge walks every record).
+ * hits), and loaded whole once they read widely (a merge walks every record) — after
+ * `wideReads` range reads, or when a caller asks for it all.
  */
 export class LazySection {
   private whole: Uint8Array | undefined;
@@ -91,6 +92,7 @@ export class LazySection {
     private readonly source: ByteSource,
     private readonly offset: number,
     readonly length: number,
+    private readonly wideReads = WIDE_READS,
   ) {
     if (source.inMemory) this.whole = source.read(offset, length);
   }
@@ -107,7 +109,7 @@ export class LazySection {
 
   range(start: number, end: number): Uint8Array {
     if (start < 0 || end > this.length || start > end) throw new CorruptDataError(`range ${start}..${end} outside a section of ${this.length} bytes`);
-    if (this.whole || this.length <= SMALL_SECTION || ++this.rangeReads > WIDE_READS) return this.all().subarray(start, end);
+    if (this.whole || this.length <= SMALL_SECTION || ++this.rangeReads > this.wideReads) return this.all().subarray(start, end);
     return this.source.read(this.offset + start, end - start);
   }
 
@@ -118,7 +120,7 @@ export class LazySection {
    */
   peek(start: number, end: number): Uint8Array {
     if (start < 0 || end > this.length || start > end) throw new CorruptDataError(`range ${start}..${end} outside a section of ${this.length} bytes`);
-    if (this.whole || this.length <= SMALL_SECTION || ++this.rangeReads > WIDE_READS || !this.source.readInto) return this.range(start, end);
+    if (this.whole || this.length <= SMALL_SECTION || ++this.rangeReads > this.wideReads || !this.source.readInto) return this.range(start, end);
     const into = scratch(end - start);
     this.source.readInto(this.offset + start, into);
     return into;

@@ -46,6 +46,7 @@ export function mergeSegments(inputs: readonly MergeInput[]): Uint8Array {
     remaps.push(remap);
   }
 
+  for (const { segment } of inputs) segment.loadAllPostings();
   // Union of dictionaries; each term's postings appended segment by segment keeps docs ascending.
   const termSources = new Map<string, Array<[number, number]>>();
   inputs.forEach(({ segment }, s) => {

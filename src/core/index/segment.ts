@@ -640,10 +640,10 @@ export class Segment {
     };
     // Every section goes through `lazy` (bounds and length checks); the ones loaded up front
     // are simply read whole at once.
-    const lazy = (i: number, expected?: number): LazySection => {
+    const lazy = (i: number, expected?: number, wideReads?: number): LazySection => {
       const [o, l] = bounds(i);
       if (expected !== undefined && l !== expected) throw new CorruptDataError(`segment ${name}: section ${i} has wrong length`);
-      return new LazySection(source, o, l);
+      return new LazySection(source, o, l, wideReads);
     };
     const section = (i: number): Uint8Array => lazy(i).all();
     const u8 = (i: number, expected: number): Uint8Array => lazy(i, expected).all();
@@ -695,11 +695,14 @@ export class Segment {
     if (this.termSamples.length !== Math.ceil(this.termCount / TERM_STRIDE)) throw new CorruptDataError(`segment ${name}: term index has ${this.termSamples.length} entries for ${this.termCount} terms`);
     this.postingOffsets = lazyU32(SECTION.postingOffsets, this.termCount + 1);
     this.termDf = lazyU32(SECTION.termDf, this.termCount);
-    this.postingsBytes = lazy(SECTION.postings);
+    // Queries read postings term by term (into a reused buffer) however many they run: a
+    // long-lived reader loading 20-30 MB sections whole after 512 terms made those queries the
+    // slowest of a session and held the memory. Merges ask for the sections whole.
+    this.postingsBytes = lazy(SECTION.postings, undefined, Infinity);
     this.idSection = lazy(SECTION.ids, n * 8);
     this.filePostingOffsets = lazyU32(SECTION.filePostingOffsets, this.termCount + 1);
     this.termFileDf = lazyU32(SECTION.termFileDf, this.termCount);
-    this.filePostingsBytes = lazy(SECTION.filePostings);
+    this.filePostingsBytes = lazy(SECTION.filePostings, undefined, Infinity);
     if (this.filePostingOffsets.at(this.termCount) !== this.filePostingsBytes.length) throw new CorruptDataError(`segment ${name}: file postings length mismatch`);
     const ft = u8(SECTION.fieldTotals, FIELD_COUNT * 8);
     this.fieldTotals = new Float64Array(ft.buffer, ft.byteOffset, FIELD_COUNT);
@@ -1010,6 +1013,12 @@ export class Segment {
    * Decodes a term's postings without keeping them, for readers that walk every term once
    * (merges). Throws CorruptDataError if they do not decode within bounds.
    */
+  /** Loads the postings sections whole: for a caller about to read every term's postings (a merge). */
+  loadAllPostings(): void {
+    this.postingsBytes.all();
+    this.filePostingsBytes.all();
+  }
+
   readPostings(termIndex: number): Postings {
     const stored = this.termDf.at(termIndex);
     const df = stored % DEFLATED_BIT;
