@@ -89,6 +89,29 @@ describe('segment format', () => {
     assert.equal(seg.fileOf(2), seg.file(3), 'a file entry is decoded once');
   });
 
+  it('gives the same paths read one by one, past the point where it decodes them all, from a file', () => {
+    // 1,500 files with non-ASCII paths: the first 1,024 are decoded one at a time, then all at once.
+    const paths = Array.from({ length: 1500 }, (_, i) => `pkg/ü${i % 7}/file ${i}.ts`);
+    const b = new SegmentBuilder();
+    for (const p of paths) b.addFile({ path: p, size: 1, mtimeMs: 1, hash: 'h', language: 'typescript' }, [chunk(p, 1, 1, 'function', 'f', 'function f() {}')]);
+    const dir = fs.mkdtempSync(nodePath.join(os.tmpdir(), 'cairn-paths-'));
+    try {
+      const file = nodePath.join(dir, 'seg-p.cseg');
+      fs.writeFileSync(file, b.build());
+      const source = new FileSource(file);
+      try {
+        const seg = new Segment('seg-p.cseg', source);
+        const order = paths.map((_, i) => (i * 7919) % paths.length); // every file once, scattered
+        for (const i of order) assert.equal(seg.filePath(i), paths[i]);
+        assert.deepEqual(seg.files.map((f) => f.path), paths);
+      } finally {
+        source.close();
+      }
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('records: bare signatures, JSON when needed, long signatures cut for display', () => {
     const base = chunk('r.ts', 1, 1, 'function', 'f', 'x');
     const cases: Array<[Partial<Chunk>, object]> = [
