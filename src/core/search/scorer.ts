@@ -652,14 +652,31 @@ function namedDocuments(cursors: readonly TermCursor[]): Uint32Array {
   for (const c of cursors) {
     const f = c.term.nameField;
     if (f < 0) continue;
-    const { docs, tfs } = c.postings;
-    const mine = new Uint32Array(docs.length);
-    let m = 0;
-    for (let i = 0; i < docs.length; i++) if ((tfs[i * FIELD_COUNT + f] as number) > 0) mine[m++] = docs[i] as number;
-    named = named.length === 0 ? mine.subarray(0, m) : union(named, mine.subarray(0, m));
+    const mine = docsWithField(c.postings, f);
+    named = named.length === 0 ? mine : union(named, mine);
   }
   return named;
 }
+
+/**
+ * The documents of `postings` with the term in field `f`. Kept with the postings (a segment
+ * keeps common words' postings decoded, and the same words name chunks query after query).
+ */
+function docsWithField(postings: Postings, f: number): Uint32Array {
+  let byField = withField.get(postings);
+  if (!byField) withField.set(postings, (byField = new Map()));
+  let docs = byField.get(f);
+  if (!docs) {
+    const found = new Uint32Array(postings.docs.length);
+    let m = 0;
+    for (let i = 0; i < postings.docs.length; i++) if ((postings.tfs[i * FIELD_COUNT + f] as number) > 0) found[m++] = postings.docs[i] as number;
+    docs = found.slice(0, m);
+    byField.set(f, docs);
+  }
+  return docs;
+}
+
+const withField = new WeakMap<Postings, Map<number, Uint32Array>>();
 
 /** The union of two ascending lists, ascending and without repeats (each list is one term's documents). */
 function union(a: Uint32Array, b: Uint32Array): Uint32Array {
