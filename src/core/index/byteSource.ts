@@ -108,8 +108,7 @@ export class LazySection {
   }
 
   range(start: number, end: number): Uint8Array {
-    if (start < 0 || end > this.length || start > end) throw new CorruptDataError(`range ${start}..${end} outside a section of ${this.length} bytes`);
-    if (this.whole || this.length <= SMALL_SECTION || ++this.rangeReads > this.wideReads) return this.all().subarray(start, end);
+    if (this.servesWhole(start, end)) return this.all().subarray(start, end);
     return this.source.read(this.offset + start, end - start);
   }
 
@@ -119,11 +118,17 @@ export class LazySection {
    * ~17 µs each to fault in on the benchmark machine (a query's postings are megabytes).
    */
   peek(start: number, end: number): Uint8Array {
-    if (start < 0 || end > this.length || start > end) throw new CorruptDataError(`range ${start}..${end} outside a section of ${this.length} bytes`);
-    if (this.whole || this.length <= SMALL_SECTION || ++this.rangeReads > this.wideReads || !this.source.readInto) return this.range(start, end);
+    if (this.servesWhole(start, end)) return this.all().subarray(start, end);
+    if (!this.source.readInto) return this.source.read(this.offset + start, end - start);
     const into = scratch(end - start);
     this.source.readInto(this.offset + start, into);
     return into;
+  }
+
+  /** Checks a range read and counts it; true when it is served from the whole section. */
+  private servesWhole(start: number, end: number): boolean {
+    if (start < 0 || end > this.length || start > end) throw new CorruptDataError(`range ${start}..${end} outside a section of ${this.length} bytes`);
+    return this.whole !== undefined || this.length <= SMALL_SECTION || ++this.rangeReads > this.wideReads;
   }
 }
 

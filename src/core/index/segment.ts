@@ -817,7 +817,7 @@ export class Segment {
   /** The `path` field's length summed over documents (each counts its file's path). */
   pathFieldTotal(): number {
     let total = 0;
-    for (let i = 0; i < this.fileCount; i++) total += (this.filePathLengths[i] as number) * ((this.fileFirstDoc[i + 1] as number) - (this.fileFirstDoc[i] as number));
+    for (let i = 0; i < this.fileCount; i++) total += (this.filePathLengths[i] as number) * this.fileDocCount(i);
     return total;
   }
 
@@ -852,9 +852,9 @@ export class Segment {
     return path;
   }
 
-  /** The symbol name of every document, decoded on first use. */
+  /** The symbol name of every document, decoded on first use (block by block, each checked for its row count). */
   symbols(): string[] {
-    if (!this.symbolColumn) this.symbolColumn = this.wholeColumn(this.symbolBlocks);
+    if (!this.symbolColumn) this.symbolColumn = this.symbolBlocks.all();
     return this.symbolColumn;
   }
 
@@ -862,7 +862,7 @@ export class Segment {
   contexts(): string[] {
     if (!this.contextColumn) {
       const symbols = this.symbols();
-      this.contextColumn = this.wholeColumn(this.contextBlocks).map((c, i) => decodeContext(c, symbols[i] as string));
+      this.contextColumn = this.contextBlocks.all().map((c, i) => decodeContext(c, symbols[i] as string));
     }
     return this.contextColumn;
   }
@@ -885,12 +885,6 @@ export class Segment {
   contextOf(doc: number): string {
     if (this.contextColumn) return this.contextColumn[doc] as string;
     return decodeContext(this.contextBlocks.get(doc), this.symbolOf(doc));
-  }
-
-  private wholeColumn(column: BlockColumn): string[] {
-    const rows = column.all();
-    if (rows.length !== this.docCount) throw new CorruptDataError(`segment ${this.name}: string column has ${rows.length} rows for ${this.docCount} documents`);
-    return rows;
   }
 
   record(doc: number): DocRecord {
@@ -1010,15 +1004,17 @@ export class Segment {
   }
 
   /**
+   * Loads the postings section whole, for a caller about to read every term's postings (a
+   * merge; path postings it recomputes from the paths).
+   */
+  loadAllPostings(): void {
+    this.postingsBytes.all();
+  }
+
+  /**
    * Decodes a term's postings without keeping them, for readers that walk every term once
    * (merges). Throws CorruptDataError if they do not decode within bounds.
    */
-  /** Loads the postings sections whole: for a caller about to read every term's postings (a merge). */
-  loadAllPostings(): void {
-    this.postingsBytes.all();
-    this.filePostingsBytes.all();
-  }
-
   readPostings(termIndex: number): Postings {
     const stored = this.termDf.at(termIndex);
     const df = stored % DEFLATED_BIT;

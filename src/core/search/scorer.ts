@@ -565,7 +565,7 @@ function scoreSegment(
  * `scoreSegment` for a query of optional words, skipping documents that cannot reach the
  * results (MaxScore). A term's contribution is below weight * idf * (k1 + 1) whatever its
  * frequencies, so with the terms ordered by that bound, the cheapest terms whose bounds sum
- * (times the largest boost) below the current threshold cannot lift a document into the
+ * (times the largest boost the document can get) below the current threshold cannot lift a document into the
  * results on their own: only documents of the other, *essential* terms are visited, and the
  * cheap terms are looked up for those. Scores are summed in query order, exactly as
  * `scoreSegment` does, so every visited document gets the same score. Returns true when
