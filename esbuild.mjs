@@ -19,6 +19,7 @@ const nodeEntries = {
   extension: 'src/vscode/extension.ts',
   cli: 'src/cli/main.ts',
   chunkWorker: 'src/core/chunking/worker.ts',
+  indexWorker: 'src/core/engine/indexWorker.ts',
   engineWorker: 'src/core/engine/worker.ts',
   bench: 'src/bench/main.ts',
   // Commands with heavy dependencies get their own bundles, so `cairn search` does not pay to

@@ -111,7 +111,7 @@ function child(args: string[]): Record<string, unknown> {
 }
 
 function engineFor(root: string, storeDir: string): Engine {
-  return new Engine({ root, storeDir, grammarsDir, workerScript: chunkWorker, discovery: BENCH_DISCOVERY, ripgrepPath: rgPath() });
+  return new Engine({ root, storeDir, grammarsDir, workerScript: chunkWorker, indexWorkerScript: path.join(dist, 'indexWorker.js'), discovery: BENCH_DISCOVERY, ripgrepPath: rgPath() });
 }
 
 async function indexSection(corpus: Corpus, storeDir: string, parseBaselineMs: number | undefined, runs: number): Promise<void> {

@@ -1,8 +1,9 @@
 // Where the CLI's run-time files live, relative to the running script. The only module that
 // knows the layout: the engine is always handed these paths.
 //
-//   bundle (dist/cli.js):        dist/chunkWorker.js, grammars/
-//   tsc output (out/src/cli/):   out/src/core/chunking/worker.js, grammars/ at the repo root
+//   bundle (dist/cli.js):        dist/chunkWorker.js, dist/indexWorker.js, grammars/
+//   tsc output (out/src/cli/):   out/src/core/chunking/worker.js, out/src/core/engine/indexWorker.js,
+//                                grammars/ at the repo root
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 
@@ -11,6 +12,8 @@ export interface CliAssets {
   grammarsDir: string;
   /** Entry script of a chunk worker thread. */
   chunkWorker: string;
+  /** Entry script of the thread that builds an index from nothing. */
+  indexWorker: string;
   /** The ripgrep binary of @vscode/ripgrep's package for this platform, when installed. */
   ripgrep?: string;
 }
@@ -28,11 +31,12 @@ export function locateRipgrep(): string | undefined {
 export function locateAssets(scriptDir: string = __dirname): CliAssets {
   const bundledWorker = path.join(scriptDir, 'chunkWorker.js');
   if (existsSync(bundledWorker)) {
-    return { grammarsDir: path.resolve(scriptDir, '..', 'grammars'), chunkWorker: bundledWorker, ripgrep: locateRipgrep() };
+    return { grammarsDir: path.resolve(scriptDir, '..', 'grammars'), chunkWorker: bundledWorker, indexWorker: path.join(scriptDir, 'indexWorker.js'), ripgrep: locateRipgrep() };
   }
   return {
     grammarsDir: path.resolve(scriptDir, '..', '..', '..', 'grammars'),
     chunkWorker: path.resolve(scriptDir, '..', 'core', 'chunking', 'worker.js'),
+    indexWorker: path.resolve(scriptDir, '..', 'core', 'engine', 'indexWorker.js'),
     ripgrep: locateRipgrep(),
   };
 }

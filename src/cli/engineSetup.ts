@@ -45,6 +45,7 @@ export function openEngine(values: OptionValues, root: string): Engine {
     storeDir: resolveStoreDir(root, store),
     grammarsDir: assets.grammarsDir,
     workerScript: assets.chunkWorker,
+    indexWorkerScript: assets.indexWorker,
     ripgrepPath: assets.ripgrep,
     beforeGrammarsLoad: useBaselineWasmCompiler,
   });

@@ -10,6 +10,8 @@ export interface ExtensionAssets {
   engineWorker: string;
   /** `dist/chunkWorker.js`: chunking threads the engine starts. */
   chunkWorker: string;
+  /** `dist/indexWorker.js`: the capped-heap thread a whole index is built on. */
+  indexWorker: string;
   /** `grammars/`: tree-sitter.wasm and the language grammars. */
   grammarsDir: string;
   /** VS Code's own ripgrep, when this VS Code ships one where we look. */
@@ -38,6 +40,7 @@ export function locateAssets(extensionUri: vscode.Uri): ExtensionAssets {
   return {
     engineWorker: path.join(root, 'dist', 'engineWorker.js'),
     chunkWorker: path.join(root, 'dist', 'chunkWorker.js'),
+    indexWorker: path.join(root, 'dist', 'indexWorker.js'),
     grammarsDir: path.join(root, 'grammars'),
     ripgrep: locateVscodeRipgrep(vscode.env.appRoot),
   };

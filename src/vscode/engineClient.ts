@@ -103,6 +103,7 @@ export class WorkerEngineClient implements EngineClient, vscode.Disposable {
       storeDir: storeDirFor(this.context, folder),
       grammarsDir: this.assets.grammarsDir,
       workerScript: this.assets.chunkWorker,
+      indexWorkerScript: this.assets.indexWorker,
       // Leave a core for the editor: indexing must never make typing lag.
       workers: Math.max(1, os.availableParallelism() - 1),
       ...(this.assets.ripgrep ? { ripgrepPath: this.assets.ripgrep } : {}),

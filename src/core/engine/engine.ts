@@ -49,7 +49,22 @@ export interface EngineOptions {
   ripgrepPath?: string;
   /** Called before a chunker loads grammars (the CLI picks V8's wasm compiler there). */
   beforeGrammarsLoad?: () => void;
+  /**
+   * Index worker entry (`dist/indexWorker.js`). With it, an index built from nothing (first
+   * run, rebuild, a discarded store) is built on a thread whose heap is capped at `indexHeapMb`;
+   * without it, or for incremental refreshes, in the calling thread.
+   */
+  indexWorkerScript?: string;
+  /** Heap cap of the index worker thread (default 256 MB; see indexWorker.ts). */
+  indexHeapMb?: number;
 }
+
+/**
+ * The index thread's default heap cap. A cold index of the 815k-chunk benchmark corpus holds
+ * ~100 MB live on that thread (the segment being built, one batch of files); the cap leaves
+ * room for a segment of huge files while keeping V8 from growing the heap to 300-400 MB.
+ */
+const DEFAULT_INDEX_HEAP_MB = 256;
 
 /** One line of `cairn export --format jsonl`. */
 export interface ExportedChunk {
@@ -116,6 +131,8 @@ export class Engine {
   private readonly warmLanguages = new Set<string>();
   private view?: View;
   private lastRefreshGeneration = -1;
+  /** Why the last whole-index build left the index thread, for the report of the build that followed. */
+  private indexThreadFailure?: Diagnostic;
 
   constructor(private readonly options: EngineOptions) {
     this.root = path.resolve(options.root);
@@ -147,6 +164,10 @@ export class Engine {
   }
 
   private async refreshOnce(options: RefreshOptions): Promise<RefreshReport> {
+    if (this.options.indexWorkerScript && !options.only && this.buildsFromNothing(options)) {
+      const report = await this.refreshOnIndexThread(this.options.indexWorkerScript, options);
+      if (report) return report;
+    }
     const { refreshIndex } = await import('./indexer');
     const report = await refreshIndex(
       {
@@ -161,11 +182,45 @@ export class Engine {
       options,
     );
     this.lastRefreshGeneration = report.generation;
+    if (this.indexThreadFailure) {
+      report.diagnostics.push(this.indexThreadFailure);
+      this.indexThreadFailure = undefined;
+    }
     for (const p of [this.threadPool, this.localPool]) {
       const pool = p ? await p : undefined;
       for (const d of pool?.diagnostics ?? []) if (!report.diagnostics.some((x) => x.code === d.code)) report.diagnostics.push(d);
     }
     return report;
+  }
+
+  /** True when a refresh will build the whole index: no usable store yet, or a rebuild. */
+  private buildsFromNothing(options: RefreshOptions): boolean {
+    if (options.rebuild) return true;
+    try {
+      return this.store.readManifest() === undefined;
+    } catch {
+      return true; // unreadable: the refresh discards it and starts over
+    }
+  }
+
+  /**
+   * Runs a whole-index build on the index thread. When that thread dies (out of memory under its
+   * cap), answers undefined after noting why, and the caller builds in this thread instead.
+   */
+  private async refreshOnIndexThread(script: string, options: RefreshOptions): Promise<RefreshReport | undefined> {
+    const { runIndexJob, IndexWorkerDied } = await import('./indexJob');
+    const { beforeGrammarsLoad: _hook, ...plain } = this.options;
+    // V8 flags are per process: the hook set here holds for the index thread's chunk workers too.
+    this.options.beforeGrammarsLoad?.();
+    try {
+      const report = await runIndexJob(script, this.options.indexHeapMb ?? DEFAULT_INDEX_HEAP_MB, { engine: { ...plain, root: this.root, storeDir: this.store.dir }, refresh: { rebuild: options.rebuild } }, options);
+      this.lastRefreshGeneration = report.generation;
+      return report;
+    } catch (e) {
+      if (!(e instanceof IndexWorkerDied)) throw e;
+      this.indexThreadFailure = { code: 'index-thread-died', severity: 'warning', message: `${e.message}; the index was built on the calling thread instead` };
+      return undefined;
+    }
   }
 
   /**

@@ -14,7 +14,8 @@ import { forEachToken } from './tokenizer';
 import { ByteReader, ByteWriter, CorruptDataError } from './varint';
 import { LazySection, LazyU32, memorySource, PagedU8, type ByteSource } from './byteSource';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
-import { BLOCK_ROWS, BlockColumn, encodeBlockColumn } from './blockColumn';
+import { BLOCK_ROWS, BlockColumn, BlockColumnWriter, SMALL_DEFLATE } from './blockColumn';
+import { grown, ListPool } from './listPool';
 
 export const SEGMENT_FORMAT_VERSION = 9;
 const MAGIC = 'CAIRNSEG';
@@ -74,9 +75,12 @@ const SECTION_COUNT = 31;
 const DEFLATE_POSTINGS_MIN = 1024;
 const DEFLATED_BIT = 0x80000000;
 
+/** A short list compresses as well in a small window, and its zlib state costs far less (see SMALL_DEFLATE). */
+const SMALL_POSTINGS_DEFLATE = SMALL_DEFLATE;
+
 function packPostings(bytes: Uint8Array): { bytes: Uint8Array; deflated: boolean } {
   if (bytes.length < DEFLATE_POSTINGS_MIN) return { bytes, deflated: false };
-  const packed = deflateRawSync(bytes, { level: 1 });
+  const packed = deflateRawSync(bytes, bytes.length <= 8192 ? SMALL_POSTINGS_DEFLATE : { level: 1 });
   return packed.length < bytes.length ? { bytes: packed, deflated: true } : { bytes, deflated: false };
 }
 
@@ -137,12 +141,6 @@ export interface RawDoc {
   id: string;
 }
 
-interface TermPostings {
-  writer: ByteWriter;
-  lastDoc: number;
-  df: number;
-}
-
 /** Path terms are indexed per file, not per chunk: every chunk of a file has the same path. */
 interface FileTermPostings {
   writer: ByteWriter;
@@ -164,20 +162,36 @@ function oneLine(s: string): string {
 export class SegmentBuilder {
   private readonly files: SegmentFile[] = [];
   private docs = 0;
-  private readonly docStart: number[] = [];
-  private readonly docEnd: number[] = [];
-  private readonly docKind: number[] = [];
-  private readonly docFlags: number[] = [];
+  private docStart = new Int32Array(1024);
+  private docEnd = new Int32Array(1024);
+  private readonly docKind = new ByteWriter(1024);
+  private readonly docFlags = new ByteWriter(1024);
   private fieldLengths = new ByteWriter(1024);
-  private readonly symbols: string[] = [];
-  private readonly contexts: string[] = [];
-  private readonly records: string[] = [];
+  private readonly symbols = new BlockColumnWriter();
+  private readonly contexts = new BlockColumnWriter();
+  private readonly records = new BlockColumnWriter();
   private ids = new ByteWriter(1024);
-  private readonly postings = new Map<string, TermPostings>();
+  /** Each term's postings list in `postingLists`, by term. */
+  private readonly termLists = new Map<string, number>();
+  private readonly postingLists = new ListPool();
+  /** By list: the last document written and the document frequency. */
+  private lastDoc = new Int32Array(256);
+  private termDf = new Int32Array(256);
+  /** One posting, encoded before it is copied into its list. */
+  private readonly scratch = new ByteWriter(64);
   private readonly filePostings = new Map<string, FileTermPostings>();
   private readonly fieldTotals = new Float64Array(FIELD_COUNT);
-  /** Rough bytes held, so callers can flush large builds into several segments. */
-  approxBytes = 0;
+  /** Heap held outside the postings pool and the block columns (terms, paths, typed arrays). */
+  private otherBytes = 0;
+
+  /**
+   * Bytes held, roughly, so callers can flush large builds into several segments. Counts what
+   * the heap really holds per term and per document (measured against heap snapshots), not
+   * just the encoded bytes, since that is what decides a cold index's peak memory.
+   */
+  get approxBytes(): number {
+    return this.otherBytes + this.postingLists.reservedBytes + this.symbols.bytes + this.contexts.bytes + this.records.bytes + this.docs * 24;
+  }
 
   get docCount(): number {
     return this.docs;
@@ -193,7 +207,7 @@ export class SegmentBuilder {
     const firstDoc = this.docCount;
     const flags = docFlags(file.path, file.language);
     // One dictionary lookup per distinct term of the file.
-    const writers = analysis.terms.map((t) => this.postingsOf(t));
+    const lists = analysis.terms.map((t) => this.listOf(t));
     chunks.forEach((chunk, d) => {
       const doc = this.appendDoc({
         fileIndex,
@@ -208,7 +222,7 @@ export class SegmentBuilder {
         id: chunk.id,
       });
       for (let r = analysis.docStarts[d] as number; r < (analysis.docStarts[d + 1] as number); r++) {
-        this.writePosting(writers[analysis.termRefs[r] as number] as TermPostings, doc, analysis.tfs, r * FIELD_COUNT);
+        this.writePosting(lists[analysis.termRefs[r] as number] as number, doc, analysis.tfs, r * FIELD_COUNT);
       }
     });
     return { firstDoc, docCount: chunks.length };
@@ -227,7 +241,7 @@ export class SegmentBuilder {
       if (!p) {
         p = { writer: new ByteWriter(4), lastFile: 0, df: 0 };
         this.filePostings.set(term, p);
-        this.approxBytes += term.length * 2 + 96;
+        this.otherBytes += term.length * 2 + 200;
       }
       p.writer.varint(fileIndex - p.lastFile);
       p.writer.varint(tf);
@@ -235,7 +249,7 @@ export class SegmentBuilder {
       p.df++;
     }
     this.files.push({ ...file, firstDoc: this.docCount, docCount, pathLength });
-    this.approxBytes += file.path.length * 2 + 120;
+    this.otherBytes += file.path.length * 2 + 200;
     return fileIndex;
   }
 
@@ -244,14 +258,18 @@ export class SegmentBuilder {
     const doc = this.docCount;
     // Readers derive each document's file from the file table: a file's documents come right after it.
     if (d.fileIndex !== this.files.length - 1) throw new Error(`document ${doc} appended to file ${d.fileIndex}, not to the last file`);
+    if (doc === this.docStart.length) {
+      this.docStart = grown(this.docStart, doc * 2);
+      this.docEnd = grown(this.docEnd, doc * 2);
+    }
     this.docs++;
-    this.docStart.push(d.startLine);
-    this.docEnd.push(d.endLine);
-    this.docKind.push(d.kind);
-    this.docFlags.push(d.flags);
-    this.symbols.push(oneLine(d.symbol));
-    this.contexts.push(encodeContext(oneLine(d.context), oneLine(d.symbol)));
-    this.records.push(d.record);
+    this.docStart[doc] = d.startLine;
+    this.docEnd[doc] = d.endLine;
+    this.docKind.byte(d.kind);
+    this.docFlags.byte(d.flags);
+    this.symbols.add(oneLine(d.symbol));
+    this.contexts.add(encodeContext(oneLine(d.context), oneLine(d.symbol)));
+    this.records.add(d.record);
     writeId(this.ids, d.id);
     for (let f = 0; f < FIELD_COUNT; f++) {
       const len = d.fieldLengths[f] as number;
@@ -259,7 +277,6 @@ export class SegmentBuilder {
       this.fieldLengths.byte(len >>> 8);
       this.fieldTotals[f] = (this.fieldTotals[f] as number) + len;
     }
-    this.approxBytes += 64 + d.record.length + d.symbol.length + d.context.length;
     return doc;
   }
 
@@ -268,49 +285,55 @@ export class SegmentBuilder {
    * `tfs[base .. base+FIELD_COUNT)`. Docs must be appended in ascending order per term.
    */
   appendPosting(term: string, doc: number, tfs: Uint16Array, base: number): void {
-    this.writePosting(this.postingsOf(term), doc, tfs, base);
+    this.writePosting(this.listOf(term), doc, tfs, base);
   }
 
-  private postingsOf(term: string): TermPostings {
-    let p = this.postings.get(term);
-    if (!p) {
-      p = { writer: new ByteWriter(8), lastDoc: 0, df: 0 };
-      this.postings.set(term, p);
-      this.approxBytes += term.length * 2 + 96;
+  private listOf(term: string): number {
+    let list = this.termLists.get(term);
+    if (list === undefined) {
+      list = this.postingLists.newList();
+      this.termLists.set(term, list);
+      if (list === this.lastDoc.length) {
+        this.lastDoc = grown(this.lastDoc, list * 2);
+        this.termDf = grown(this.termDf, list * 2);
+      }
+      // The key string, its map entry and the list's slots in the pool's tables.
+      this.otherBytes += term.length * 2 + 100;
     }
-    return p;
+    return list;
   }
 
-  private writePosting(p: TermPostings, doc: number, tfs: Uint16Array, base: number): void {
-    const before = p.writer.length;
-    p.writer.varint(doc - p.lastDoc);
-    p.lastDoc = doc;
-    p.df++;
-    writeFieldFrequencies(p.writer, tfs, base);
-    this.approxBytes += p.writer.length - before;
+  private writePosting(list: number, doc: number, tfs: Uint16Array, base: number): void {
+    const w = this.scratch;
+    w.length = 0;
+    w.varint(doc - (this.lastDoc[list] as number));
+    writeFieldFrequencies(w, tfs, base);
+    this.postingLists.append(list, w.bytes, w.length);
+    this.lastDoc[list] = doc;
+    this.termDf[list] = (this.termDf[list] as number) + 1;
   }
 
   /** Serialises the segment. The builder must not be used afterwards. */
   build(): Uint8Array {
     const docCount = this.docCount;
-    const terms = [...new Set([...this.postings.keys(), ...this.filePostings.keys()])].sort();
+    const terms = [...new Set([...this.termLists.keys(), ...this.filePostings.keys()])].sort();
     const dictionary = stringTable(terms);
     const postingOffsets = new Uint32Array(terms.length + 1);
     const termDf = new Uint32Array(terms.length);
     let postingsLen = 0;
     const encoded = terms.map((t) => {
-      const p = this.postings.get(t);
-      return p ? packPostings(p.writer.result()) : undefined;
+      const list = this.termLists.get(t);
+      return list === undefined ? undefined : packPostings(this.postingLists.bytesOf(list));
     });
     const filePostingOffsets = new Uint32Array(terms.length + 1);
     const termFileDf = new Uint32Array(terms.length);
     let filePostingsLen = 0;
     terms.forEach((t, i) => {
-      const p = this.postings.get(t);
+      const list = this.termLists.get(t);
       const e = encoded[i];
       postingOffsets[i] = postingsLen;
       postingsLen += e?.bytes.length ?? 0;
-      termDf[i] = (p?.df ?? 0) + (e?.deflated ? DEFLATED_BIT : 0);
+      termDf[i] = (list === undefined ? 0 : (this.termDf[list] as number)) + (e?.deflated ? DEFLATED_BIT : 0);
       const fp = this.filePostings.get(t);
       filePostingOffsets[i] = filePostingsLen;
       filePostingsLen += fp?.writer.length ?? 0;
@@ -326,19 +349,19 @@ export class SegmentBuilder {
       const fp = this.filePostings.get(t);
       if (fp) filePostings.set(fp.writer.result(), filePostingOffsets[i] as number);
     });
-    this.postings.clear();
+    this.termLists.clear();
     this.filePostings.clear();
 
     const sections: Uint8Array[] = [];
     this.writeFileTable(sections);
-    const symbols = encodeBlockColumn(this.symbols);
-    const contexts = encodeBlockColumn(this.contexts);
-    const records = encodeBlockColumn(this.records);
+    const symbols = this.symbols.finish();
+    const contexts = this.contexts.finish();
+    const records = this.records.finish();
     sections[SECTION.symbolBlocks] = bytesOf(symbols.offsets);
-    sections[SECTION.docStart] = bytesOf(Uint32Array.from(this.docStart));
-    sections[SECTION.docEnd] = bytesOf(Uint32Array.from(this.docEnd));
-    sections[SECTION.docKind] = Uint8Array.from(this.docKind);
-    sections[SECTION.docFlags] = Uint8Array.from(this.docFlags);
+    sections[SECTION.docStart] = bytesOf(new Uint32Array(this.docStart.buffer, 0, docCount));
+    sections[SECTION.docEnd] = bytesOf(new Uint32Array(this.docEnd.buffer, 0, docCount));
+    sections[SECTION.docKind] = this.docKind.result();
+    sections[SECTION.docFlags] = this.docFlags.result();
     sections[SECTION.fieldLengths] = this.fieldLengths.result();
     sections[SECTION.symbols] = symbols.blob;
     sections[SECTION.contexts] = contexts.blob;
@@ -393,17 +416,14 @@ export class SegmentBuilder {
 
 /** Strings as one UTF-8 blob and the byte offset where each starts (plus the end). */
 function stringTable(strings: readonly string[]): { offsets: Uint32Array; blob: Uint8Array } {
-  const encoded = strings.map((x) => encoder.encode(x));
   const offsets = new Uint32Array(strings.length + 1);
-  let length = 0;
-  encoded.forEach((b, i) => {
-    offsets[i] = length;
-    length += b.length;
+  const w = new ByteWriter(Math.max(16, strings.length * 12));
+  strings.forEach((x, i) => {
+    offsets[i] = w.length;
+    w.utf8(x);
   });
-  offsets[strings.length] = length;
-  const blob = new Uint8Array(length);
-  encoded.forEach((b, i) => blob.set(b, offsets[i] as number));
-  return { offsets, blob };
+  offsets[strings.length] = w.length;
+  return { offsets, blob: w.result() };
 }
 
 function storedRecord(chunk: Chunk): string {

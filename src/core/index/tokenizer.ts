@@ -14,6 +14,15 @@ const PART = /\p{Lu}+(?!\p{Ll})\p{N}*|\p{Lu}?\p{Ll}+\p{N}*|\p{N}+\p{Ll}*|\p{Lo}+
 export const MAX_TOKEN_LENGTH = 48;
 
 const partsCache = new Map<string, readonly string[]>();
+
+/**
+ * A copy of `s` that shares no memory with the text it was cut from. V8 cuts substrings of 13
+ * characters or more as views into their parent, so a cached slice of one word would keep its
+ * whole file's text alive for as long as the cache holds it (hundreds of MB over a workspace).
+ */
+function detached(s: string): string {
+  return s.length < 13 ? s : (s + ' ').slice(0, -1);
+}
 const PARTS_CACHE_LIMIT = 200_000;
 const NO_PARTS: readonly string[] = [];
 
@@ -34,7 +43,7 @@ export function identifierParts(word: string): readonly string[] {
     if (unique.length > 1 || (unique.length === 1 && unique[0] !== word.toLowerCase())) result = unique;
   }
   if (partsCache.size >= PARTS_CACHE_LIMIT) partsCache.clear();
-  partsCache.set(word, result);
+  partsCache.set(detached(word), result === NO_PARTS ? result : result.map(detached));
   return result;
 }
 
@@ -136,7 +145,7 @@ export function proseForm(token: string): string {
   else if (/^[a-z]{3,}$/.test(token)) result = String(lunr.stemmer(new lunr.Token(token, {})));
   else result = token;
   if (stemCache.size >= PARTS_CACHE_LIMIT) stemCache.clear();
-  stemCache.set(token, result);
+  stemCache.set(detached(token), detached(result));
   return result;
 }
 

@@ -33,6 +33,42 @@ export class ByteWriter {
     this.bytes[this.length++] = v;
   }
 
+  /**
+   * Appends `s` as UTF-8 and returns its byte length. ASCII (nearly every identifier, path and
+   * signature) is copied char by char: a TextEncoder call per short string cost a segment
+   * build most of a second.
+   */
+  utf8(s: string): number {
+    const n = s.length;
+    this.ensure(n);
+    const bytes = this.bytes;
+    const start = this.length;
+    for (let i = 0; i < n; i++) {
+      const c = s.charCodeAt(i);
+      if (c >= 0x80) {
+        const wide = utf8Encoder.encode(s);
+        this.length = start;
+        this.append(wide);
+        return wide.length;
+      }
+      bytes[start + i] = c;
+    }
+    this.length = start + n;
+    return n;
+  }
+
+  /** Appends a varint byte length and then `s` as UTF-8. */
+  lengthPrefixedUtf8(s: string): void {
+    if (isAscii(s)) {
+      this.varint(s.length);
+      this.utf8(s);
+      return;
+    }
+    const wide = utf8Encoder.encode(s);
+    this.varint(wide.length);
+    this.append(wide);
+  }
+
   append(bytes: Uint8Array): void {
     this.ensure(bytes.length);
     this.bytes.set(bytes, this.length);
@@ -42,6 +78,13 @@ export class ByteWriter {
   result(): Uint8Array {
     return this.bytes.subarray(0, this.length);
   }
+}
+
+const utf8Encoder = new TextEncoder();
+
+function isAscii(s: string): boolean {
+  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) >= 0x80) return false;
+  return true;
 }
 
 /** Thrown when encoded data runs past its bounds: the caller treats the segment as corrupt. */

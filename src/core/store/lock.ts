@@ -8,6 +8,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { threadId } from 'node:worker_threads';
 import { nodeCrypto } from '../nodeCrypto';
 
 export interface LockOptions {
@@ -22,6 +23,8 @@ export interface LockOptions {
 
 interface LockInfo {
   pid: number;
+  /** The holder's thread within its process (worker_threads' threadId; 0 is the main thread). */
+  thread?: number;
   host: string;
   token: string;
   acquiredAt: string;
@@ -108,6 +111,19 @@ function createLockFile(file: string, content: string, token: string): void {
   }
 }
 
+/**
+ * Breaks the lock of `dir` if a thread of this process that has ended holds it: a worker thread
+ * that died mid-write (out of memory) leaves a lock whose process is alive, which waiters would
+ * otherwise only break once its heartbeat went stale. The caller knows the thread is gone.
+ */
+export function breakLockOfDeadThread(dir: string, thread: number): boolean {
+  const file = path.join(dir, 'write.lock');
+  const info = readInfo(file);
+  if (!info || info.pid !== process.pid || info.host !== os.hostname() || info.thread !== thread) return false;
+  breakLock(file);
+  return true;
+}
+
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 /** Acquires the lock `dir/write.lock`, waiting with backoff. Always pair with release(). */
@@ -143,7 +159,7 @@ export async function acquireLock(dir: string, options: LockOptions = {}): Promi
       // file that is then hard-linked into place (link fails if the lock exists). Created
       // empty and filled after, a writer killed in between left a lock nobody could tell was
       // dead, and every writer waited for it to go stale (30 s).
-      const info: LockInfo = { pid: process.pid, host: os.hostname(), token, acquiredAt: new Date().toISOString() };
+      const info: LockInfo = { pid: process.pid, thread: threadId, host: os.hostname(), token, acquiredAt: new Date().toISOString() };
       createLockFile(file, JSON.stringify(info), token);
       break;
     } catch (e) {

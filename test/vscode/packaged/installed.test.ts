@@ -26,7 +26,7 @@ describe('Cairn packaged (.vsix installed)', () => {
     console.log(`[vscode-test] installed at ${root}`);
     assert.ok(!fs.existsSync(path.join(root, 'src')), 'the installed extension contains src/');
     assert.ok(!fs.existsSync(path.join(root, 'node_modules')), 'the installed extension contains node_modules/');
-    for (const f of ['dist/extension.js', 'dist/engineWorker.js', 'dist/chunkWorker.js', 'grammars/tree-sitter.wasm', 'grammars/tree-sitter-typescript.wasm', 'media/cairn.svg', 'LICENSE.txt']) {
+    for (const f of ['dist/extension.js', 'dist/engineWorker.js', 'dist/chunkWorker.js', 'dist/indexWorker.js', 'grammars/tree-sitter.wasm', 'grammars/tree-sitter-typescript.wasm', 'media/cairn.svg', 'LICENSE.txt']) {
       assert.ok(fs.existsSync(path.join(root, f)), `${f} is missing from the installed extension`);
     }
     const dist = fs.readdirSync(path.join(root, 'dist'));
