@@ -36,7 +36,7 @@ const MAX_BATCH_BYTES = 1024 * 1024;
  * such workers were half the peak RSS of a cold index. A file that needs more dies alone and
  * gets line chunks, like any other worker crash.
  */
-const WORKER_HEAP_MB = 128;
+const WORKER_HEAP_MB = 96;
 
 export abstract class ChunkPool {
   /** Pool-wide problems, e.g. `ast-unavailable` when tree-sitter could not be loaded. */

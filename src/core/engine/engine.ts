@@ -64,7 +64,7 @@ export interface EngineOptions {
  * ~100 MB live on that thread (the segment being built, one batch of files); the cap leaves
  * room for a segment of huge files while keeping V8 from growing the heap to 300-400 MB.
  */
-const DEFAULT_INDEX_HEAP_MB = 256;
+const DEFAULT_INDEX_HEAP_MB = 192;
 
 /** One line of `cairn export --format jsonl`. */
 export interface ExportedChunk {

@@ -167,10 +167,10 @@ export async function refreshIndex(config: IndexerConfig, options: RefreshOption
       if (builder.docCount === 0 && builder.fileCount === 0) return;
       progress({ phase: 'write', done: 0, total: 1, message: `writing ${builder.docCount} chunks` });
       const docCount = builder.docCount;
-      const bytes = builder.build();
-      store.writeSegment(builderName, bytes);
+      const parts = builder.buildParts();
+      store.writeSegment(builderName, parts);
       // Only its size is kept: the bytes are dropped now, and queries open the file on demand.
-      segmentsWritten.push({ name: builderName, docCount, bytes: bytes.length });
+      segmentsWritten.push({ name: builderName, docCount, bytes: parts.reduce((n, p) => n + p.length, 0) });
       for (const f of builderFiles) newStates.set(f.path, { ...f.state, segment: builderName });
       builder = new SegmentBuilder();
       builderName = store.newSegmentName();

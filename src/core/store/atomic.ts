@@ -4,12 +4,14 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { nodeCrypto } from '../nodeCrypto';
 
-export function writeFileAtomic(file: string, data: string | Uint8Array): void {
+/** Writes `data` (text, bytes, or bytes in pieces written one after another) crash-safely. */
+export function writeFileAtomic(file: string, data: string | Uint8Array | readonly Uint8Array[]): void {
   const dir = path.dirname(file);
   const tmp = path.join(dir, `.${path.basename(file)}.${process.pid}.${nodeCrypto().randomBytes(4).toString('hex')}.tmp`);
   const fd = fs.openSync(tmp, 'w', 0o644);
   try {
-    fs.writeFileSync(fd, data);
+    if (typeof data === 'string' || data instanceof Uint8Array) fs.writeFileSync(fd, data);
+    else for (const piece of data) writeAll(fd, piece);
     fs.fsyncSync(fd);
   } finally {
     fs.closeSync(fd);
@@ -21,6 +23,10 @@ export function writeFileAtomic(file: string, data: string | Uint8Array): void {
     throw e;
   }
   fsyncDir(dir);
+}
+
+function writeAll(fd: number, bytes: Uint8Array): void {
+  for (let done = 0; done < bytes.length; ) done += fs.writeSync(fd, bytes, done, bytes.length - done);
 }
 
 /** Makes a rename durable. Some file systems refuse to open directories: that is not an error. */

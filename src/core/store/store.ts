@@ -300,7 +300,7 @@ export class IndexStore {
     return `seg-${Date.now().toString(36)}-${nodeCrypto().randomBytes(4).toString('hex')}.cseg`;
   }
 
-  writeSegment(name: string, bytes: Uint8Array): void {
+  writeSegment(name: string, bytes: Uint8Array | readonly Uint8Array[]): void {
     fs.mkdirSync(this.dir, { recursive: true });
     writeFileAtomic(path.join(this.dir, name), bytes);
   }
