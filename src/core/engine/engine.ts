@@ -55,7 +55,7 @@ export interface EngineOptions {
    * without it, or for incremental refreshes, in the calling thread.
    */
   indexWorkerScript?: string;
-  /** Heap cap of the index worker thread (default 256 MB; see indexWorker.ts). */
+  /** Heap cap of the index worker thread (default DEFAULT_INDEX_HEAP_MB; see indexWorker.ts). */
   indexHeapMb?: number;
 }
 
@@ -131,8 +131,6 @@ export class Engine {
   private readonly warmLanguages = new Set<string>();
   private view?: View;
   private lastRefreshGeneration = -1;
-  /** Why the last whole-index build left the index thread, for the report of the build that followed. */
-  private indexThreadFailure?: Diagnostic;
 
   constructor(private readonly options: EngineOptions) {
     this.root = path.resolve(options.root);
@@ -164,9 +162,11 @@ export class Engine {
   }
 
   private async refreshOnce(options: RefreshOptions): Promise<RefreshReport> {
+    let threadDied: Diagnostic | undefined;
     if (this.options.indexWorkerScript && !options.only && this.buildsFromNothing(options)) {
-      const report = await this.refreshOnIndexThread(this.options.indexWorkerScript, options);
-      if (report) return report;
+      const answer = await this.refreshOnIndexThread(this.options.indexWorkerScript, options);
+      if ('report' in answer) return answer.report;
+      threadDied = answer.died;
     }
     const { refreshIndex } = await import('./indexer');
     const report = await refreshIndex(
@@ -182,10 +182,7 @@ export class Engine {
       options,
     );
     this.lastRefreshGeneration = report.generation;
-    if (this.indexThreadFailure) {
-      report.diagnostics.push(this.indexThreadFailure);
-      this.indexThreadFailure = undefined;
-    }
+    if (threadDied) report.diagnostics.push(threadDied);
     for (const p of [this.threadPool, this.localPool]) {
       const pool = p ? await p : undefined;
       for (const d of pool?.diagnostics ?? []) if (!report.diagnostics.some((x) => x.code === d.code)) report.diagnostics.push(d);
@@ -205,9 +202,9 @@ export class Engine {
 
   /**
    * Runs a whole-index build on the index thread. When that thread dies (out of memory under its
-   * cap), answers undefined after noting why, and the caller builds in this thread instead.
+   * cap), answers why, and the caller builds in this thread instead.
    */
-  private async refreshOnIndexThread(script: string, options: RefreshOptions): Promise<RefreshReport | undefined> {
+  private async refreshOnIndexThread(script: string, options: RefreshOptions): Promise<{ report: RefreshReport } | { died: Diagnostic }> {
     const { runIndexJob, IndexWorkerDied } = await import('./indexJob');
     const { beforeGrammarsLoad: _hook, ...plain } = this.options;
     // V8 flags are per process: the hook set here holds for the index thread's chunk workers too.
@@ -215,11 +212,10 @@ export class Engine {
     try {
       const report = await runIndexJob(script, this.options.indexHeapMb ?? DEFAULT_INDEX_HEAP_MB, { engine: { ...plain, root: this.root, storeDir: this.store.dir }, refresh: { rebuild: options.rebuild } }, options);
       this.lastRefreshGeneration = report.generation;
-      return report;
+      return { report };
     } catch (e) {
       if (!(e instanceof IndexWorkerDied)) throw e;
-      this.indexThreadFailure = { code: 'index-thread-died', severity: 'warning', message: `${e.message}; the index was built on the calling thread instead` };
-      return undefined;
+      return { died: { code: 'index-thread-died', severity: 'warning', message: `${e.message}; the index was built on the calling thread instead` } };
     }
   }
 

@@ -8,7 +8,7 @@ import { breakLockOfDeadThread } from '../store/lock';
 /** What the index worker is started with: plain data only (no callbacks, no signal). */
 export interface IndexJobData {
   engine: Omit<EngineOptions, 'beforeGrammarsLoad'>;
-  refresh: Pick<RefreshOptions, 'rebuild' | 'only'>;
+  refresh: Pick<RefreshOptions, 'rebuild'>;
 }
 
 export type IndexJobRequest = { type: 'abort' };

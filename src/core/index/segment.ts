@@ -75,12 +75,10 @@ const SECTION_COUNT = 31;
 const DEFLATE_POSTINGS_MIN = 1024;
 const DEFLATED_BIT = 0x80000000;
 
-/** A short list compresses as well in a small window, and its zlib state costs far less (see SMALL_DEFLATE). */
-const SMALL_POSTINGS_DEFLATE = SMALL_DEFLATE;
-
 function packPostings(bytes: Uint8Array): { bytes: Uint8Array; deflated: boolean } {
   if (bytes.length < DEFLATE_POSTINGS_MIN) return { bytes, deflated: false };
-  const packed = deflateRawSync(bytes, bytes.length <= 8192 ? SMALL_POSTINGS_DEFLATE : { level: 1 });
+  // A list that fits the small window compresses as well in it, and its zlib state costs far less.
+  const packed = deflateRawSync(bytes, bytes.length <= 1 << SMALL_DEFLATE.windowBits ? SMALL_DEFLATE : { level: 1 });
   return packed.length < bytes.length ? { bytes: packed, deflated: true } : { bytes, deflated: false };
 }
 

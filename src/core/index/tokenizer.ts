@@ -13,8 +13,6 @@ const PART = /\p{Lu}+(?!\p{Ll})\p{N}*|\p{Lu}?\p{Ll}+\p{N}*|\p{N}+\p{Ll}*|\p{Lo}+
 /** Tokens longer than this are noise (hashes, base64, minified blobs): not indexed. */
 export const MAX_TOKEN_LENGTH = 48;
 
-const partsCache = new Map<string, readonly string[]>();
-
 /**
  * A copy of `s` that shares no memory with the text it was cut from. V8 cuts substrings of 13
  * characters or more as views into their parent, so a cached slice of one word would keep its
@@ -23,6 +21,8 @@ const partsCache = new Map<string, readonly string[]>();
 function detached(s: string): string {
   return s.length < 13 ? s : (s + ' ').slice(0, -1);
 }
+
+const partsCache = new Map<string, readonly string[]>();
 const PARTS_CACHE_LIMIT = 200_000;
 const NO_PARTS: readonly string[] = [];
 

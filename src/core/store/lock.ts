@@ -117,12 +117,14 @@ function createLockFile(file: string, content: string, token: string): void {
  * otherwise only break once its heartbeat went stale. The caller knows the thread is gone.
  */
 export function breakLockOfDeadThread(dir: string, thread: number): boolean {
-  const file = path.join(dir, 'write.lock');
+  const file = lockFileOf(dir);
   const info = readInfo(file);
   if (!info || info.pid !== process.pid || info.host !== os.hostname() || info.thread !== thread) return false;
   breakLock(file);
   return true;
 }
+
+const lockFileOf = (dir: string) => path.join(dir, 'write.lock');
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
@@ -131,7 +133,7 @@ export async function acquireLock(dir: string, options: LockOptions = {}): Promi
   const timeoutMs = options.timeoutMs ?? 120_000;
   const staleMs = options.staleMs ?? 30_000;
   const heartbeatMs = options.heartbeatMs ?? Math.max(250, Math.floor(staleMs / 4));
-  const file = path.join(dir, 'write.lock');
+  const file = lockFileOf(dir);
 
   // In-process queue first, so threads of one process don't fight over the file.
   const previous = processQueues.get(file) ?? Promise.resolve();
