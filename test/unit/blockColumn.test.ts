@@ -27,6 +27,12 @@ describe('block-compressed string columns', () => {
       { name: 'exactly one block', input: Array.from({ length: BLOCK_ROWS }, (_, i) => `r${i}`), expected: Array.from({ length: BLOCK_ROWS }, (_, i) => `r${i}`) },
       { name: 'a partial last block', input: signatures, expected: signatures },
       { name: 'newlines, multi-byte and astral text, empty rows', input: ['a\nb', '', 'ünïcødé', '😀 x', '\r\n', ''], expected: ['a\nb', '', 'ünïcødé', '😀 x', '\r\n', ''] },
+      { name: 'rows of 128 bytes and more (two-byte lengths) between short ones', input: ['a', 'x'.repeat(200), 'b', 'y'.repeat(128), ''], expected: ['a', 'x'.repeat(200), 'b', 'y'.repeat(128), ''] },
+      {
+        name: 'an ASCII block, then a block with one multi-byte row',
+        input: [...Array.from({ length: BLOCK_ROWS }, (_, i) => `r${i}`), 'plain', 'naïve', 'plain'],
+        expected: [...Array.from({ length: BLOCK_ROWS }, (_, i) => `r${i}`), 'plain', 'naïve', 'plain'],
+      },
     ],
     (rows) => {
       const { all, each } = roundTrip(rows);

@@ -5,14 +5,15 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { SnapshotScorer } from '../../src/core/search/scorer';
+import { nameLengthBound, SnapshotScorer } from '../../src/core/search/scorer';
+import { forEachToken } from '../../src/core/index/tokenizer';
 import { SymbolIndex } from '../../src/core/search/symbols';
 import { FileReader } from '../../src/core/search/hydrate';
 import { EXACT_TOTAL_UP_TO, searchSnapshot } from '../../src/core/search/search';
 import type { SearchOptions } from '../../src/core/search/types';
 import type { Chunk } from '../../src/core/types';
 import { checkAll } from './check';
-import { c, snapshotOf } from './helpers/snapshot';
+import { c, searcher, snapshotOf } from './helpers/snapshot';
 
 /** A small deterministic generator, so the corpus is the same on every run. */
 function random(seed: number): () => number {
@@ -107,4 +108,38 @@ describe('search: skipping chunks that cannot make the results', function () {
       assert.deepEqual(shape(r), shape(all), query);
     }
   });
+});
+
+// Scoring treats a chunk as possibly named by a query word only when its symbol field is no
+// longer (in tokens) than a symbol of that one word can be: a common word that is merely a
+// part of thousands of symbols (`sk` in `sk_X509_pop`) then leaves those chunks to the
+// tighter bound. The name boost must still reach every chunk really named by the word.
+describe('search: a definition named by a query word gets the name boost however it is spelled', () => {
+  const spellings = ['getHTTPServer2Go', 'XMLHttpRequest', '__init__', '$el', 'AbCdEfGh', 'ABCdEFGh', 'ab_cd_ef_gh', 'a_b_c_d_e', 'ÄbÖdÜf', 'SK', 'sk_', 'Sk2Go'];
+  const normalised = (s: string) => s.toLowerCase().replace(/^[_$]+|[_$]+$/g, '');
+
+  checkAll(
+    spellings.map((symbol) => ({ name: symbol, input: symbol, expected: true })),
+    (symbol) => {
+      let tokens = 0;
+      forEachToken(symbol, () => tokens++);
+      assert.ok(tokens <= nameLengthBound(normalised(symbol)), `${symbol}: ${tokens} tokens`);
+      return true;
+    },
+  );
+
+  const search = searcher([
+    ...spellings.map((symbol, i) => c(`src/named${i}.ts:1-3 function ${symbol}`, `function ${symbol}() {\n  return ${i};\n}`)),
+    // Symbols that have the query words as parts, and bodies that mention them.
+    c('src/parts.ts:1-3 function sk_X509_pop_free', 'function sk_X509_pop_free() {\n  return sk;\n}'),
+    c('src/parts.ts:5-7 function initElAll', 'function initElAll() {\n  init(); el();\n}'),
+  ]);
+  // Two spellings may share a name (`SK`, `sk_`): either may come first, both must be boosted.
+  checkAll(
+    spellings.map((symbol) => ({ name: `${symbol} found as ${normalised(symbol)}`, input: normalised(symbol), expected: { topNamedSo: true, boosted: true } })),
+    (query) => {
+      const top = search(query, { limit: 3 }).hits[0];
+      return { topNamedSo: top !== undefined && normalised(top.symbol) === query, boosted: top?.scoreBreakdown.some((p) => p.kind === 'boost' && p.name === 'exact-definition') };
+    },
+  );
 });

@@ -120,6 +120,12 @@ export class ByteReader {
     return view;
   }
 
+  /** Moves past the next `n` bytes. */
+  skip(n: number): void {
+    if (n < 0 || this.pos + n > this.end) throw new CorruptDataError('read past end of data');
+    this.pos += n;
+  }
+
   varint(): number {
     let result = 0;
     let shift = 0;

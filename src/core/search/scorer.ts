@@ -99,6 +99,8 @@ export class SnapshotScorer {
   readonly avgFieldLength: Float64Array;
   /** Per field: BM25F weight, length normalisation and average length over live documents. */
   private readonly norms: NormParams;
+  /** Per segment: some document is deleted (most segments have none, and counting is then free). */
+  private readonly hasDeleted: boolean[] = [];
 
   constructor(
     readonly snapshot: Snapshot,
@@ -116,6 +118,7 @@ export class SnapshotScorer {
       // The path is stored once per file, but every document counts its file's path length.
       totals[PATH_FIELD] = (totals[PATH_FIELD] as number) + seg.pathFieldTotal();
       const del = snapshot.deleted[i] as Uint8Array;
+      this.hasDeleted[i] = del.indexOf(1) >= 0;
       // indexOf runs natively: a fresh process opens 600k chunks with few tombstones.
       for (let d = del.indexOf(1); d >= 0; d = del.indexOf(1, d + 1)) {
         deleted++;
@@ -271,6 +274,7 @@ export class SnapshotScorer {
             factor: isProhibitedOnly ? 0 : t.weight * t.idf,
             presence: t.presenceBit >= 0 ? 1 << t.presenceBit : 0,
             nameField: marksName ? symbolField : -1,
+            nameMaxLength: nameLengthBound(t.token),
           }),
         );
       }
@@ -288,6 +292,7 @@ export class SnapshotScorer {
   private liveDocFrequency(s: number, p: Postings, fp: FilePostings | undefined): number {
     const deleted = this.snapshot.deleted[s] as Uint8Array;
     let df = 0;
+    if (!fp && !this.hasDeleted[s]) return p.docs.length;
     if (!fp) {
       for (let k = 0; k < p.docs.length; k++) if (!deleted[p.docs[k] as number]) df++;
       return df;
@@ -379,10 +384,12 @@ interface TermScoring {
   presence: number;
   /** The symbol field when a hit there means the chunk may be named by the query; else -1. */
   nameField: number;
+  /** The longest symbol field (in tokens) of a chunk named by this term: `nameLengthBound`. */
+  nameMaxLength: number;
 }
 
 const NO_DOC = 0xffffffff;
-const COUNT_ONLY: TermScoring = { fieldMask: 0, factor: 0, presence: 0, nameField: -1 };
+const COUNT_ONLY: TermScoring = { fieldMask: 0, factor: 0, presence: 0, nameField: -1, nameMaxLength: 0 };
 
 /**
  * One term's documents in one segment, in document order: its postings merged with every
@@ -399,7 +406,7 @@ class TermCursor {
   named = false;
 
   constructor(
-    private readonly seg: Segment,
+    readonly seg: Segment,
     readonly postings: Postings,
     private readonly pathFiles: Uint32Array | undefined,
     private readonly pathValues: Float64Array | undefined,
@@ -424,10 +431,12 @@ class TermCursor {
     if (i < docs.length && docs[i] === doc) {
       this.i++;
       const base = i * FIELD_COUNT;
-      this.named = this.term.nameField >= 0 && (tfs[base + this.term.nameField] as number) > 0;
       // Lengths are read only for documents actually scored (pruning skips most of a common term's).
       const lens = this.seg.fieldLengthPage(doc >>> LENGTH_PAGE_SHIFT);
-      tf += termFrequency(norms, lens, (doc & LENGTH_PAGE_MASK) * FIELD_COUNT, tfs, base, this.term.fieldMask);
+      const lenBase = (doc & LENGTH_PAGE_MASK) * FIELD_COUNT;
+      const f = this.term.nameField;
+      this.named = f >= 0 && (tfs[base + f] as number) > 0 && (lens[lenBase + f] as number) <= this.term.nameMaxLength;
+      tf += termFrequency(norms, lens, lenBase, tfs, base, this.term.fieldMask);
     } else {
       this.named = false;
     }
@@ -644,36 +653,55 @@ function scoreSegmentPruned(s: number, cursors: readonly TermCursor[], norms: No
 }
 
 /**
- * The documents (ascending, unique) where some cursor's whole query word is in the symbol
- * field: the only ones `take` can mark as named by the query.
+ * The documents (ascending, unique) some cursor's whole query word may name: the word is in
+ * the symbol field, which is no longer than a symbol of that one word can make it. The only
+ * ones `take` can mark as named by the query.
  */
 function namedDocuments(cursors: readonly TermCursor[]): Uint32Array {
   let named: Uint32Array = EMPTY_DOCS;
   for (const c of cursors) {
-    const f = c.term.nameField;
-    if (f < 0) continue;
-    const mine = docsWithField(c.postings, f);
+    if (c.term.nameField < 0) continue;
+    const mine = docsNamedBy(c);
     named = named.length === 0 ? mine : union(named, mine);
   }
   return named;
 }
 
 /**
- * The documents of `postings` with the term in field `f`. Kept with the postings (a segment
+ * The documents of a cursor's postings its term may name. Kept with the postings (a segment
  * keeps common words' postings decoded, and the same words name chunks query after query).
+ * A common word (`sk`, `type`) is a part of tens of thousands of symbols; the length bound
+ * leaves the few chunks named by the word alone.
  */
-function docsWithField(postings: Postings, f: number): Uint32Array {
-  let byField = withField.get(postings);
-  if (!byField) withField.set(postings, (byField = new Map()));
-  let docs = byField.get(f);
+function docsNamedBy(cursor: TermCursor): Uint32Array {
+  const { postings, seg } = cursor;
+  const { nameField: f, nameMaxLength: maxLength } = cursor.term;
+  let byKey = withField.get(postings);
+  if (!byKey) withField.set(postings, (byKey = new Map()));
+  const key = f * 0x10000 + maxLength;
+  let docs = byKey.get(key);
   if (!docs) {
     const found = new Uint32Array(postings.docs.length);
     let m = 0;
-    for (let i = 0; i < postings.docs.length; i++) if ((postings.tfs[i * FIELD_COUNT + f] as number) > 0) found[m++] = postings.docs[i] as number;
+    for (let i = 0; i < postings.docs.length; i++) {
+      if ((postings.tfs[i * FIELD_COUNT + f] as number) === 0) continue;
+      const doc = postings.docs[i] as number;
+      const lens = seg.fieldLengthPage(doc >>> LENGTH_PAGE_SHIFT);
+      if ((lens[(doc & LENGTH_PAGE_MASK) * FIELD_COUNT + f] as number) <= maxLength) found[m++] = doc;
+    }
     docs = found.slice(0, m);
-    byField.set(f, docs);
+    byKey.set(key, docs);
   }
   return docs;
+}
+
+/**
+ * The most tokens the symbol field of a chunk named `token` can hold. A symbol whose
+ * normalised name is the token is one word: the tokenizer emits it whole, then its distinct
+ * parts of two or more characters, disjoint pieces of the word, so at most half its length.
+ */
+export function nameLengthBound(token: string): number {
+  return 1 + Math.floor(token.length / 2);
 }
 
 const withField = new WeakMap<Postings, Map<number, Uint32Array>>();
