@@ -197,6 +197,7 @@ export async function refreshIndex(config: IndexerConfig, options: RefreshOption
           { path: doc.path, size: doc.size, mtimeMs: doc.mtimeMs, hash: doc.hash, language: doc.language },
           fc.chunks,
           fc.analysis,
+          doc.text,
         );
         builderFiles.push({
           path: doc.path,

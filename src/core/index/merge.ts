@@ -33,6 +33,7 @@ export function mergeSegments(inputs: readonly MergeInput[]): Uint8Array {
           fileIndex,
           startLine: segment.docStart.at(d),
           endLine: segment.docEnd.at(d),
+          startByte: segment.startByteOf(d),
           kind: segment.docKind.at(d),
           flags: segment.docFlags.at(d),
           fieldLengths: lengths.subarray(d * FIELD_COUNT, (d + 1) * FIELD_COUNT),

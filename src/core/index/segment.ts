@@ -16,8 +16,9 @@ import { LazySection, LazyU32, memorySource, PagedU8, type ByteSource } from './
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { BLOCK_ROWS, BlockColumn, BlockColumnWriter, SMALL_DEFLATE } from './blockColumn';
 import { grown, ListPool } from './listPool';
+import { lineStartBytes } from './lineBytes';
 
-export const SEGMENT_FORMAT_VERSION = 9;
+export const SEGMENT_FORMAT_VERSION = 10;
 const MAGIC = 'CAIRNSEG';
 const TRAILER = 'CAIRNEND';
 const HEADER_BYTES = 32;
@@ -63,8 +64,12 @@ const SECTION = {
   fileHashOffsets: 28,
   fileHashes: 29,
   recordBlocks: 30,
+  /** u32 per document: the byte offset in its file of its first line, or NO_START_BYTE (format 10). */
+  docStartByte: 31,
 } as const;
-const SECTION_COUNT = 31;
+const SECTION_COUNT = 32;
+/** A document whose first line's byte offset is not known (built from chunks without their file's text). */
+export const NO_START_BYTE = 0xffffffff;
 /**
  * Postings lists of at least this many bytes are stored deflated, flagged by this bit of their
  * document frequency (format 9). Varint postings of common words repeat the same few byte
@@ -177,6 +182,8 @@ export interface RawDoc {
   fileIndex: number;
   startLine: number;
   endLine: number;
+  /** Byte offset of the first line in the file, or NO_START_BYTE when unknown. */
+  startByte: number;
   kind: number;
   flags: number;
   fieldLengths: ArrayLike<number>;
@@ -211,6 +218,8 @@ export class SegmentBuilder {
   private docs = 0;
   private docStart = new Int32Array(1024);
   private docEnd = new Int32Array(1024);
+  /** Unsigned offsets kept in an Int32Array (written out as the same bits). */
+  private docStartByte = new Int32Array(1024);
   private readonly docKind = new ByteWriter(1024);
   private readonly docFlags = new ByteWriter(1024);
   private fieldLengths = new ByteWriter(1024);
@@ -248,9 +257,19 @@ export class SegmentBuilder {
     return this.files.length;
   }
 
-  /** Adds a file and its chunks (already analysed on a worker, or analysed here). Returns its document range. */
-  addFile(file: SegmentFileInput, chunks: readonly Chunk[], analysis: FileAnalysis = analyzeFile(chunks, file.language)): { firstDoc: number; docCount: number } {
+  /**
+   * Adds a file and its chunks (already analysed on a worker, or analysed here). Returns its
+   * document range. With the file's text, each chunk records where its first line starts in
+   * the file, so a hit's preview reads from there instead of from the top of the file.
+   */
+  addFile(
+    file: SegmentFileInput,
+    chunks: readonly Chunk[],
+    analysis: FileAnalysis = analyzeFile(chunks, file.language),
+    text?: string,
+  ): { firstDoc: number; docCount: number } {
     const fileIndex = this.appendFile(file, chunks.length, pathTermsOf(file.path));
+    const startBytes = text === undefined ? undefined : lineStartBytes(text, file.size, chunks.map((c) => c.startLine));
     const firstDoc = this.docCount;
     const flags = docFlags(file.path, file.language);
     // One dictionary lookup per distinct term of the file.
@@ -260,6 +279,7 @@ export class SegmentBuilder {
         fileIndex,
         startLine: chunk.startLine,
         endLine: chunk.endLine,
+        startByte: startBytes?.[d] ?? NO_START_BYTE,
         kind: KIND_INDEX.get(chunk.kind) ?? (KIND_INDEX.get('text') as number),
         flags,
         fieldLengths: analysis.fieldLengths.subarray(d * FIELD_COUNT, (d + 1) * FIELD_COUNT),
@@ -308,10 +328,12 @@ export class SegmentBuilder {
     if (doc === this.docStart.length) {
       this.docStart = grown(this.docStart, doc * 2);
       this.docEnd = grown(this.docEnd, doc * 2);
+      this.docStartByte = grown(this.docStartByte, doc * 2);
     }
     this.docs++;
     this.docStart[doc] = d.startLine;
     this.docEnd[doc] = d.endLine;
+    this.docStartByte[doc] = d.startByte;
     this.docKind.byte(d.kind);
     this.docFlags.byte(d.flags);
     this.symbols.add(oneLine(d.symbol));
@@ -426,6 +448,7 @@ export class SegmentBuilder {
     sections[SECTION.symbolBlocks] = bytesOf(symbols.offsets);
     sections[SECTION.docStart] = bytesOf(new Uint32Array(this.docStart.buffer, 0, docCount));
     sections[SECTION.docEnd] = bytesOf(new Uint32Array(this.docEnd.buffer, 0, docCount));
+    sections[SECTION.docStartByte] = bytesOf(new Uint32Array(this.docStartByte.buffer, 0, docCount));
     sections[SECTION.docKind] = this.docKind.result();
     sections[SECTION.docFlags] = this.docFlags.result();
     sections[SECTION.fieldLengths] = this.fieldLengths.result();
@@ -671,6 +694,7 @@ export class Segment {
   /** First and last line of each document, read per hit (columns of 2.5 MB per 628k chunks). */
   readonly docStart: LazyU32;
   readonly docEnd: LazyU32;
+  private readonly docStartByte: LazyU32;
   readonly docKind: PagedU8;
   readonly docFlags: PagedU8;
   /** FIELD_COUNT u16 lengths per document, read a page of documents at a time (whole by merges). */
@@ -777,6 +801,7 @@ export class Segment {
     if ((this.fileFirstDoc[fileCount] as number) !== n || (fileCount === 0 && n !== 0)) throw new CorruptDataError(`segment ${name}: files own ${this.fileFirstDoc[fileCount]} of ${n} documents`);
     this.docStart = lazyU32(SECTION.docStart, n);
     this.docEnd = lazyU32(SECTION.docEnd, n);
+    this.docStartByte = lazyU32(SECTION.docStartByte, n);
     this.docKind = new PagedU8(lazy(SECTION.docKind), n);
     this.docFlags = new PagedU8(lazy(SECTION.docFlags), n);
     this.fieldLengthSection = lazy(SECTION.fieldLengths, n * FIELD_COUNT * 2);
@@ -973,6 +998,11 @@ export class Segment {
     let out = '';
     for (let i = 0; i < 8; i++) out += (bytes[i] as number).toString(16).padStart(2, '0');
     return out;
+  }
+
+  /** Byte offset in its file where a document's first line starts, or NO_START_BYTE. */
+  startByteOf(doc: number): number {
+    return this.docStartByte.at(doc);
   }
 
   /** One document's symbol, without decoding the whole column (hits need a handful). */

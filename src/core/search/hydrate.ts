@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { bucketOf } from '../languages';
 import { makeDocid } from '../chunking/ids';
 import { hashBytes } from '../discovery/read';
-import type { Segment, SegmentFile } from '../index/segment';
+import { NO_START_BYTE, type Segment, type SegmentFile } from '../index/segment';
 import { identifierParts, proseForm } from '../index/tokenizer';
 import { wildcardMatcher, type ParsedQuery } from './query';
 import type { SearchHit } from './types';
@@ -29,16 +29,20 @@ function wholeBytes(bytes: Buffer): ByteSupply {
 const FIRST_READ = 16 * 1024;
 
 /**
- * A file read from its start in growing blocks: a hit near the top of a 700 KB bundle reads
- * 16 KB, not the whole file. Opens the file for each block, so nothing is left open.
+ * A file read from `base` (its start by default) in growing blocks: a hit near the top of a
+ * 700 KB bundle reads 16 KB, not the whole file. Opens the file for each block, so nothing is
+ * left open.
  */
 class FilePrefix implements ByteSupply {
   bytes: Buffer = Buffer.alloc(0);
   complete = false;
-  /** Sized to the file on the first read; pages the reads never reach are never touched. */
+  /** Sized to the rest of the file on the first read; pages the reads never reach are never touched. */
   private buffer: Buffer | undefined;
 
-  constructor(private readonly abs: string) {}
+  constructor(
+    private readonly abs: string,
+    private readonly base = 0,
+  ) {}
 
   more(): boolean {
     if (this.complete) return false;
@@ -47,10 +51,10 @@ class FilePrefix implements ByteSupply {
     try {
       const fd = fs.openSync(this.abs, 'r');
       try {
-        this.buffer ??= Buffer.allocUnsafe(fs.fstatSync(fd).size);
+        this.buffer ??= Buffer.allocUnsafe(Math.max(0, fs.fstatSync(fd).size - this.base));
         const want = Math.min(Math.max(FIRST_READ, known), this.buffer.length - known);
         while (got < want) {
-          const n = fs.readSync(fd, this.buffer, known + got, want - got, known + got);
+          const n = fs.readSync(fd, this.buffer, known + got, want - got, this.base + known + got);
           if (n === 0) break;
           got += n;
         }
@@ -78,11 +82,15 @@ export class LazyLines {
   /** Bytes before this offset hold no newline after the last known line start. */
   private searched = 0;
 
-  constructor(private readonly supply: ByteSupply) {
+  /** With `firstStart`, line 0 starts there (a window into a file); otherwise after any BOM. */
+  constructor(
+    private readonly supply: ByteSupply,
+    firstStart?: number,
+  ) {
     if (!supply.complete && supply.bytes.length < 3) supply.more();
     const b = supply.bytes;
     const bom = b.length >= 3 && b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf;
-    this.starts = [bom ? 3 : 0];
+    this.starts = [firstStart ?? (bom ? 3 : 0)];
   }
 
   static of(bytes: Buffer): LazyLines {
@@ -92,6 +100,17 @@ export class LazyLines {
   /** A file's lines, reading it from the start only as far as they are asked for. */
   static fromFile(abs: string): LazyLines {
     return new LazyLines(new FilePrefix(abs));
+  }
+
+  /**
+   * The lines of a file from the one starting at byte `start` (line 0 here), read from there.
+   * Undefined unless the byte before `start` ends a line: the offset does not fit the file.
+   */
+  static fromFileAt(abs: string, start: number): LazyLines | undefined {
+    if (start < 1) return undefined;
+    const supply = new FilePrefix(abs, start - 1);
+    supply.more();
+    return supply.bytes[0] === 10 ? new LazyLines(supply, 1) : undefined;
   }
 
   /**
@@ -140,6 +159,8 @@ export class LazyLines {
 interface FileView {
   lines?: LazyLines;
   stale?: 'modified' | 'deleted';
+  /** Size and modification time are those indexed: the file was not read to know it. */
+  unchanged?: boolean;
 }
 
 /** Reads working-tree files for previews; one instance per query (caches per path). */
@@ -163,13 +184,13 @@ export class FileReader {
       if (!st.isFile()) v.stale = 'deleted';
       else {
         const sameStat = st.size === file.size && Math.floor(st.mtimeMs) === Math.floor(file.mtimeMs);
-        if (needLines || !sameStat) {
-          if (sameStat) v.lines = LazyLines.fromFile(abs);
-          else {
-            const bytes = fs.readFileSync(abs);
-            if (hashBytes(bytes) !== file.hash) v.stale = 'modified'; // the index's own content hash
-            if (needLines) v.lines = LazyLines.of(bytes);
-          }
+        if (sameStat) {
+          v.unchanged = true;
+          if (needLines) v.lines = LazyLines.fromFile(abs);
+        } else {
+          const bytes = fs.readFileSync(abs);
+          if (hashBytes(bytes) !== file.hash) v.stale = 'modified'; // the index's own content hash
+          v.lines = LazyLines.of(bytes); // read already: lines cost nothing until asked for
         }
       }
     } catch {
@@ -207,7 +228,19 @@ export class FileReader {
     const startLine = seg.docStart.at(doc);
     const endLine = seg.docEnd.at(doc);
     const record = seg.record(doc);
-    const v = this.view(file, previewLines > 0);
+    const v = this.view(file, false);
+    let text: string | undefined;
+    if (previewLines > 0) {
+      // An unchanged file is read from the chunk's first line, when the index knows where it
+      // starts; otherwise (and for a stale file) from the top.
+      const at = v.unchanged && startLine > 1 ? seg.startByteOf(doc) : NO_START_BYTE;
+      const window = at !== NO_START_BYTE ? LazyLines.fromFileAt(path.join(this.root, file.path), at) : undefined;
+      if (window) text = preview(window, 1, endLine - startLine + 1, previewLines, parsed);
+      else {
+        const lines = this.view(file, true).lines;
+        if (lines) text = preview(lines, startLine, endLine, previewLines, parsed);
+      }
+    }
     const hit: SearchHit = {
       docid: makeDocid(file.path, startLine, endLine),
       path: file.path,
@@ -219,7 +252,7 @@ export class FileReader {
       kind: seg.kindOf(doc),
       language: file.language,
       context: seg.contextOf(doc),
-      preview: v.lines ? preview(v.lines, startLine, endLine, previewLines, parsed) : '',
+      preview: text ?? '',
       id: seg.id(doc),
     };
     if (record.signature) hit.signature = record.signature;

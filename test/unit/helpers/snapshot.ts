@@ -39,7 +39,7 @@ export function snapshotOf(chunks: Chunk[], root: string): Snapshot {
     fs.mkdirSync(path.dirname(path.join(root, p)), { recursive: true });
     fs.writeFileSync(path.join(root, p), text);
     const st = fs.statSync(path.join(root, p));
-    builder.addFile({ path: p, size: st.size, mtimeMs: st.mtimeMs, hash: 'unused', language: list[0]!.language }, list);
+    builder.addFile({ path: p, size: st.size, mtimeMs: st.mtimeMs, hash: 'unused', language: list[0]!.language }, list, undefined, text);
   }
   const seg = new Segment('seg-test.cseg', builder.build());
   return {
