@@ -239,6 +239,8 @@ async function runChild(args: string[]): Promise<void> {
     (globalThis as { gc?: () => void }).gc?.();
     const before = process.memoryUsage();
     const engine = engineFor(root, storeDir);
+    // As a long-lived host holds it: with the sections warmUp reads in (Engine.warmIndex).
+    await engine.warmIndex();
     await engine.search(query ?? 'index', { refresh: 'never' });
     await engine.findSymbol(query ?? 'index', { refresh: 'never' });
     (globalThis as { gc?: () => void }).gc?.();

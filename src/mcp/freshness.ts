@@ -8,6 +8,8 @@ import type { RefreshOptions, RefreshProgress, RefreshReport } from '../core/eng
 
 export interface RefreshableIndex {
   refresh(options: RefreshOptions): Promise<RefreshReport>;
+  /** Readies the next save and queries while idle (Engine.warmUp). */
+  warmUp?(): Promise<void>;
 }
 
 /** How the index stood when a tool answered. */
@@ -143,6 +145,9 @@ export class ThrottledRefresher implements IndexFreshness {
       if (wholeRoot) {
         this.lastCheckedAtMs = run.startedAtMs;
         this.lastFailure = undefined;
+        // A server stays up between calls: ready what the next ones need while it waits
+        // (cheap when already warm).
+        void this.index.warmUp?.();
       }
       return report;
     } catch (e) {

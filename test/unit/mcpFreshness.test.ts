@@ -41,6 +41,11 @@ class FakeIndex {
     return new Promise((resolve, reject) => this.pending.push({ resolve, reject }));
   }
 
+  warmUps = 0;
+  async warmUp(): Promise<void> {
+    this.warmUps++;
+  }
+
   finishAll(): void {
     for (const p of this.pending.splice(0)) p.resolve(report({ changed: 1 }));
   }
@@ -50,6 +55,18 @@ describe('mcp freshness policy', () => {
   let clock: number;
   const now = (): number => clock;
   beforeEach(() => (clock = 1_000_000));
+
+  it('readies the index for the next calls after each whole-root refresh, not after a refresh of some paths', async () => {
+    const index = new FakeIndex();
+    const f = new ThrottledRefresher(index, { minIntervalMs: 3000, now });
+    await f.ensureFresh();
+    assert.equal(index.warmUps, 1);
+    await f.refreshNow(['src/a.ts']);
+    assert.equal(index.warmUps, 1);
+    clock += 3000;
+    await f.ensureFresh();
+    assert.equal(index.warmUps, 2);
+  });
 
   it('refreshes on the first query, then not again within the interval, then again after it', async () => {
     const index = new FakeIndex();

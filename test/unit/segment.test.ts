@@ -196,6 +196,49 @@ describe('segment format', () => {
     }
   });
 
+  it('a warmed segment answers like a fresh one, reading nothing but postings from its file', () => {
+    // Enough documents and terms that every column is past the small-section size (16 KB).
+    const files: Array<[string, Chunk[]]> = [];
+    for (let f = 0; f < 40; f++) {
+      const p = `src/mod${f}/file_${f}.ts`;
+      files.push([p, Array.from({ length: 60 }, (_, i) => ({ ...chunk(p, 3 * i + 1, 3 * i + 2, 'function', `handler_${f}_${i}Ünï`, `call${f}x${i} shared${i % 7} word${(f * 60 + i) % 997}`), signature: `function handler_${f}_${i}()` }))]);
+    }
+    const b = new SegmentBuilder();
+    for (const [p, chunks] of files) b.addFile({ path: p, size: 1, mtimeMs: 1, hash: 'h', language: 'typescript' }, chunks);
+    const bytes = b.build();
+    const dir = fs.mkdtempSync(nodePath.join(os.tmpdir(), 'cairn-warm-'));
+    try {
+      const file = nodePath.join(dir, 'seg-w.cseg');
+      fs.writeFileSync(file, bytes);
+      const reference = new Segment('seg-w.cseg', bytes);
+      const source = new FileSource(file);
+      let reads = 0;
+      const counting = {
+        length: source.length,
+        read: (o: number, l: number) => (reads++, source.read(o, l)),
+        readInto: (o: number, into: Uint8Array) => (reads++, source.readInto(o, into)),
+      };
+      const seg = new Segment('seg-w.cseg', counting);
+      seg.warmForQueries();
+      const answer = (s: Segment) =>
+        ['call7x3', 'shared2', 'word500', 'handler_3_4ünï', 'mod9', 'missing'].map((t) => {
+          const i = s.findTerm(t);
+          const docs = i >= 0 && s.df(i) > 0 ? [...s.postings(i).docs] : [];
+          return { t, i, docs, files: i >= 0 && s.fileDf(i) > 0 ? [...s.filePostings(i).files] : [], rows: docs.slice(0, 3).map((d) => [s.symbolOf(d), s.contextOf(d), s.record(d), s.id(d), s.docStart.at(d), s.docEnd.at(d), s.startByteOf(d), s.fileOf(d).path, [...s.fieldLengthPage(d >>> 9)].slice(0, 6)]) };
+        });
+      reads = 0;
+      const warm = answer(seg);
+      const termsWithPostings = warm.filter((w) => w.docs.length > 0).length;
+      const termsWithFiles = warm.filter((w) => w.files.length > 0).length;
+      assert.deepEqual(warm, answer(reference));
+      // One read per postings list and per path postings list; the file table's sizes and hashes are not warmed.
+      assert.ok(reads <= termsWithPostings + termsWithFiles + 2, `${reads} reads`);
+      source.close();
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('looks terms up in a many-block dictionary read from its file, exactly as in the whole list', () => {
     // 600 distinct identifiers, some non-ASCII: about ten dictionary blocks.
     const words = Array.from({ length: 600 }, (_, i) => `w${(i * 7919) % 1000}${i % 50 === 0 ? 'é' : ''}x${i}`);

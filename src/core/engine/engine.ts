@@ -220,14 +220,36 @@ export class Engine {
   }
 
   /**
-   * Readies the in-thread chunker that saves use, for long-lived hosts (the extension's engine
-   * thread) to call once they are idle: loads the grammars of the index's `count` most common
-   * languages and parses a line of each. V8 optimises a freshly loaded parser in the background
-   * and blocks this thread while it installs the result (0.7–0.8 s on the benchmark machine, about
-   * a second after first use); warming up while idle keeps that stall out of the next save.
-   * Cheap once warm; never throws.
+   * Readies a long-lived host (the extension's engine thread, the MCP server) for its next save
+   * and its next queries, to call once idle. Loads the grammars of the index's `count` most
+   * common languages and parses a line of each: V8 optimises a freshly loaded parser in the
+   * background and blocks this thread while it installs the result (0.7–0.8 s on the benchmark
+   * machine, about a second after first use). Then reads in the index sections queries would
+   * otherwise load mid-query. Cheap once warm; never throws.
    */
   async warmUp(count = 3): Promise<void> {
+    await this.warmChunker(count);
+    await this.warmIndex();
+  }
+
+  /**
+   * Reads in, segment by segment, the index sections queries of a long-lived host end up
+   * reading whole anyway (see Segment.warmForQueries), so no query pays for that load. Yields
+   * between segments: a query asked meanwhile waits for at most one segment's reads.
+   */
+  async warmIndex(): Promise<void> {
+    try {
+      const { view } = await this.currentView('never', []);
+      for (const segment of view?.snapshot.segments ?? []) {
+        segment.warmForQueries();
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    } catch {
+      // A damaged section surfaces (and is repaired) at the next query.
+    }
+  }
+
+  private async warmChunker(count: number): Promise<void> {
     if (this.strategy !== 'ast') return;
     try {
       const manifest = this.store.readManifest();

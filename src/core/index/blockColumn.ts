@@ -101,6 +101,12 @@ export class BlockColumn {
     return block.row(row - b * BLOCK_ROWS);
   }
 
+  /** Reads the compressed column into memory now; blocks are still inflated on first use. */
+  load(): void {
+    this.offsets.load();
+    this.blob.all();
+  }
+
   /** Every row, in order (one read of the column), as a new array. */
   all(): string[] {
     const blob = this.blob.all();

@@ -192,6 +192,12 @@ export class LazyU32 {
     return view ? (view[i] as number) : u32At(this.section.peek(i * 4, i * 4 + 4), 0);
   }
 
+  /** Reads the whole column into memory now (a reader about to look entries up widely). */
+  load(): void {
+    this.section.all();
+    this.wholeView();
+  }
+
   /** Entries i and i+1 with one read (offset columns: where item i starts and ends). */
   pair(i: number): [number, number] {
     if (!(i >= 0 && i + 1 < this.length)) throw new CorruptDataError(`entries ${i}..${i + 1} outside a column of ${this.length}`);
