@@ -245,7 +245,8 @@ async function runChild(args: string[]): Promise<void> {
     await engine.findSymbol(query ?? 'index', { refresh: 'never' });
     (globalThis as { gc?: () => void }).gc?.();
     const after = process.memoryUsage();
-    const used = (m: NodeJS.MemoryUsage) => m.heapUsed + m.external + m.arrayBuffers;
+    // `external` already includes `arrayBuffers` (typed arrays, Buffers): counted once.
+    const used = (m: NodeJS.MemoryUsage) => m.heapUsed + m.external;
     process.stdout.write(`${JSON.stringify({ indexMb: mb(used(after) - used(before)), rssMb: mb(after.rss) })}\n`);
     await engine.close();
   }

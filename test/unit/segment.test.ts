@@ -201,7 +201,7 @@ describe('segment format', () => {
     const files: Array<[string, Chunk[]]> = [];
     for (let f = 0; f < 40; f++) {
       const p = `src/mod${f}/file_${f}.ts`;
-      files.push([p, Array.from({ length: 60 }, (_, i) => ({ ...chunk(p, 3 * i + 1, 3 * i + 2, 'function', `handler_${f}_${i}Ünï`, `call${f}x${i} shared${i % 7} word${(f * 60 + i) % 997}`), signature: `function handler_${f}_${i}()` }))]);
+      files.push([p, Array.from({ length: 60 }, (_, i) => ({ ...chunk(p, 3 * i + 1, 3 * i + 2, 'function', `handler_${f}_${i}Ünï`, `call${f}x${i} shared${i % 7} word${(f * 60 + i) % 997} everywhere`), signature: `function handler_${f}_${i}()` }))]);
     }
     const b = new SegmentBuilder();
     for (const [p, chunks] of files) b.addFile({ path: p, size: 1, mtimeMs: 1, hash: 'h', language: 'typescript' }, chunks);
@@ -233,6 +233,11 @@ describe('segment format', () => {
       assert.deepEqual(warm, answer(reference));
       // One read per postings list and per path postings list; the file table's sizes and hashes are not warmed.
       assert.ok(reads <= termsWithPostings + termsWithFiles + 2, `${reads} reads`);
+      // The most common words' postings are decoded ahead too.
+      seg.warmPostings();
+      reads = 0;
+      assert.deepEqual([...seg.postings(seg.findTerm('everywhere')).docs], [...reference.postings(reference.findTerm('everywhere')).docs]);
+      assert.equal(reads, 0);
       source.close();
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });

@@ -234,15 +234,19 @@ export class Engine {
 
   /**
    * Reads in, segment by segment, the index sections queries of a long-lived host end up
-   * reading whole anyway (see Segment.warmForQueries), so no query pays for that load. Yields
-   * between segments: a query asked meanwhile waits for at most one segment's reads.
+   * reading whole anyway, and decodes its most common terms' postings into the cache they
+   * would reach after a few queries (Segment.warmForQueries, warmPostings), so no query pays
+   * for that. Yields between steps: a query asked meanwhile waits for at most one step.
    */
   async warmIndex(): Promise<void> {
     try {
       const { view } = await this.currentView('never', []);
+      const yieldToQueries = () => new Promise((resolve) => setImmediate(resolve));
       for (const segment of view?.snapshot.segments ?? []) {
         segment.warmForQueries();
-        await new Promise((resolve) => setImmediate(resolve));
+        await yieldToQueries();
+        segment.warmPostings();
+        await yieldToQueries();
       }
     } catch {
       // A damaged section surfaces (and is repaired) at the next query.

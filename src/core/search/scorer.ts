@@ -404,6 +404,8 @@ class TermCursor {
   private pathEnd = 0;
   /** Set by `take`: a whole query word is in the taken document's symbol field. */
   named = false;
+  /** The next document (NO_DOC past the end), kept current by every move: read per document of every cursor. */
+  doc = NO_DOC;
 
   constructor(
     readonly seg: Segment,
@@ -413,12 +415,17 @@ class TermCursor {
     readonly term: TermScoring,
   ) {
     this.nextPathFile();
+    this.settle();
   }
 
   nextDoc(): number {
+    return this.doc;
+  }
+
+  private settle(): void {
     const docs = this.postings.docs;
     const a = this.i < docs.length ? (docs[this.i] as number) : NO_DOC;
-    return a < this.pathDoc ? a : this.pathDoc;
+    this.doc = a < this.pathDoc ? a : this.pathDoc;
   }
 
   /**
@@ -444,6 +451,7 @@ class TermCursor {
       tf += (this.pathValues as Float64Array)[this.j] as number;
       this.advancePath();
     }
+    this.settle();
     return tf;
   }
 
@@ -473,6 +481,7 @@ class TermCursor {
       while (this.pathDoc !== NO_DOC && this.pathEnd <= doc) this.nextPathFile();
       if (this.pathDoc !== NO_DOC && this.pathDoc < doc) this.pathDoc = doc;
     }
+    this.settle();
   }
 
   /** Moves past `doc` without scoring it. */
@@ -480,6 +489,7 @@ class TermCursor {
     const docs = this.postings.docs;
     if (this.i < docs.length && docs[this.i] === doc) this.i++;
     if (this.pathDoc === doc) this.advancePath();
+    this.settle();
   }
 
   private advancePath(): void {
@@ -574,17 +584,21 @@ function scoreSegment(
  * `scoreSegment` for a query of optional words, skipping documents that cannot reach the
  * results (MaxScore). A term's contribution is below weight * idf * (k1 + 1) whatever its
  * frequencies, so with the terms ordered by that bound, the cheapest terms whose bounds sum
- * (times the largest boost the document can get) below the current threshold cannot lift a document into the
- * results on their own: only documents of the other, *essential* terms are visited, and the
- * cheap terms are looked up for those. Scores are summed in query order, exactly as
- * `scoreSegment` does, so every visited document gets the same score. Returns true when
- * some document was skipped.
+ * (times the largest boost the document can get) below the current threshold cannot lift a
+ * document into the results on their own: only documents of the other, *essential* terms are
+ * visited. A visited document's terms are then taken from the largest bound down, each
+ * replacing its bound with what it really adds, and the document is dropped as soon as even
+ * the bounds of the terms left cannot lift it (the cheap terms' cursors are not even moved).
+ * Scores are summed in query order, exactly as `scoreSegment` does, so every document that
+ * reaches `visit` gets the same score. Returns true when some document was skipped.
  */
 function scoreSegmentPruned(s: number, cursors: readonly TermCursor[], norms: NormParams, deleted: Uint8Array, visit: CandidateVisitor, pruning: Pruning): boolean {
   const n = cursors.length;
-  // Cursor positions by ascending bound; `contributions` is indexed by query order.
-  const byBound = Array.from(cursors.keys()).sort((a, b) => bound(cursors[a] as TermCursor) - bound(cursors[b] as TermCursor));
-  const bounds = byBound.map((c) => bound(cursors[c] as TermCursor));
+  // Cursors by ascending bound, with their places in the query (scores are summed in query order).
+  const order = Array.from(cursors.keys()).sort((a, b) => bound(cursors[a] as TermCursor) - bound(cursors[b] as TermCursor));
+  const sorted = order.map((c) => cursors[c] as TermCursor);
+  const queryIndex = Int32Array.from(order);
+  const bounds = Float64Array.from(sorted, bound);
   /** prefix[e]: the base-score bound of a document found only by the e cheapest terms. */
   const prefix = new Float64Array(n + 1);
   for (let e = 0; e < n; e++) prefix[e + 1] = (prefix[e] as number) + (bounds[e] as number);
@@ -592,8 +606,11 @@ function scoreSegmentPruned(s: number, cursors: readonly TermCursor[], norms: No
   // bounded with it. Every other document is bounded with the smaller unnamed boost.
   const named = namedDocuments(cursors);
   let nextNamed = 0;
-  const contributions = new Float64Array(n);
-  const present = new Uint8Array(n);
+  /** Sorted positions of the essential cursors on the current document. */
+  const atDoc = new Int32Array(n);
+  /** What each term adds to the current document, by query index, and which ones do. */
+  const parts = new Float64Array(n);
+  const present = new Int32Array(n);
   let essentialFrom = 0;
   let threshold = -Infinity;
   let skipped = false;
@@ -605,9 +622,14 @@ function scoreSegmentPruned(s: number, cursors: readonly TermCursor[], norms: No
   for (;;) {
     if (essentialFrom > 0) skipped = true;
     let doc = nextNamed < named.length ? (named[nextNamed] as number) : NO_DOC;
+    let m = 0;
     for (let k = essentialFrom; k < n; k++) {
-      const d = (cursors[byBound[k] as number] as TermCursor).nextDoc();
-      if (d < doc) doc = d;
+      const d = (sorted[k] as TermCursor).doc;
+      if (d < doc) {
+        doc = d;
+        m = 0;
+        atDoc[m++] = k;
+      } else if (d === doc && d !== NO_DOC) atDoc[m++] = k;
     }
     if (doc === NO_DOC) return skipped;
     let boost = pruning.maxBoostUnnamed;
@@ -615,40 +637,75 @@ function scoreSegmentPruned(s: number, cursors: readonly TermCursor[], norms: No
       boost = pruning.maxBoost;
       nextNamed++;
     }
-    let isNamed = false;
-    let any = false;
-    let hopeless = false;
-    let bits = 0;
-    // Essential terms first; then the cheap ones, only while the document can still make it.
+    if (deleted[doc]) {
+      for (let j = 0; j < m; j++) (sorted[atDoc[j] as number] as TermCursor).skip(doc);
+      continue;
+    }
+    // The document's bound: its essential terms' and every cheap term's. Terms are taken from
+    // the largest bound down, each trading its bound for what it adds.
     let possible = prefix[essentialFrom] as number;
-    for (let k = n - 1; k >= 0; k--) {
-      const c = byBound[k] as number;
-      const cursor = cursors[c] as TermCursor;
-      present[c] = 0;
-      if (k < essentialFrom) {
-        if (possible * boost < threshold) {
-          hopeless = true; // even every cheap term at its bound would not lift it
-          break;
-        }
-        possible -= bounds[k] as number;
-        cursor.advanceTo(doc);
+    for (let j = 0; j < m; j++) possible += bounds[atDoc[j] as number] as number;
+    let found = 0;
+    let bits = 0;
+    let isNamed = false;
+    let hopeless = false;
+    for (let j = m - 1; j >= 0; j--) {
+      const k = atDoc[j] as number;
+      const cursor = sorted[k] as TermCursor;
+      if (possible * boost < threshold) {
+        hopeless = true;
+        for (let r = j; r >= 0; r--) (sorted[atDoc[r] as number] as TermCursor).skip(doc);
+        break;
       }
-      if (cursor.nextDoc() !== doc) continue;
+      possible -= bounds[k] as number;
       const tf = cursor.take(doc, norms);
       if (cursor.named) isNamed = true;
       if (tf <= 0) continue;
-      present[c] = 1;
-      any = true;
+      const v = saturated(cursor.term.factor, tf);
+      possible += v;
+      parts[queryIndex[k] as number] = v;
+      present[found++] = queryIndex[k] as number;
       bits |= cursor.term.presence;
-      contributions[c] = saturated(cursor.term.factor, tf);
-      possible += contributions[c] as number;
     }
-    if (hopeless || !any || deleted[doc]) continue;
+    for (let k = essentialFrom - 1; k >= 0 && !hopeless; k--) {
+      if (possible * boost < threshold) {
+        hopeless = true; // even every cheap term left at its bound would not lift it
+        break;
+      }
+      possible -= bounds[k] as number;
+      const cursor = sorted[k] as TermCursor;
+      cursor.advanceTo(doc);
+      if (cursor.doc !== doc) continue;
+      const tf = cursor.take(doc, norms);
+      if (cursor.named) isNamed = true;
+      if (tf <= 0) continue;
+      const v = saturated(cursor.term.factor, tf);
+      possible += v;
+      parts[queryIndex[k] as number] = v;
+      present[found++] = queryIndex[k] as number;
+      bits |= cursor.term.presence;
+    }
+    if (hopeless || found === 0) continue;
+    // In query order, as scoreSegment adds them (floating-point sums depend on the order).
+    sortSmall(present, found);
     let score = 0;
-    for (let c = 0; c < n; c++) if (present[c]) score += contributions[c] as number;
+    for (let r = 0; r < found; r++) score += parts[present[r] as number] as number;
     if (score <= 0) continue;
     visit(s, doc, score, bits, isNamed);
     update();
+  }
+}
+
+/** Sorts `a[0..n)` ascending: insertion sort, for the handful of terms one document has. */
+function sortSmall(a: Int32Array, n: number): void {
+  for (let i = 1; i < n; i++) {
+    const x = a[i] as number;
+    let j = i - 1;
+    while (j >= 0 && (a[j] as number) > x) {
+      a[j + 1] = a[j] as number;
+      j--;
+    }
+    a[j + 1] = x;
   }
 }
 
