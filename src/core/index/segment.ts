@@ -661,13 +661,6 @@ export interface Postings {
  * ~20 us, decoding a segment's 8k paths at once ~1 ms: past ~100 reads, all at once is cheaper.
  */
 const WIDE_PATH_READS = 128;
-/**
- * The share of a segment's field-length pages read one by one before the whole column is read.
- * A fresh process pays for every page of memory it touches: a query that scores a fifth of a
- * segment's pages reads them faster one by one than the column whole (64 pages was the limit
- * until the fifth session; measured on fresh `cairn search` runs, p50 -13 to -30 ms).
- */
-const WIDE_LENGTH_SHARE = 1 / 2;
 
 /** Documents per page of the field-length column (512 documents: 6 KB). */
 export const LENGTH_PAGE_SHIFT = 9;
@@ -706,7 +699,6 @@ export class Segment {
   private readonly fieldLengthSection: LazySection;
   private fieldLengthColumn?: Uint16Array;
   private readonly lengthPages: Array<Uint16Array | undefined>;
-  private lengthPageReads = 0;
   readonly fieldTotals: Float64Array;
   private readonly termOffsets: LazyU32;
   private readonly termBlob: LazySection;
@@ -809,7 +801,7 @@ export class Segment {
     this.docStartByte = lazyU32(SECTION.docStartByte, n);
     this.docKind = new PagedU8(lazy(SECTION.docKind), n);
     this.docFlags = new PagedU8(lazy(SECTION.docFlags), n);
-    this.fieldLengthSection = lazy(SECTION.fieldLengths, n * FIELD_COUNT * 2);
+    this.fieldLengthSection = lazy(SECTION.fieldLengths, n * FIELD_COUNT * 2, Infinity);
     this.lengthPages = new Array<Uint16Array | undefined>(Math.ceil(n / LENGTH_PAGE_DOCS));
     const blocks = Math.ceil(n / BLOCK_ROWS) + 1;
     this.symbolBlocks = new BlockColumn(`segment ${name}: symbols`, lazy(SECTION.symbols), lazyU32(SECTION.symbolBlocks, blocks), n);
@@ -848,13 +840,14 @@ export class Segment {
 
   /**
    * The field lengths of documents `page << LENGTH_PAGE_SHIFT ...` (FIELD_COUNT per document).
-   * A query reads the pages its scored documents fall in: a pruned query over 600k chunks
-   * touches a few percent of them, where reading the column whole cost a fresh process 40 ms.
+   * A query reads the pages its scored documents fall in, and never the column whole (merges
+   * and warm-ups ask for that): a fresh process pays ~17 µs for every 4 KB of new memory it
+   * touches, so even a query scoring in most pages spends less reading just those, where
+   * reading the rest later too (after 64 pages, until the fifth session) cost it both.
    */
   fieldLengthPage(page: number): Uint16Array {
     const known = this.lengthPages[page];
     if (known) return known;
-    if (++this.lengthPageReads > this.lengthPages.length * WIDE_LENGTH_SHARE) this.allFieldLengths();
     return (this.lengthPages[page] = this.readLengthPage(page));
   }
 
