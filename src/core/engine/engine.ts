@@ -240,9 +240,11 @@ export class Engine {
    */
   async warmIndex(): Promise<void> {
     try {
-      const { view } = await this.currentView('never', []);
+      // The store's snapshot, not a view: a damaged store is left for the next query to report
+      // and rebuild, never repaired silently here. Its segments are the ones views share.
+      const snapshot = this.store.snapshot();
       const yieldToQueries = () => new Promise((resolve) => setImmediate(resolve));
-      for (const segment of view?.snapshot.segments ?? []) {
+      for (const segment of snapshot?.segments ?? []) {
         segment.warmForQueries();
         await yieldToQueries();
         segment.warmPostings();
