@@ -41,6 +41,15 @@ describe('block-compressed string columns', () => {
     },
   );
 
+  it('reads a block deflated with a larger window than blocks are written with', () => {
+    // Two copies of 10 KB of noise: the second refers back further than an 8 KB window reaches.
+    let x = 7;
+    const noise = Array.from({ length: 10_000 }, () => String.fromCharCode(97 + ((x = (x * 1103515245 + 12345) % 2147483648) % 26))).join('');
+    const raw = Buffer.concat([Buffer.from([0x90, 0x4e]), Buffer.from(noise), Buffer.from([0x90, 0x4e]), Buffer.from(noise)]);
+    const packed = deflateRawSync(raw);
+    assert.deepEqual(open(Uint32Array.from([0, packed.length]), packed, 2).all(), [noise, noise]);
+  });
+
   it('compresses repetitive text (signatures) several times over', () => {
     const raw = signatures.reduce((n, s) => n + Buffer.byteLength(s), 0);
     const { blob } = encodeBlockColumn(signatures);
