@@ -667,6 +667,8 @@ function scoreSegmentPruned(s: number, cursors: readonly TermCursor[], norms: No
       present[found++] = queryIndex[k] as number;
       bits |= cursor.term.presence;
     }
+    // The cheap terms, taken like the essential ones above. (Written out twice on purpose: a
+    // shared closure over these locals made the slowest benchmark query 20 % slower.)
     for (let k = essentialFrom - 1; k >= 0 && !hopeless; k--) {
       if (possible * boost < threshold) {
         hopeless = true; // even every cheap term left at its bound would not lift it
