@@ -179,6 +179,18 @@ describe('search ranking', () => {
       }
     });
 
+    it('short lines asked for with a character limit come one by one, from the top or from an offset', () => {
+      // Previews ask with a limit. Lines of a file longer than the first 16 KB read once ran
+      // together up to the limit.
+      const lines = Array.from({ length: 3000 }, (_, i) => `line ${i} ${'x'.repeat(i % 30)}`);
+      const file = writeScratch(lines.join('\n'));
+      const fromTop = LazyLines.fromFile(file);
+      assert.deepEqual([0, 1, 2, 100, 101, 102, 2999].map((i) => fromTop.get(i, 240)), [0, 1, 2, 100, 101, 102, 2999].map((i) => lines[i]));
+      const offset = Buffer.byteLength(lines.slice(0, 500).join('\n')) + 1;
+      const window = LazyLines.fromFileAt(file, offset);
+      assert.deepEqual([0, 1, 2].map((i) => window?.get(i, 240)), lines.slice(500, 503));
+    });
+
     it('a file deleted after its stat yields the lines read so far instead of throwing', () => {
       const file = writeScratch('only line');
       const lines = LazyLines.fromFile(file);

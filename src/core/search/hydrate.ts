@@ -122,9 +122,13 @@ export class LazyLines {
     const start = this.starts[i];
     if (start === undefined) return undefined;
     const limit = maxChars === undefined ? Infinity : start + (maxChars + 1) * 4;
-    while (!this.scanned && this.starts.length <= i + 1 && this.supply.bytes.length < limit) this.scanNext();
+    // Find where the line ends, searching (and reading) no further than `limit` into it. (The
+    // bytes already read were once compared with the limit instead of the bytes searched: a
+    // preview line then ran on through the next lines of the 16 KB first read.)
+    while (!this.scanned && this.starts.length <= i + 1 && Math.max(this.searched, start) < limit) this.scanNext();
     const bytes = this.supply.bytes;
-    let end = this.starts[i + 1] !== undefined ? (this.starts[i + 1] as number) - 1 : Math.min(bytes.length, limit);
+    const next = this.starts[i + 1];
+    let end = Math.min(next !== undefined ? next - 1 : bytes.length, limit);
     if (end > start && bytes[end - 1] === 13) end--; // CRLF
     return bytes.toString('utf8', start, end);
   }
