@@ -10,6 +10,18 @@ import { FIELDS } from '../../src/core/index/fields';
 import { makeChunkId, makeDocid } from '../../src/core/chunking/ids';
 import type { Chunk, ChunkKind } from '../../src/core/types';
 
+/** Runs `check` with the segment `bytes` written to a file in a scratch folder, removed after. */
+function withSegmentFile(bytes: Uint8Array, check: (file: string) => void): void {
+  const dir = fs.mkdtempSync(nodePath.join(os.tmpdir(), 'cairn-seg-'));
+  try {
+    const file = nodePath.join(dir, 'seg.cseg');
+    fs.writeFileSync(file, bytes);
+    check(file);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 function chunk(path: string, start: number, end: number, kind: ChunkKind, symbol: string, text: string): Chunk {
   return { docid: makeDocid(path, start, end), id: makeChunkId(path, kind, symbol, start, text), path, startLine: start, endLine: end, text, language: 'typescript', kind, symbol, context: symbol, signature: `function ${symbol}()` };
 }
@@ -94,10 +106,7 @@ describe('segment format', () => {
     const paths = Array.from({ length: 1500 }, (_, i) => `pkg/ü${i % 7}/file ${i}.ts`);
     const b = new SegmentBuilder();
     for (const p of paths) b.addFile({ path: p, size: 1, mtimeMs: 1, hash: 'h', language: 'typescript' }, [chunk(p, 1, 1, 'function', 'f', 'function f() {}')]);
-    const dir = fs.mkdtempSync(nodePath.join(os.tmpdir(), 'cairn-paths-'));
-    try {
-      const file = nodePath.join(dir, 'seg-p.cseg');
-      fs.writeFileSync(file, b.build());
+    withSegmentFile(b.build(), (file) => {
       const source = new FileSource(file);
       try {
         const seg = new Segment('seg-p.cseg', source);
@@ -107,9 +116,7 @@ describe('segment format', () => {
       } finally {
         source.close();
       }
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
+    });
   });
 
   it('records: bare signatures, JSON when needed, long signatures cut for display', () => {
@@ -130,28 +137,23 @@ describe('segment format', () => {
 
   it('a segment read from its file on demand answers exactly like one in memory, and merges', () => {
     const bytes = build(sample);
-    const dir = fs.mkdtempSync(nodePath.join(os.tmpdir(), 'cairn-seg-'));
-    try {
-      const file = nodePath.join(dir, 'seg-f.cseg');
-      fs.writeFileSync(file, bytes);
+    withSegmentFile(bytes, (file) => {
       const mem = new Segment('seg-m.cseg', bytes);
       const source = new FileSource(file);
       const onDisk = new Segment('seg-f.cseg', source);
       const describe = (seg: Segment) => ({
         docs: Array.from({ length: seg.docCount }, (_, d) => [seg.docStart.at(d), seg.docEnd.at(d), seg.id(d), seg.symbolOf(d), seg.contextOf(d), seg.record(d), seg.rawRecord(d)]),
         terms: seg.terms().map((t, i) => [t, seg.df(i), seg.fileDf(i), [...seg.postings(i).docs], [...seg.filePostings(i).files]]),
-      });
-      assert.deepEqual(describe(onDisk), describe(mem));
-      const merged = new Segment('seg-x.cseg', mergeSegments([{ segment: onDisk, deleted: new Uint8Array(onDisk.docCount) }]));
-      assert.deepEqual(describe(merged), describe(mem));
-      source.close();
-      const other = new FileSource(file);
-      const unread = new Segment('seg-f.cseg', other);
-      other.close();
-      assert.throws(() => unread.record(0), /closed/, 'a closed source refuses reads instead of returning garbage');
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
+    });
+    assert.deepEqual(describe(onDisk), describe(mem));
+    const merged = new Segment('seg-x.cseg', mergeSegments([{ segment: onDisk, deleted: new Uint8Array(onDisk.docCount) }]));
+    assert.deepEqual(describe(merged), describe(mem));
+    source.close();
+    const other = new FileSource(file);
+    const unread = new Segment('seg-f.cseg', other);
+    other.close();
+    assert.throws(() => unread.record(0), /closed/, 'a closed source refuses reads instead of returning garbage');
+    });
   });
 
   it('stores breadcrumbs compactly and gives them back exactly', () => {
@@ -176,10 +178,7 @@ describe('segment format', () => {
     const b = new SegmentBuilder();
     for (const [p, chunks] of files) b.addFile({ path: p, size: 1, mtimeMs: 1, hash: 'h', language: 'typescript' }, chunks);
     const bytes = b.build();
-    const dir = fs.mkdtempSync(nodePath.join(os.tmpdir(), 'cairn-seg-'));
-    try {
-      const file = nodePath.join(dir, 'seg-r.cseg');
-      fs.writeFileSync(file, bytes);
+    withSegmentFile(bytes, (file) => {
       const expected = files.flatMap(([, chunks]) => chunks);
       const source = new FileSource(file);
       const seg = new Segment('seg-r.cseg', source);
@@ -191,9 +190,7 @@ describe('segment format', () => {
       }
       assert.deepEqual(seg.symbols(), expected.map((c) => c.symbol));
       source.close();
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
+    });
   });
 
   it('a warmed segment answers like a fresh one, reading nothing but postings from its file', () => {
@@ -206,10 +203,7 @@ describe('segment format', () => {
     const b = new SegmentBuilder();
     for (const [p, chunks] of files) b.addFile({ path: p, size: 1, mtimeMs: 1, hash: 'h', language: 'typescript' }, chunks);
     const bytes = b.build();
-    const dir = fs.mkdtempSync(nodePath.join(os.tmpdir(), 'cairn-warm-'));
-    try {
-      const file = nodePath.join(dir, 'seg-w.cseg');
-      fs.writeFileSync(file, bytes);
+    withSegmentFile(bytes, (file) => {
       const reference = new Segment('seg-w.cseg', bytes);
       const source = new FileSource(file);
       let reads = 0;
@@ -239,9 +233,7 @@ describe('segment format', () => {
       assert.deepEqual([...seg.postings(seg.findTerm('everywhere')).docs], [...reference.postings(reference.findTerm('everywhere')).docs]);
       assert.equal(reads, 0);
       source.close();
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
+    });
   });
 
   it('looks terms up in a many-block dictionary read from its file, exactly as in the whole list', () => {
@@ -250,10 +242,7 @@ describe('segment format', () => {
     const b = new SegmentBuilder();
     b.addFile({ path: 'src/words.ts', size: 1, mtimeMs: 1, hash: 'h', language: 'typescript' }, words.map((w, i) => chunk('src/words.ts', i + 1, i + 1, 'function', w, `function ${w}() {}`)));
     const bytes = b.build();
-    const dir = fs.mkdtempSync(nodePath.join(os.tmpdir(), 'cairn-seg-'));
-    try {
-      const file = nodePath.join(dir, 'seg-d.cseg');
-      fs.writeFileSync(file, bytes);
+    withSegmentFile(bytes, (file) => {
       const whole = new Segment('seg-m.cseg', bytes).terms();
       assert.ok(whole.length > 5 * 64, `only ${whole.length} terms`);
       const probes = [...whole.filter((_, i) => i % 7 === 0), '', '0', 'a', 'w5', 'w999', 'w999z', 'zzzz', 'é', whole[64]!, whole[128]!, `${whole[63]!}0`];
@@ -269,9 +258,7 @@ describe('segment format', () => {
         if (lb < whole.length) assert.equal(seg.termAt(lb), whole[lb]);
         source.close();
       }
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
+    });
   });
 
   describe('long postings lists are stored deflated and read back exactly', () => {
