@@ -301,7 +301,7 @@ export class SnapshotScorer {
     }
     // The union of the term's documents and its path files' documents, in document order.
     const cursor = new TermCursor(this.snapshot.segments[s] as Segment, p, fp.files, undefined, COUNT_ONLY);
-    for (let doc = cursor.nextDoc(); doc !== NO_DOC; doc = cursor.nextDoc()) {
+    for (let doc = cursor.doc; doc !== NO_DOC; doc = cursor.doc) {
       if (!deleted[doc]) df++;
       cursor.skip(doc);
     }
@@ -406,7 +406,7 @@ class TermCursor {
   private pathEnd = 0;
   /** Set by `take`: a whole query word is in the taken document's symbol field. */
   named = false;
-  /** The next document (NO_DOC past the end), kept current by every move: read per document of every cursor. */
+  /** The next document (NO_DOC past the end), kept current by every move (`settle`); only the cursor writes it. */
   doc = NO_DOC;
 
   constructor(
@@ -418,10 +418,6 @@ class TermCursor {
   ) {
     this.nextPathFile();
     this.settle();
-  }
-
-  nextDoc(): number {
-    return this.doc;
   }
 
   private settle(): void {
@@ -558,7 +554,7 @@ function scoreSegment(
   for (;;) {
     let doc = NO_DOC;
     for (let c = 0; c < n; c++) {
-      const d = (cursors[c] as TermCursor).nextDoc();
+      const d = (cursors[c] as TermCursor).doc;
       if (d < doc) doc = d;
     }
     if (doc === NO_DOC) return;
@@ -567,7 +563,7 @@ function scoreSegment(
     let named = false;
     for (let c = 0; c < n; c++) {
       const cursor = cursors[c] as TermCursor;
-      if (cursor.nextDoc() !== doc) continue;
+      if (cursor.doc !== doc) continue;
       const tf = cursor.take(doc, norms);
       if (cursor.named) named = true;
       if (tf <= 0) continue;
