@@ -5,6 +5,7 @@
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import type { LazySection, LazyU32 } from './byteSource';
 import { ByteReader, ByteWriter, CorruptDataError } from './varint';
+import { grown } from './listPool';
 
 /** Rows per block: large enough to compress, small enough that one row is cheap to read. */
 export const BLOCK_ROWS = 64;
@@ -59,10 +60,7 @@ export class BlockColumnWriter {
   }
 
   private offsetSlot(): void {
-    if (this.blocks < this.offsets.length) return;
-    const next = new Uint32Array(this.offsets.length * 2);
-    next.set(this.offsets);
-    this.offsets = next;
+    if (this.blocks === this.offsets.length) this.offsets = grown(this.offsets, this.offsets.length * 2);
   }
 }
 
@@ -74,7 +72,7 @@ export function encodeBlockColumn(rows: readonly string[]): { offsets: Uint32Arr
 }
 
 /**
- * Reads a column written by `encodeBlockColumn`. Damage surfaces as CorruptDataError when read.
+ * Reads a column written by `BlockColumnWriter`. Damage surfaces as CorruptDataError when read.
  * Each block is inflated once, on first use, and kept as one string: a process that reads
  * widely (boosts reading the symbols of thousands of candidates, query after query) ends up
  * holding the column in about its raw size, reached block by block rather than in one

@@ -125,8 +125,8 @@ export class ListPool {
 }
 
 /** A copy of `a` with room for `n` entries. */
-export function grown(a: Int32Array, n: number): Int32Array<ArrayBuffer> {
-  const out = new Int32Array(n);
+export function grown<T extends Int32Array<ArrayBuffer> | Uint32Array<ArrayBuffer>>(a: T, n: number): T {
+  const out = new (a.constructor as new (length: number) => T)(n);
   out.set(a);
   return out;
 }

@@ -226,8 +226,7 @@ export class SegmentBuilder {
   private docs = 0;
   private docStart = new Int32Array(1024);
   private docEnd = new Int32Array(1024);
-  /** Unsigned offsets kept in an Int32Array (written out as the same bits). */
-  private docStartByte = new Int32Array(1024);
+  private docStartByte = new Uint32Array(1024);
   private readonly docKind = new ByteWriter(1024);
   private readonly docFlags = new ByteWriter(1024);
   private fieldLengths = new ByteWriter(1024);
@@ -456,7 +455,7 @@ export class SegmentBuilder {
     sections[SECTION.symbolBlocks] = bytesOf(symbols.offsets);
     sections[SECTION.docStart] = bytesOf(new Uint32Array(this.docStart.buffer, 0, docCount));
     sections[SECTION.docEnd] = bytesOf(new Uint32Array(this.docEnd.buffer, 0, docCount));
-    sections[SECTION.docStartByte] = bytesOf(new Uint32Array(this.docStartByte.buffer, 0, docCount));
+    sections[SECTION.docStartByte] = bytesOf(this.docStartByte.subarray(0, docCount));
     sections[SECTION.docKind] = this.docKind.result();
     sections[SECTION.docFlags] = this.docFlags.result();
     sections[SECTION.fieldLengths] = this.fieldLengths.result();
