@@ -180,9 +180,13 @@ export class FileReader {
    */
   private view(file: SegmentFile, needLines: boolean): FileView {
     const cached = this.files.get(file.path);
-    if (cached && (!needLines || cached.lines || cached.stale === 'deleted')) return cached;
-    const v: FileView = {};
     const abs = path.join(this.root, file.path);
+    if (cached) {
+      // Known unchanged without its lines (a hit read it from an offset): no second stat.
+      if (needLines && !cached.lines && cached.unchanged) cached.lines = LazyLines.fromFile(abs);
+      return cached;
+    }
+    const v: FileView = {};
     try {
       const st = fs.lstatSync(abs);
       if (!st.isFile()) v.stale = 'deleted';
