@@ -33,6 +33,7 @@ describe('chunk worker wire format', () => {
     [
       { name: 'a verbatim function', input: chunk({}), expected: true },
       { name: 'a text that is not a verbatim span (merged definitions)', input: chunk({ text: 'export function a() {}\nexport function a() {}' }), expected: true },
+      { name: 'a text as long as its span but not the same', input: chunk({ text: 'export function a() {\n  return 2;\n}' }), expected: true },
       { name: 'a chunk of another language than its file (embedded code)', input: chunk({ language: 'css' }), expected: true },
       { name: 'a docid other than path:start-end', input: chunk({ docid: 'custom' }), expected: true },
       { name: 'a path other than the document', input: chunk({ path: 'src/other.ts', docid: makeDocid('src/other.ts', 1, 3) }), expected: true },

@@ -12,11 +12,10 @@ export function makeDocid(path: string, startLine: number, endLine: number): str
  * 16 hex characters (64 bits): collisions are irrelevant at workspace scale.
  */
 export function makeChunkId(path: string, kind: ChunkKind, symbol: string, startLine: number, text: string): string {
-  // One string, one native call (a cold index makes 600k+ ids): the same bytes as hashing each part in turn.
-  const data = `${path}\0${kind}\0${symbol}\0${startLine}\0${text}`;
-  const crypto = nodeCrypto() as { hash?: (algorithm: string, data: string) => string } & ReturnType<typeof nodeCrypto>;
-  // `crypto.hash` (Node ≥ 20.12) hashes a string without a Hash object.
-  return (crypto.hash ? crypto.hash('sha256', data) : crypto.createHash('sha256').update(data).digest('hex')).slice(0, 16);
+  // The same bytes as hashing the parts joined by NUL, fed in two pieces: joining the text in
+  // would first copy it into a new string (chunk texts are slices of their document), and that
+  // copy cost more than the hash (3.6 against 2.3 µs a chunk; a cold index makes 800k ids).
+  return nodeCrypto().createHash('sha256').update(`${path}\0${kind}\0${symbol}\0${startLine}\0`).update(text).digest('hex').slice(0, 16);
 }
 
 /** Parses `path:start-end` (the path may itself contain colons). Returns undefined when malformed. */

@@ -292,12 +292,18 @@ export class SnapshotScorer {
 
   /** Live documents with the term in some field, counting every chunk of a file whose path has it. */
   private liveDocFrequency(s: number, p: Postings, fp: FilePostings | undefined): number {
-    const deleted = this.snapshot.deleted[s] as Uint8Array;
-    let df = 0;
     if (!fp && !this.hasDeleted[s]) return p.docs.length;
+    const deleted = this.snapshot.deleted[s] as Uint8Array;
+    // Counting walks the whole list (with path files, a merge of two): remembered with the
+    // segment's cached postings for as long as the tombstones stay the same.
+    let known = liveCounts.get(p);
+    if (!known || known.deleted !== deleted) liveCounts.set(p, (known = { deleted, withPath: -1, withoutPath: -1 }));
+    const cached = fp ? known.withPath : known.withoutPath;
+    if (cached >= 0) return cached;
+    let df = 0;
     if (!fp) {
       for (let k = 0; k < p.docs.length; k++) if (!deleted[p.docs[k] as number]) df++;
-      return df;
+      return (known.withoutPath = df);
     }
     // The union of the term's documents and its path files' documents, in document order.
     const cursor = new TermCursor(this.snapshot.segments[s] as Segment, p, fp.files, undefined, COUNT_ONLY);
@@ -305,7 +311,7 @@ export class SnapshotScorer {
       if (!deleted[doc]) df++;
       cursor.skip(doc);
     }
-    return df;
+    return (known.withPath = df);
   }
 
   /** The path field's share of a BM25F pseudo frequency (every chunk of the file shares it). */
@@ -762,6 +768,13 @@ export function nameLengthBound(token: string): number {
 }
 
 const withField = new WeakMap<Postings, Map<number, Uint32Array>>();
+
+/**
+ * Live document frequencies by postings list, for one set of tombstones (a segment's postings
+ * and its tombstones are each one object for as long as they are unchanged). The term's path
+ * files are part of its postings' segment and term, so one count each, with and without them.
+ */
+const liveCounts = new WeakMap<Postings, { deleted: Uint8Array; withPath: number; withoutPath: number }>();
 
 /** The union of two ascending lists, ascending and without repeats (each list is one term's documents). */
 function union(a: Uint32Array, b: Uint32Array): Uint32Array {
