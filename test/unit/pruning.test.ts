@@ -64,7 +64,7 @@ describe('search: skipping chunks that cannot make the results', function () {
 
   after(() => fs.rmSync(root, { recursive: true, force: true }));
 
-  const cases: Array<{ name: string; input: { query: string; options: SearchOptions } }> = [
+  const cases: Array<{ name: string; input: { query: string; options: SearchOptions; exactUpTo?: number } }> = [
     { name: 'one common word', input: { query: 'user', options: { limit: 10 } } },
     { name: 'three common words', input: { query: 'get user name', options: { limit: 10 } } },
     { name: 'a rare and a common word', input: { query: 'retry user', options: { limit: 5 } } },
@@ -74,18 +74,24 @@ describe('search: skipping chunks that cannot make the results', function () {
     { name: 'scope code (prose is boosted down)', input: { query: 'user name', options: { limit: 10, scope: 'code' } } },
     { name: 'a path filter', input: { query: 'user name get', options: { limit: 10, paths: ['src/**'] } } },
     { name: 'tests asked for', input: { query: 'test user name', options: { limit: 10 } } },
+    // Only chunks that boosts push down are allowed, and pruning starts at once (there are
+    // fewer than EXACT_TOTAL_UP_TO of them): their own, smaller bounds must still hold.
+    { name: 'vendored code only', input: { query: 'user name get', options: { limit: 10, paths: ['vendor/**'] }, exactUpTo: 0 } },
+    { name: 'tests only, not asked for', input: { query: 'user name get', options: { limit: 10, paths: ['test/**'] }, exactUpTo: 0 } },
+    { name: 'docs only, scope code', input: { query: 'user name get', options: { limit: 10, paths: ['docs/**'], scope: 'code' }, exactUpTo: 0 } },
+    { name: 'definitions and glue code, pruned from the start', input: { query: 'retry token cache index parse value error', options: { limit: 10 }, exactUpTo: 0 } },
     { name: 'field-scoped words', input: { query: 'symbol:user body:name', options: { limit: 10 } } },
     { name: 'many words that name definitions', input: { query: 'retry token cache index parse value error', options: { limit: 10 } } },
     { name: 'a rare word naming definitions among common ones', input: { query: 'user name get set retry', options: { limit: 3 } } },
   ];
   checkAll(
     cases.map((k) => ({ ...k, expected: true })),
-    ({ query, options }) => {
-      const pruned = run(query, options);
+    ({ query, options, exactUpTo }) => {
+      const pruned = run(query, options, exactUpTo);
       const exhaustive = run(query, options, Infinity);
       assert.deepEqual(shape(pruned), shape(exhaustive));
       assert.equal(exhaustive.totalIsLowerBound, false);
-      if (pruned.totalIsLowerBound) assert.ok(pruned.total >= EXACT_TOTAL_UP_TO && pruned.total <= exhaustive.total);
+      if (pruned.totalIsLowerBound) assert.ok(pruned.total >= Math.min(exactUpTo ?? EXACT_TOTAL_UP_TO, exhaustive.total) && pruned.total <= exhaustive.total);
       else assert.equal(pruned.total, exhaustive.total);
       return true;
     },

@@ -57,6 +57,12 @@ export interface Pruning {
   threshold(): number;
   maxBoost: number;
   maxBoostUnnamed: number;
+  /**
+   * The largest factor the boosts can give this document, knowing its kind and flags (no more
+   * than `maxBoost`, or `maxBoostUnnamed` when `named` is false). Without it, every document is
+   * bounded with those.
+   */
+  boostBound?(seg: number, doc: number, named: boolean): number;
 }
 
 interface PreparedTerm extends ScoredTerm {
@@ -618,6 +624,7 @@ function scoreSegmentPruned(s: number, cursors: readonly TermCursor[], norms: No
   let essentialFrom = 0;
   let threshold = -Infinity;
   let skipped = false;
+  const boostBound = pruning.boostBound;
   const update = () => {
     threshold = pruning.threshold();
     while (essentialFrom < n && (prefix[essentialFrom + 1] as number) * pruning.maxBoostUnnamed < threshold) essentialFrom++;
@@ -636,11 +643,11 @@ function scoreSegmentPruned(s: number, cursors: readonly TermCursor[], norms: No
       } else if (d === doc && d !== NO_DOC) atDoc[m++] = k;
     }
     if (doc === NO_DOC) return skipped;
-    let boost = pruning.maxBoostUnnamed;
-    if (named[nextNamed] === doc) {
-      boost = pruning.maxBoost;
-      nextNamed++;
-    }
+    const isNamed0 = named[nextNamed] === doc;
+    if (isNamed0) nextNamed++;
+    // A test file, vendored code or a chunk that defines nothing cannot get the largest boost:
+    // bounded with its own, most chunks of common words are dropped before any term is taken.
+    const boost = boostBound ? boostBound(s, doc, isNamed0) : isNamed0 ? pruning.maxBoost : pruning.maxBoostUnnamed;
     if (deleted[doc]) {
       for (let j = 0; j < m; j++) (sorted[atDoc[j] as number] as TermCursor).skip(doc);
       continue;
