@@ -92,6 +92,7 @@ describe('symbol lookup', () => {
   });
 
   describe('definitions named exactly (cross-references): the term index answers as the tables do', () => {
+    const SPELLINGS = ['getHTTPServer2Go', 'XMLHttpRequest', '$el', 'AbCdEfGh', 'ab_cd_ef_gh', 'a_b_c_d_e', 'ÄbÖdÜf', 'SK', 'sk_', 'Sk2Go', 'x1_y2_z3'];
     const snapshot = snapshotOf([
       ...specs,
       c('src/py/app.py:1-3 function __init__', 'def __init__(self): pass'),
@@ -100,9 +101,12 @@ describe('symbol lookup', () => {
       c('src/a.ts:1-2 function GetUserName', 'function GetUserName() {}'),
       c('docs/getUserName.md:1-3 section getUserName', '# getUserName'),
       c('src/b.ts:1-9 class Holder', 'class Holder { getUserNameLater() {} }'),
+      // Spellings whose symbol field is as long as a name can make it (the term index skips longer ones).
+      ...SPELLINGS.map((symbol, i) => c(`src/spelled${i}.ts:1-1 function ${symbol}`, `function ${symbol}() {}`)),
+      c('src/parts.ts:1-1 function sk_X509_pop_free', 'function sk_X509_pop_free() {}'),
     ], fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-defs-')));
     const defs = new SymbolIndex(snapshot);
-    const names = ['getUserName', 'getusername', 'GETUSERNAME', '__init__', 'init', 'get_user', 'save', 'User', 'Holder', 'getUserNameLater', 'nothing', '$$$'];
+    const names = ['getUserName', 'getusername', 'GETUSERNAME', '__init__', 'init', 'get_user', 'save', 'User', 'Holder', 'getUserNameLater', 'nothing', '$$$', ...SPELLINGS, 'sk', 'SK_X509_POP_FREE'];
     checkAll(
       names.map((name) => ({ name, input: name, expected: true })),
       (name) => {

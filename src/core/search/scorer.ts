@@ -57,12 +57,6 @@ export interface Pruning {
   threshold(): number;
   maxBoost: number;
   maxBoostUnnamed: number;
-  /**
-   * The largest factor the boosts can give this document, knowing its kind and flags (no more
-   * than `maxBoost`, or `maxBoostUnnamed` when `named` is false). Without it, every document is
-   * bounded with those.
-   */
-  boostBound?(seg: number, doc: number, named: boolean): number;
 }
 
 interface PreparedTerm extends ScoredTerm {
@@ -624,7 +618,6 @@ function scoreSegmentPruned(s: number, cursors: readonly TermCursor[], norms: No
   let essentialFrom = 0;
   let threshold = -Infinity;
   let skipped = false;
-  const boostBound = pruning.boostBound;
   const update = () => {
     threshold = pruning.threshold();
     while (essentialFrom < n && (prefix[essentialFrom + 1] as number) * pruning.maxBoostUnnamed < threshold) essentialFrom++;
@@ -643,11 +636,11 @@ function scoreSegmentPruned(s: number, cursors: readonly TermCursor[], norms: No
       } else if (d === doc && d !== NO_DOC) atDoc[m++] = k;
     }
     if (doc === NO_DOC) return skipped;
-    const isNamed0 = named[nextNamed] === doc;
-    if (isNamed0) nextNamed++;
-    // A test file, vendored code or a chunk that defines nothing cannot get the largest boost:
-    // bounded with its own, most chunks of common words are dropped before any term is taken.
-    const boost = boostBound ? boostBound(s, doc, isNamed0) : isNamed0 ? pruning.maxBoost : pruning.maxBoostUnnamed;
+    let boost = pruning.maxBoostUnnamed;
+    if (named[nextNamed] === doc) {
+      boost = pruning.maxBoost;
+      nextNamed++;
+    }
     if (deleted[doc]) {
       for (let j = 0; j < m; j++) (sorted[atDoc[j] as number] as TermCursor).skip(doc);
       continue;
@@ -738,26 +731,32 @@ function namedDocuments(cursors: readonly TermCursor[]): Uint32Array {
 }
 
 /**
- * The documents of a cursor's postings its term may name. Kept with the postings (a segment
- * keeps common words' postings decoded, and the same words name chunks query after query).
- * A common word (`sk`, `type`) is a part of tens of thousands of symbols; the length bound
- * leaves the few chunks named by the word alone.
+ * The documents of a cursor's postings its term may name. A common word (`sk`, `type`) is a
+ * part of tens of thousands of symbols; the length bound leaves the few chunks named by the
+ * word alone.
  */
 function docsNamedBy(cursor: TermCursor): Uint32Array {
-  const { postings, seg } = cursor;
-  const { nameField: f, nameMaxLength: maxLength } = cursor.term;
+  return docsWithShortField(cursor.seg, cursor.postings, cursor.term.nameField, cursor.term.nameMaxLength);
+}
+
+/**
+ * The documents of `postings` (ascending) that have the term in `field` and at most
+ * `maxLength` tokens in it. Kept with the postings: a segment keeps common words' postings
+ * decoded, and the same words name chunks query after query.
+ */
+export function docsWithShortField(seg: Segment, postings: Postings, field: number, maxLength: number): Uint32Array {
   let byKey = withField.get(postings);
   if (!byKey) withField.set(postings, (byKey = new Map()));
-  const key = f * 0x10000 + maxLength;
+  const key = field * 0x10000 + Math.min(maxLength, 0xffff);
   let docs = byKey.get(key);
   if (!docs) {
     const found = new Uint32Array(postings.docs.length);
     let m = 0;
     for (let i = 0; i < postings.docs.length; i++) {
-      if ((postings.tfs[i * FIELD_COUNT + f] as number) === 0) continue;
+      if ((postings.tfs[i * FIELD_COUNT + field] as number) === 0) continue;
       const doc = postings.docs[i] as number;
       const lens = seg.fieldLengthPage(doc >>> LENGTH_PAGE_SHIFT);
-      if ((lens[(doc & LENGTH_PAGE_MASK) * FIELD_COUNT + f] as number) <= maxLength) found[m++] = doc;
+      if ((lens[(doc & LENGTH_PAGE_MASK) * FIELD_COUNT + field] as number) <= maxLength) found[m++] = doc;
     }
     docs = found.slice(0, m);
     byKey.set(key, docs);

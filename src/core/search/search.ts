@@ -1,6 +1,6 @@
 // Ranked chunk search over a snapshot: BM25F base scores, filters, boosts a user would expect,
 // top-k selection with stable ordering, then hydration of the few hits that are shown.
-import { DEFINITION_KINDS, FLAG_TEST, FLAG_VENDORED, KINDS, bucketOfFlags } from '../index/fields';
+import { DEFINITION_KINDS, FLAG_TEST, FLAG_VENDORED, bucketOfFlags } from '../index/fields';
 import type { Segment } from '../index/segment';
 import { parseQuery, type ParsedQuery } from './query';
 import { compileFilters, unknownKinds } from './filters';
@@ -85,7 +85,6 @@ export function searchSnapshot(
   const boostContext: BoostContext = { identifiers, mentionsTests: parsed.mentionsTests, scope, ranking };
   const maxBoost = maxBoostOf(ranking);
   const maxBoostUnnamed = maxBoostOf(ranking, false);
-  const boostBound = boostBoundOf(boostContext, segs);
   const allowedFiles = segs.map((seg, s) => filters.fileAllowed(s, seg));
   let total = 0;
   // Candidates come in segment then document order, and files own consecutive documents:
@@ -117,7 +116,6 @@ export function searchSnapshot(
     threshold: () => (total < exactTotalUpTo || !heap.isFull ? -Infinity : (heap.worst as Ranked).score),
     maxBoost,
     maxBoostUnnamed,
-    boostBound,
   });
   warnings.push(...scoring.warnings);
 
@@ -168,38 +166,6 @@ function boostedScore(seg: Segment, doc: number, namedByQuery: boolean, base: nu
 function maxBoostOf(r: RankingParams, namedByQuery = true): number {
   const definition = namedByQuery ? Math.max(1, r.exactDefinition, r.definition) : Math.max(1, r.definition);
   return definition * Math.max(1, r.test) * Math.max(1, r.vendored) * Math.max(1, r.codeFirstProse, r.codeFirstConfig);
-}
-
-/**
- * `boostedScore`'s largest factor for one document, from its kind and flags alone (whether the
- * query names it is all it leaves open). Two byte reads and two table lookups: it is asked for
- * every document pruning visits. A hair above the exact product, so that multiplying in
- * another order can never round a document's bound below its boosted score.
- */
-function boostBoundOf(ctx: BoostContext, segs: readonly Segment[]): (seg: number, doc: number, named: boolean) => number {
-  const r = ctx.ranking;
-  const slack = 1 + 1e-9;
-  const byFlags = new Float64Array(256);
-  for (let flags = 0; flags < 256; flags++) {
-    let f = slack;
-    if (flags & FLAG_TEST && !ctx.mentionsTests) f *= r.test;
-    if (flags & FLAG_VENDORED) f *= r.vendored;
-    if (ctx.scope === 'code') {
-      const bucket = bucketOfFlags(flags);
-      if (bucket === 'prose') f *= r.codeFirstProse;
-      if (bucket === 'config') f *= r.codeFirstConfig;
-    }
-    byFlags[flags] = f;
-  }
-  // By kind index: the definition factor for a chunk the query may name, and for one it cannot.
-  const named = Float64Array.from(KINDS, (k) => (DEFINITION_KINDS.has(k) ? Math.max(r.exactDefinition, r.definition) : 1));
-  const unnamed = Float64Array.from(KINDS, (k) => (DEFINITION_KINDS.has(k) ? r.definition : 1));
-  return (s, doc, isNamed) => {
-    const seg = segs[s] as Segment;
-    const kind = seg.docKind.at(doc);
-    const byKind = (isNamed ? named[kind] : unnamed[kind]) ?? Math.max(1, r.exactDefinition, r.definition);
-    return byKind * (byFlags[seg.docFlags.at(doc)] as number);
-  };
 }
 
 /** Notes a boost in `out` (when listing them) and returns its factor. */

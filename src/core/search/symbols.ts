@@ -5,11 +5,12 @@
 //
 // Match tiers, best first: exact (case-sensitive), exact ignoring case, qualified (`Class.method`,
 // `pkg.func`), prefix, camel-case humps / initials (`gUN` -> getUserName), fuzzy (edit distance).
-import { DEFINITION_KINDS, FIELD_COUNT, FIELDS, FLAG_TEST, FLAG_VENDORED, KINDS } from '../index/fields';
+import { DEFINITION_KINDS, FIELDS, FLAG_TEST, FLAG_VENDORED, KINDS } from '../index/fields';
 import type { Segment } from '../index/segment';
 import { forEachToken, identifierParts } from '../index/tokenizer';
 import type { Snapshot } from '../store/store';
 import { boundedLevenshtein } from './query';
+import { docsWithShortField, nameLengthBound } from './scorer';
 import { compilePathFilter } from './filters';
 import { resolveLanguageFilter } from '../languages';
 import type { ChunkKind } from '../types';
@@ -200,14 +201,15 @@ export class SymbolIndex {
     forEachToken(lower, (t) => (whole ??= t));
     if (!whole) return undefined;
     const found: SymbolRef[] = [];
+    // A symbol spelled `name` holds no more tokens than `name` can make: chunks that merely
+    // have the word as a part of a longer symbol are passed over without reading their symbol.
+    const maxLength = nameLengthBound(lower);
     this.snapshot.segments.forEach((seg, s) => {
       const t = seg.findTerm(whole as string);
       if (t < 0) return;
-      const { docs, tfs } = seg.postings(t);
       const deleted = this.snapshot.deleted[s] as Uint8Array;
-      for (let i = 0; i < docs.length; i++) {
-        const doc = docs[i] as number;
-        if (!tfs[i * FIELD_COUNT + SYMBOL_FIELD] || deleted[doc]) continue;
+      for (const doc of docsWithShortField(seg, seg.postings(t), SYMBOL_FIELD, maxLength)) {
+        if (deleted[doc]) continue;
         const kind = seg.kindOf(doc);
         if (!SYMBOL_KINDS.has(kind) || !DEFINITION_KINDS.has(kind)) continue;
         if (seg.symbolOf(doc).toLowerCase() === lower) found.push({ seg: s, doc });
