@@ -191,6 +191,19 @@ describe('search ranking', () => {
       assert.deepEqual([0, 1, 2].map((i) => window?.get(i, 240)), lines.slice(500, 503));
     });
 
+    it('lines read from an offset past the first small read: a long line, then more lines, whole or cut', () => {
+      // A window starts with a 4 KB read: what lies beyond it is read as the lines ask for it.
+      const lines = ['before', 'héllo ' + 'ü'.repeat(5000), 'short', 'y'.repeat(9000), 'last'];
+      const file = writeScratch(lines.join('\n'));
+      const window = LazyLines.fromFileAt(file, Buffer.byteLength('before\n'));
+      assert.equal(window?.get(0), lines[1]);
+      assert.equal(window?.get(3), 'last');
+      const cut = LazyLines.fromFileAt(file, Buffer.byteLength('before\n'));
+      assert.equal(cut?.get(0, 240)?.slice(0, 246), lines[1]?.slice(0, 246));
+      // A cut line is read (241 × 4 bytes) far enough to hold 240 characters of any width.
+      assert.deepEqual([1, 2, 3].map((i) => cut?.get(i, 240)?.length), [5, 964, 4]);
+    });
+
     it('a file deleted after its stat yields the lines read so far instead of throwing', () => {
       const file = writeScratch('only line');
       const lines = LazyLines.fromFile(file);

@@ -1019,6 +1019,12 @@ export class Segment {
     for (const column of [this.termOffsets, this.postingOffsets, this.termDf, this.filePostingOffsets, this.termFileDf, this.docStart, this.docEnd, this.docStartByte, this.filePathOffsets]) column.load();
     this.termBlob.all();
     this.filePathBlob.all();
+    // The file table, whole: every hit reads its file's path, size, mtime and hash.
+    this.pathColumn ??= decodeStrings(this.filePathBlob.all(), this.filePathOffsets.slice(0, this.fileCount + 1), `segment ${this.name}: file path`);
+    this.pathCache.clear();
+    this.fileSizeMtime.all();
+    this.fileHashOffsets.load();
+    this.fileHashBlob.all();
     this.idSection.all();
     this.symbolBlocks.load();
     this.contextBlocks.load();
