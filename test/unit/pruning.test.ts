@@ -5,7 +5,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { nameLengthBound, SnapshotScorer } from '../../src/core/search/scorer';
+import { nameLengthBound, SnapshotScorer, warmNamedDocuments } from '../../src/core/search/scorer';
 import { forEachToken } from '../../src/core/index/tokenizer';
 import { SymbolIndex } from '../../src/core/search/symbols';
 import { FileReader } from '../../src/core/search/hydrate';
@@ -103,6 +103,24 @@ describe('search: skipping chunks that cannot make the results', function () {
     assert.ok(all.total > EXACT_TOTAL_UP_TO, `the corpus has ${all.total} matches`);
     assert.equal(r.totalIsLowerBound, true);
     assert.ok(r.total < all.total, 'some chunks were skipped');
+  });
+
+  it('a segment whose common words had their named chunks listed while idle answers as a fresh one', () => {
+    const warmRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-pruning-warm-'));
+    try {
+      const warm = snapshotOf(corpus(), warmRoot);
+      const segment = warm.segments[0]!;
+      const common = segment.warmPostings();
+      assert.ok(common.length > 0, 'some word is common enough for its postings to be kept');
+      for (const term of common) warmNamedDocuments(segment, term);
+      const warmRun = (query: string) =>
+        searchSnapshot(new SnapshotScorer(warm), new SymbolIndex(warm), new FileReader(warmRoot), query, { crossReferences: false, previewLines: 0, limit: 10 });
+      for (const query of ['user', 'user name get', 'retry token cache index parse value error', 'symbol:user body:name']) {
+        assert.deepEqual(shape(warmRun(query)), shape(run(query, { limit: 10 })), query);
+      }
+    } finally {
+      fs.rmSync(warmRoot, { recursive: true, force: true });
+    }
   });
 
   it('required and excluded words are never pruned: the total stays exact', () => {

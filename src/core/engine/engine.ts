@@ -13,7 +13,7 @@ import type { ChunkStrategy } from '../types';
 import type { FieldName, FieldParams } from '../index/fields';
 import { DEFAULT_FIELD_PARAMS } from '../index/fields';
 import { corruptionDiagnostic, IndexStore, StoreCorruptError, type Manifest, type Snapshot, type StateTable } from '../store/store';
-import { SnapshotScorer } from '../search/scorer';
+import { SnapshotScorer, warmNamedDocuments } from '../search/scorer';
 import { SymbolIndex } from '../search/symbols';
 import { compareHits, DEFAULT_RANKING, round, searchSnapshot, type RankingParams } from '../search/search';
 import { FileReader } from '../search/hydrate';
@@ -247,7 +247,9 @@ export class Engine {
       for (const segment of snapshot?.segments ?? []) {
         segment.warmForQueries();
         await yieldToQueries();
-        segment.warmPostings();
+        const warmed = segment.warmPostings();
+        await yieldToQueries();
+        for (const term of warmed) warmNamedDocuments(segment, term);
         await yieldToQueries();
       }
     } catch {

@@ -1036,8 +1036,9 @@ export class Segment {
    * its budget: the lists a long-lived reader keeps anyway once queries have used them, and
    * the costliest to decode the first time (common words are in most multi-word queries).
    * Smallest first, so the largest are the last the cache lets go. For hosts that stay open.
+   * Returns the terms decoded.
    */
-  warmPostings(): void {
+  warmPostings(): number[] {
     const common: number[] = [];
     for (let i = 0; i < this.termCount; i++) if (this.df(i) >= CACHED_POSTINGS_MIN) common.push(i);
     common.sort((a, b) => this.df(b) - this.df(a));
@@ -1046,6 +1047,7 @@ export class Segment {
     // Decoded, a posting takes 4 bytes of document and 2 per field.
     while (fits < common.length && (bytes += this.df(common[fits] as number) * (4 + 2 * FIELD_COUNT)) <= this.postingsCacheLimit) fits++;
     for (let k = fits - 1; k >= 0; k--) this.postings(common[k] as number);
+    return common.slice(0, fits);
   }
 
   /** Byte offset in its file where a document's first line starts, or NO_START_BYTE. */
