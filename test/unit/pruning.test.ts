@@ -123,6 +123,21 @@ describe('search: skipping chunks that cannot make the results', function () {
     }
   });
 
+  it('with tombstones, pruned scoring still gives exactly the exhaustive hits', () => {
+    const deleted = new Uint8Array(snapshot.segments[0]!.docCount);
+    for (let d = 0; d < deleted.length; d += 7) deleted[d] = 1;
+    const withTombstones = { ...snapshot, deleted: [deleted] };
+    const scorerT = new SnapshotScorer(withTombstones);
+    const symbolsT = new SymbolIndex(withTombstones);
+    const runT = (query: string, exactTotalUpTo?: number) =>
+      searchSnapshot(scorerT, symbolsT, reader, query, { crossReferences: false, previewLines: 0, limit: 10 }, undefined, exactTotalUpTo);
+    for (const query of ['user', 'get user name', 'retry token cache index parse value error', 'user name get set load save order']) {
+      const pruned = runT(query, 0);
+      assert.ok(pruned.hits.length > 0, query);
+      assert.deepEqual(shape(pruned), shape(runT(query, Infinity)), query);
+    }
+  });
+
   it('required and excluded words are never pruned: the total stays exact', () => {
     for (const query of ['+user name get', 'user name -get']) {
       const r = run(query, { limit: 10 });
