@@ -2,18 +2,18 @@
 // first line: previews of chunks deep in large files read most of the time of a fresh
 // `cairn search` when they scanned from the top for line breaks.
 
-/** Marks an offset that is not known (see NO_START_BYTE in segment.ts: the same value). */
-const UNKNOWN = 0xffffffff;
+/** An offset that is not known: a line past the end, or a document built from chunks without their file's text. */
+export const NO_START_BYTE = 0xffffffff;
 const NON_ASCII = /[\u0080-\uffff]/;
 
 /**
  * The byte offset in the file of the start of each line of `lines` (1-based, any order), for
  * a file of `fileSize` bytes whose text is `text` (decoded UTF-8, BOM stripped; lines end at
  * `\n`, as the chunkers count them). A line past the end, or every line when the size does not
- * match the text (the file changed between its stat and its read), is UNKNOWN.
+ * match the text (the file changed between its stat and its read), is NO_START_BYTE.
  */
 export function lineStartBytes(text: string, fileSize: number, lines: readonly number[]): Uint32Array {
-  const out = new Uint32Array(lines.length).fill(UNKNOWN);
+  const out = new Uint32Array(lines.length).fill(NO_START_BYTE);
   const ascii = !NON_ASCII.test(text);
   const textBytes = ascii ? text.length : Buffer.byteLength(text, 'utf8');
   const bom = fileSize - textBytes;

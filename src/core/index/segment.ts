@@ -16,7 +16,9 @@ import { LazySection, LazyU32, memorySource, PagedU8, type ByteSource } from './
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { BLOCK_ROWS, BlockColumn, BlockColumnWriter, SMALL_DEFLATE } from './blockColumn';
 import { grown, ListPool } from './listPool';
-import { lineStartBytes } from './lineBytes';
+import { lineStartBytes, NO_START_BYTE } from './lineBytes';
+
+export { NO_START_BYTE };
 
 export const SEGMENT_FORMAT_VERSION = 10;
 const MAGIC = 'CAIRNSEG';
@@ -68,8 +70,6 @@ const SECTION = {
   docStartByte: 31,
 } as const;
 const SECTION_COUNT = 32;
-/** A document whose first line's byte offset is not known (built from chunks without their file's text). */
-export const NO_START_BYTE = 0xffffffff;
 /**
  * Postings lists of at least this many bytes are stored deflated, flagged by this bit of their
  * document frequency (format 9). Varint postings of common words repeat the same few byte
@@ -971,17 +971,22 @@ export class Segment {
     if (this.pathColumn) return this.pathColumn[i] as string;
     const cached = this.pathCache.get(i);
     if (cached !== undefined) return cached;
-    if (this.pathCache.size >= WIDE_PATH_READS) {
-      this.pathColumn = decodeStrings(this.filePathBlob.all(), this.filePathOffsets.slice(0, this.fileCount + 1), `segment ${this.name}: file path`);
-      this.pathCache.clear();
-      return this.pathColumn[i] as string;
-    }
+    if (this.pathCache.size >= WIDE_PATH_READS) return this.allPaths()[i] as string;
     const start = this.filePathOffsets.at(i);
     const end = this.filePathOffsets.at(i + 1);
     if (!(start <= end && end <= this.filePathBlob.length)) throw new CorruptDataError(`segment ${this.name}: file path ${i} out of bounds`);
     const path = decoder.decode(this.filePathBlob.range(start, end));
     this.pathCache.set(i, path);
     return path;
+  }
+
+  /** Every file's path, decoded at once (replacing those decoded one by one). */
+  private allPaths(): string[] {
+    if (!this.pathColumn) {
+      this.pathColumn = decodeStrings(this.filePathBlob.all(), this.filePathOffsets.slice(0, this.fileCount + 1), `segment ${this.name}: file path`);
+      this.pathCache.clear();
+    }
+    return this.pathColumn;
   }
 
   /** The symbol name of every document, decoded on first use (block by block, each checked for its row count). */
@@ -1018,10 +1023,8 @@ export class Segment {
     this.allFieldLengths();
     for (const column of [this.termOffsets, this.postingOffsets, this.termDf, this.filePostingOffsets, this.termFileDf, this.docStart, this.docEnd, this.docStartByte, this.filePathOffsets]) column.load();
     this.termBlob.all();
-    this.filePathBlob.all();
     // The file table, whole: every hit reads its file's path, size, mtime and hash.
-    this.pathColumn ??= decodeStrings(this.filePathBlob.all(), this.filePathOffsets.slice(0, this.fileCount + 1), `segment ${this.name}: file path`);
-    this.pathCache.clear();
+    this.allPaths();
     this.fileSizeMtime.all();
     this.fileHashOffsets.load();
     this.fileHashBlob.all();

@@ -87,6 +87,7 @@ const ALL_FIELDS_MASK = (1 << FIELD_COUNT) - 1;
 const PROSE_MASK = FIELDS.reduce((m, f, i) => (PROSE_FIELDS.has(f) ? m | (1 << i) : m), 0);
 const CODE_MASK = ALL_FIELDS_MASK & ~PROSE_MASK;
 const PATH_FIELD = FIELDS.indexOf('path');
+export const SYMBOL_FIELD = FIELDS.indexOf('symbol');
 const PATH_BIT = 1 << PATH_FIELD;
 
 function maskOf(fields: readonly FieldName[]): number {
@@ -256,7 +257,6 @@ export class SnapshotScorer {
     const positive = prepared.some((t) => t.presenceBit < 0 || !prohibited.some((g) => g & (1 << t.presenceBit)));
     if (!positive) return { terms: prepared, pruned: false, required, prohibited, warnings };
 
-    const symbolField = FIELDS.indexOf('symbol');
     const norms = this.norms;
     let pruned = false;
     segs.forEach((seg, s) => {
@@ -266,14 +266,14 @@ export class SnapshotScorer {
         if (!p) continue;
         const fp = t.pathPostings[s];
         const isProhibitedOnly = t.presenceBit >= 0 && prohibited.some((g) => g & (1 << t.presenceBit));
-        const marksName = t.whole === true && !isProhibitedOnly && (t.fieldMask & (1 << symbolField)) !== 0;
+        const marksName = t.whole === true && !isProhibitedOnly && (t.fieldMask & (1 << SYMBOL_FIELD)) !== 0;
         const pathValues = fp ? Float64Array.from(fp.files, (file, i) => this.pathFrequency(fp.tfs[i] as number, seg.filePathLength(file))) : undefined;
         cursors.push(
           new TermCursor(seg, p, fp?.files, pathValues, {
             fieldMask: t.fieldMask,
             factor: isProhibitedOnly ? 0 : t.weight * t.idf,
             presence: t.presenceBit >= 0 ? 1 << t.presenceBit : 0,
-            nameField: marksName ? symbolField : -1,
+            nameField: marksName ? SYMBOL_FIELD : -1,
             nameMaxLength: nameLengthBound(t.token),
           }),
         );
@@ -376,7 +376,7 @@ function binarySearch(a: Uint32Array, x: number): number {
   return -1;
 }
 
-/** Per field: BM25F weight, length normalisation and average length, for the hot loops. */
+/** Per field: BM25F weight and length normalisation, for the hot loops. */
 interface NormParams {
   weight: Float64Array;
   /**
@@ -751,7 +751,6 @@ export function warmNamedDocuments(seg: Segment, termIndex: number): void {
   docsWithShortField(seg, seg.postings(termIndex), SYMBOL_FIELD, nameLengthBound(seg.termAt(termIndex)));
 }
 
-const SYMBOL_FIELD = FIELDS.indexOf('symbol');
 
 /**
  * The documents of `postings` (ascending) that have the term in `field` and at most

@@ -5,12 +5,12 @@
 //
 // Match tiers, best first: exact (case-sensitive), exact ignoring case, qualified (`Class.method`,
 // `pkg.func`), prefix, camel-case humps / initials (`gUN` -> getUserName), fuzzy (edit distance).
-import { DEFINITION_KINDS, FIELDS, FLAG_TEST, FLAG_VENDORED, KINDS } from '../index/fields';
+import { DEFINITION_KINDS, FLAG_TEST, FLAG_VENDORED, KINDS } from '../index/fields';
 import type { Segment } from '../index/segment';
 import { forEachToken, identifierParts } from '../index/tokenizer';
 import type { Snapshot } from '../store/store';
 import { boundedLevenshtein } from './query';
-import { docsWithShortField, nameLengthBound } from './scorer';
+import { docsWithShortField, nameLengthBound, SYMBOL_FIELD } from './scorer';
 import { compilePathFilter } from './filters';
 import { resolveLanguageFilter } from '../languages';
 import type { ChunkKind } from '../types';
@@ -36,7 +36,6 @@ const KIND_RANK: Partial<Record<ChunkKind, number>> = {
 };
 const SYMBOL_KINDS = new Set(Object.keys(KIND_RANK));
 const kindRank = (kind: ChunkKind): number => KIND_RANK[kind] ?? 8;
-const SYMBOL_FIELD = FIELDS.indexOf('symbol');
 
 const TIER_SCORE: Record<SymbolMatch, number> = {
   exact: 100,
