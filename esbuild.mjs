@@ -17,7 +17,9 @@ const watch = process.argv.includes('--watch');
 /** Node (CommonJS) bundles: extension host, CLI, and the worker-thread entries. */
 const nodeEntries = {
   extension: 'src/vscode/extension.ts',
-  cli: 'src/cli/main.ts',
+  // dist/cli.js is the `cairn` bin: a small launcher that runs dist/cliMain.js with V8's code cache.
+  cli: 'src/cli/launch.ts',
+  cliMain: 'src/cli/main.ts',
   chunkWorker: 'src/core/chunking/worker.ts',
   indexWorker: 'src/core/engine/indexWorker.ts',
   engineWorker: 'src/core/engine/worker.ts',
@@ -70,6 +72,9 @@ const nodeBuild = {
   platform: 'node',
   format: 'cjs',
   target: 'node20',
+  // The split command bundles load with require(): dist/cliMain.js runs as a vm.Script (see
+  // src/cli/launch.ts), where a native import() has no loader.
+  supported: { 'dynamic-import': false },
   // `vscode` is provided by the extension host. The ripgrep binary package is resolved at run time.
   external: ['vscode', '@vscode/ripgrep', '@vscode/ripgrep-*'],
 };
@@ -84,7 +89,7 @@ const webBuild = {
 };
 
 copyGrammars();
-// dist/cli.js is the `cairn` bin: esbuild keeps src/cli/main.ts's hashbang; make it executable.
+// dist/cli.js is the `cairn` bin: esbuild keeps src/cli/launch.ts's hashbang; make it executable.
 const cliExecutable = {
   name: 'cli-executable',
   setup(build) {

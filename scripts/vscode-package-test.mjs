@@ -82,7 +82,7 @@ const entries = zipEntries(vsix);
 const leaked = entries.filter((e) => !SHIPPED.some((re) => re.test(e)));
 const size = fs.statSync(vsix).size;
 console.log(`vscode-package-test: ${path.basename(vsix)} ${(size / 1024 / 1024).toFixed(2)} MB, ${entries.length} files, built in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-for (const must of ['extension/dist/extension.js', 'extension/dist/engineWorker.js', 'extension/dist/chunkWorker.js', 'extension/grammars/tree-sitter.wasm', 'extension/media/cairn.svg', 'extension/package.json']) {
+for (const must of ['extension/dist/extension.js', 'extension/dist/engineWorker.js', 'extension/dist/chunkWorker.js', 'extension/dist/cli.js', 'extension/dist/cliMain.js', 'extension/grammars/tree-sitter.wasm', 'extension/media/cairn.svg', 'extension/package.json']) {
   if (!entries.includes(must)) fail(`${must} is missing from the .vsix`);
 }
 if (leaked.length) fail(`the .vsix ships files it should not: ${leaked.join(', ')}`);

@@ -1,4 +1,3 @@
-#!/usr/bin/env node
 // `cairn`: dispatches to a subcommand (src/cli/commands/) and turns its outcome into an exit
 // code: 0 success, 1 runtime failure, 2 bad arguments (with a one-line usage error).
 import { version } from '../../package.json';

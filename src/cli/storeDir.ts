@@ -2,15 +2,8 @@
 // cache directory, so running `cairn` never writes into the indexed tree.
 import { nodeCrypto } from '../core/nodeCrypto';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
-
-export function userCacheDir(): string {
-  if (process.env.XDG_CACHE_HOME) return process.env.XDG_CACHE_HOME;
-  if (process.platform === 'darwin') return path.join(os.homedir(), 'Library', 'Caches');
-  if (process.platform === 'win32') return process.env.LOCALAPPDATA ?? path.join(os.homedir(), 'AppData', 'Local');
-  return path.join(os.homedir(), '.cache');
-}
+import { userCacheDir } from './cacheDir';
 
 /** `--store DIR`, else `$CAIRN_STORE`, else `<cache>/cairn/stores/<name>-<hash of the real root path>`. */
 export function resolveStoreDir(root: string, explicit?: string): string {

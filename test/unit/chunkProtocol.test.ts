@@ -37,24 +37,50 @@ describe('chunk worker wire format', () => {
       { name: 'a chunk of another language than its file (embedded code)', input: chunk({ language: 'css' }), expected: true },
       { name: 'a docid other than path:start-end', input: chunk({ docid: 'custom' }), expected: true },
       { name: 'a path other than the document', input: chunk({ path: 'src/other.ts', docid: makeDocid('src/other.ts', 1, 3) }), expected: true },
-      { name: 'optional fields', input: chunk({ signature: 'function a()', decorators: ['@x'], visibility: 'public', parent: '' }), expected: true },
+      { name: 'optional fields in the order chunkers write them', input: chunk({ signature: 'function a()', docstring: 'Returns one.', parent: '', visibility: 'public', decorators: ['@x', '@y(1)'] }), expected: true },
+      { name: 'optional fields in another order (travels as an object)', input: chunk({ decorators: ['@x'], signature: 'function a()', visibility: 'public', parent: '' }), expected: true },
+      { name: 'no decorators, as an empty list', input: chunk({ decorators: [] }), expected: true },
+      { name: 'an optional field present but undefined', input: chunk({ signature: undefined }), expected: true },
+      { name: 'strings beyond Latin-1 and empty ones', input: chunk({ symbol: 'größe', context: 'Ω.größe', docstring: '😀 emoji\u0000nul', kind: 'code' }), expected: true },
       { name: 'the last line without a newline after it', input: chunk({ startLine: 5, endLine: 5, text: 'export const b = 2;', docid: makeDocid(doc.path, 5, 5) }), expected: true },
     ],
     (c) => {
       const result: FileChunks = { path: doc.path, chunks: [c], strategy: 'ast', diagnostics: [] };
       const back = fromWire(doc, toWire(doc, result));
       assert.deepEqual(back, result);
+      assert.deepEqual(Object.keys(back.chunks[0]!), Object.keys(c), 'same keys in the same order');
       assert.equal(JSON.stringify(back), JSON.stringify(result), 'same keys in the same order');
       return true;
     },
   );
 
   it('leaves out what the document already holds', () => {
-    const wire = toWire(doc, { path: doc.path, chunks: [chunk({})], strategy: 'ast', diagnostics: [] }).chunks[0]!;
-    assert.equal(wire.text, '');
-    assert.equal(wire.path, '');
-    assert.equal(wire.docid, '');
-    assert.equal(wire.language, '');
-    assert.deepEqual(wire.textRange, [0, 35]);
+    const { packed } = toWire(doc, { path: doc.path, chunks: [chunk({})], strategy: 'ast', diagnostics: [] });
+    assert.equal(packed.objects.length, 0);
+    assert.equal(packed.strings, '0123456789abcdef' + 'function' + 'a' + 'a', 'only id, kind, symbol and context travel as text');
+    assert.ok([...packed.ints].includes(35), 'the text travels as its offsets');
+  });
+
+  it('keeps the order of a file\'s chunks, packed or not, and what else the file carries', () => {
+    const result: FileChunks = {
+      path: doc.path,
+      chunks: [
+        chunk({}),
+        chunk({ decorators: ['@x'], signature: 'a()' }),
+        chunk({ startLine: 5, endLine: 5, text: 'export const b = 2;', docid: makeDocid(doc.path, 5, 5), kind: 'constant', symbol: 'b', context: 'b', signature: 'const b' }),
+        chunk({ id: 'fedcba9876543210', text: 'merged\ntext' }),
+      ],
+      strategy: 'ast',
+      diagnostics: [{ code: 'parse-errors', message: '1 syntax error node', path: doc.path, severity: 'warning' }],
+      imports: ['./util'],
+    };
+    const wire = toWire(doc, result);
+    assert.equal(wire.packed.objects.length, 1);
+    assert.equal(JSON.stringify(fromWire(doc, wire)), JSON.stringify(result));
+  });
+
+  it('packs a file without chunks', () => {
+    const result: FileChunks = { path: doc.path, chunks: [], strategy: 'lines', diagnostics: [] };
+    assert.deepEqual(fromWire(doc, toWire(doc, result)), result);
   });
 });

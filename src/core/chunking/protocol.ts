@@ -25,18 +25,27 @@ export interface BatchMessage {
 }
 
 /**
- * A chunk in transit: `text` is empty when `textRange` ([start, end) in the document) gives it;
- * `path`, `language` and `docid` are empty when `fromDoc` says they follow from the document
- * (every chunk repeats them: ~170 bytes a chunk, 100 MB across the benchmark's corpus).
+ * A file's chunks in transit, packed: every number in one Int32Array (transferred, not
+ * copied) and every string laid end to end in one string, with their lengths among the
+ * numbers. The structured clone of one object per chunk cost the worker more than a tenth of
+ * parsing (each object's keys and values are written one by one); two flat values cost a
+ * copy. A chunk's text travels as offsets when it is a verbatim span of its document (the
+ * pool already holds the text), and its path, language and docid not at all when they follow
+ * from the document. A chunk whose keys are not in the canonical order travels as it is, so
+ * every chunk comes back exactly as it left, its keys in the same order.
  */
-export type WireChunk = Chunk & { textRange?: [number, number]; fromDoc?: number };
-
-const SAME_PATH = 1;
-const SAME_LANGUAGE = 2;
-const SAME_DOCID = 4;
+export interface PackedChunks {
+  count: number;
+  ints: Int32Array;
+  strings: string;
+  /** Chunks that travel as plain objects, in order (flag AS_OBJECT). */
+  objects: Chunk[];
+}
 
 export interface WireFileChunks extends Omit<FileChunks, 'chunks'> {
-  chunks: WireChunk[];
+  /** Empty: it holds the key's place, so the unpacked result lists its keys in the same order. */
+  chunks: [];
+  packed: PackedChunks;
 }
 
 export type FromWorker =
@@ -54,47 +63,190 @@ export const CRASH_MARKER_ENV = 'CAIRN_TEST_CRASH_MARKER';
 /** Test-only: when set, a worker fails during start-up, as it would with a broken install. */
 export const FAIL_START_ENV = 'CAIRN_TEST_WORKER_FAIL_START';
 
-/** Replaces each chunk's text by its offsets when it is exactly lines startLine..endLine of the document. */
+/** Chunk keys in the order every chunker writes them; decoding restores this order. */
+const CHUNK_KEYS = ['docid', 'id', 'path', 'startLine', 'endLine', 'text', 'language', 'kind', 'symbol', 'context', 'signature', 'docstring', 'parent', 'visibility', 'decorators'] as const;
+/** Fails to compile when Chunk gains a key the packing does not know. */
+const EVERY_KEY_PACKED: Exclude<keyof Chunk, (typeof CHUNK_KEYS)[number]> extends never ? true : never = true;
+void EVERY_KEY_PACKED;
+const REQUIRED_KEYS = 10;
+
+const SAME_PATH = 1;
+const SAME_LANGUAGE = 2;
+const SAME_DOCID = 4;
+const TEXT_RANGE = 8;
+const AS_OBJECT = 16;
+/** Presence of the optional keys (signature...decorators): bit OPTIONAL_SHIFT + k - REQUIRED_KEYS. */
+const OPTIONAL_SHIFT = 5;
+
+/** Numbers a packed chunk takes at most, besides one per decorator. */
+const MAX_INTS_PER_CHUNK = 1 + 2 + 2 + 8 + 4 + 1;
+
+/** True when a chunk's keys are the canonical ones in canonical order, with no key left undefined. */
+function isCanonical(chunk: Chunk): boolean {
+  const keys = Object.keys(chunk);
+  if (keys.length < REQUIRED_KEYS) return false;
+  let k = 0;
+  for (const key of keys) {
+    while (k < CHUNK_KEYS.length && CHUNK_KEYS[k] !== key) {
+      if (k < REQUIRED_KEYS) return false;
+      k++;
+    }
+    if (k === CHUNK_KEYS.length || (chunk as unknown as Record<string, unknown>)[key] === undefined) return false;
+    k++;
+  }
+  return k >= REQUIRED_KEYS;
+}
+
+/** Numbers of the file being packed; grown as needed and copied out per file. */
+let scratch = new Int32Array(4096);
+
+/** Packs a file's chunks for the pool (see PackedChunks). */
 export function toWire(doc: SourceDocument, result: FileChunks): WireFileChunks {
-  const starts = lineStarts(doc.text);
-  const chunks = result.chunks.map((chunk): WireChunk => {
-    // Emptied fields keep their place among the keys, so a chunk prints the same after the round trip.
-    let fromDoc = 0;
-    if (chunk.path === doc.path) fromDoc |= SAME_PATH;
-    if (chunk.language === doc.language) fromDoc |= SAME_LANGUAGE;
-    if (chunk.docid === makeDocid(chunk.path, chunk.startLine, chunk.endLine)) fromDoc |= SAME_DOCID;
-    const wire: WireChunk = {
-      ...chunk,
-      docid: fromDoc & SAME_DOCID ? '' : chunk.docid,
-      path: fromDoc & SAME_PATH ? '' : chunk.path,
-      language: fromDoc & SAME_LANGUAGE ? '' : chunk.language,
-    };
-    if (fromDoc) wire.fromDoc = fromDoc;
+  const chunks = result.chunks;
+  let capacity = chunks.length * MAX_INTS_PER_CHUNK;
+  for (const c of chunks) capacity += c.decorators?.length ?? 0;
+  if (scratch.length < capacity) scratch = new Int32Array(Math.max(capacity, scratch.length * 2));
+  const ints = scratch;
+  // Concatenated as it goes: V8 joins the pieces lazily, and copies them once when the message is written.
+  let strings = '';
+  const objects: Chunk[] = [];
+  let n = 0;
+  let starts: number[] | undefined;
+  for (const chunk of chunks) {
+    if (!isCanonical(chunk)) {
+      ints[n++] = AS_OBJECT;
+      objects.push(chunk);
+      continue;
+    }
+    let flags = 0;
+    if (chunk.path === doc.path) flags |= SAME_PATH;
+    if (chunk.language === doc.language) flags |= SAME_LANGUAGE;
+    if (chunk.docid === makeDocid(chunk.path, chunk.startLine, chunk.endLine)) flags |= SAME_DOCID;
+    starts ??= lineStarts(doc.text);
     const start = starts[chunk.startLine - 1];
-    if (start === undefined || chunk.endLine < chunk.startLine) return wire;
     const next = starts[chunk.endLine];
     const end = next === undefined ? doc.text.length : next - 1;
     // A slice of the document shares its characters (no copy), and `===` compares them with
     // a block compare: 7x faster than `startsWith`, which goes character by character.
-    if (end - start !== chunk.text.length || doc.text.slice(start, end) !== chunk.text) return wire;
-    wire.text = '';
-    wire.textRange = [start, end];
-    return wire;
-  });
-  return { ...result, chunks };
+    if (start !== undefined && chunk.endLine >= chunk.startLine && end - start === chunk.text.length && doc.text.slice(start, end) === chunk.text) flags |= TEXT_RANGE;
+    if (chunk.signature !== undefined) flags |= 1 << OPTIONAL_SHIFT;
+    if (chunk.docstring !== undefined) flags |= 2 << OPTIONAL_SHIFT;
+    if (chunk.parent !== undefined) flags |= 4 << OPTIONAL_SHIFT;
+    if (chunk.visibility !== undefined) flags |= 8 << OPTIONAL_SHIFT;
+    if (chunk.decorators !== undefined) flags |= 16 << OPTIONAL_SHIFT;
+    ints[n++] = flags;
+    ints[n++] = chunk.startLine;
+    ints[n++] = chunk.endLine;
+    if (flags & TEXT_RANGE) {
+      ints[n++] = start as number;
+      ints[n++] = end;
+    } else {
+      ints[n++] = chunk.text.length;
+      strings += chunk.text;
+    }
+    if (!(flags & SAME_DOCID)) {
+      ints[n++] = chunk.docid.length;
+      strings += chunk.docid;
+    }
+    ints[n++] = chunk.id.length;
+    strings += chunk.id;
+    if (!(flags & SAME_PATH)) {
+      ints[n++] = chunk.path.length;
+      strings += chunk.path;
+    }
+    if (!(flags & SAME_LANGUAGE)) {
+      ints[n++] = chunk.language.length;
+      strings += chunk.language;
+    }
+    ints[n++] = chunk.kind.length;
+    ints[n++] = chunk.symbol.length;
+    ints[n++] = chunk.context.length;
+    strings += chunk.kind + chunk.symbol + chunk.context;
+    if (chunk.signature !== undefined) {
+      ints[n++] = chunk.signature.length;
+      strings += chunk.signature;
+    }
+    if (chunk.docstring !== undefined) {
+      ints[n++] = chunk.docstring.length;
+      strings += chunk.docstring;
+    }
+    if (chunk.parent !== undefined) {
+      ints[n++] = chunk.parent.length;
+      strings += chunk.parent;
+    }
+    if (chunk.visibility !== undefined) {
+      ints[n++] = chunk.visibility.length;
+      strings += chunk.visibility;
+    }
+    if (chunk.decorators !== undefined) {
+      ints[n++] = chunk.decorators.length;
+      for (const d of chunk.decorators) {
+        ints[n++] = d.length;
+        strings += d;
+      }
+    }
+  }
+  return { ...result, chunks: [], packed: { count: chunks.length, ints: ints.slice(0, n), strings, objects } };
 }
 
-/** Restores chunk texts from the document they were cut from. */
+/** The buffers `toWire`'s result can hand over instead of copying. */
+export function wireTransfer(wire: WireFileChunks): ArrayBuffer[] {
+  return [wire.packed.ints.buffer as ArrayBuffer];
+}
+
+/** Unpacks what `toWire` packed, restoring texts from the document they were cut from. */
 export function fromWire(doc: SourceDocument, wire: WireFileChunks): FileChunks {
-  const chunks = wire.chunks.map((chunk): Chunk => {
-    const { textRange, fromDoc = 0, ...rest } = chunk;
-    if (textRange) rest.text = doc.text.slice(textRange[0], textRange[1]);
-    if (fromDoc & SAME_PATH) rest.path = doc.path;
-    if (fromDoc & SAME_LANGUAGE) rest.language = doc.language;
-    if (fromDoc & SAME_DOCID) rest.docid = makeDocid(rest.path, rest.startLine, rest.endLine);
-    return rest;
-  });
-  return { ...wire, chunks };
+  const { packed, ...rest } = wire;
+  const { ints, strings, objects } = packed;
+  const chunks: Chunk[] = new Array<Chunk>(packed.count);
+  let n = 0;
+  let at = 0;
+  let object = 0;
+  const text = (): string => {
+    const len = ints[n++] as number;
+    at += len;
+    return strings.slice(at - len, at);
+  };
+  for (let i = 0; i < packed.count; i++) {
+    const flags = ints[n++] as number;
+    if (flags & AS_OBJECT) {
+      chunks[i] = objects[object++] as Chunk;
+      continue;
+    }
+    const startLine = ints[n++] as number;
+    const endLine = ints[n++] as number;
+    let body: string;
+    if (flags & TEXT_RANGE) {
+      body = doc.text.slice(ints[n] as number, ints[n + 1] as number);
+      n += 2;
+    } else body = text();
+    const docid = flags & SAME_DOCID ? undefined : text();
+    const id = text();
+    const path = flags & SAME_PATH ? doc.path : text();
+    const chunk: Chunk = {
+      docid: docid ?? makeDocid(path, startLine, endLine),
+      id,
+      path,
+      startLine,
+      endLine,
+      text: body,
+      language: flags & SAME_LANGUAGE ? doc.language : text(),
+      kind: text() as Chunk['kind'],
+      symbol: text(),
+      context: text(),
+    };
+    if (flags & (1 << OPTIONAL_SHIFT)) chunk.signature = text();
+    if (flags & (2 << OPTIONAL_SHIFT)) chunk.docstring = text();
+    if (flags & (4 << OPTIONAL_SHIFT)) chunk.parent = text();
+    if (flags & (8 << OPTIONAL_SHIFT)) chunk.visibility = text();
+    if (flags & (16 << OPTIONAL_SHIFT)) {
+      const decorators = new Array<string>(ints[n++] as number);
+      for (let d = 0; d < decorators.length; d++) decorators[d] = text();
+      chunk.decorators = decorators;
+    }
+    chunks[i] = chunk;
+  }
+  return { ...rest, chunks };
 }
 
 /** Offset of the first character of every line. */

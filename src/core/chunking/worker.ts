@@ -7,7 +7,7 @@ import { chunkDocument, errorMessage, type ChunkContext } from './chunkFile';
 import { createParseOnly } from './parseOnly';
 import { analysisBuffers, analyzeFile } from '../index/fields';
 import type { AstChunkerLike } from './contract';
-import { CRASH_MARKER_ENV, FAIL_START_ENV, toWire, type BatchMessage, type FromWorker, type WorkerInit } from './protocol';
+import { CRASH_MARKER_ENV, FAIL_START_ENV, toWire, wireTransfer, type BatchMessage, type FromWorker, type WorkerInit } from './protocol';
 
 async function main(): Promise<void> {
   const port = parentPort;
@@ -34,12 +34,13 @@ async function main(): Promise<void> {
       if (crashMarker && doc.text.includes(crashMarker)) process.exit(70);
       if (parseOnly) {
         await parseOnly(doc);
-        send({ type: 'file', batch: msg.batch, index, result: { path: doc.path, chunks: [], strategy: 'ast', diagnostics: [] } });
+        send({ type: 'file', batch: msg.batch, index, result: toWire(doc, { path: doc.path, chunks: [], strategy: 'ast', diagnostics: [] }) });
         continue;
       }
       const result = await chunkDocument(doc, ctx);
       if (init.analyze) result.analysis = analyzeFile(result.chunks, doc.language);
-      send({ type: 'file', batch: msg.batch, index, result: toWire(doc, result) }, result.analysis ? analysisBuffers(result.analysis) : []);
+      const wire = toWire(doc, result);
+      send({ type: 'file', batch: msg.batch, index, result: wire }, result.analysis ? [...wireTransfer(wire), ...analysisBuffers(result.analysis)] : wireTransfer(wire));
     }
   };
   // Batches are answered strictly in arrival order.

@@ -1,0 +1,70 @@
+#!/usr/bin/env node
+// `cairn`'s entry point (dist/cli.js). It runs the CLI bundle (dist/cliMain.js) with V8's code
+// cache: a command's first run leaves the bytecode of every function it ran in the user's
+// cache directory, and later runs of that command load it instead of compiling the bundle
+// again (a fresh `cairn search` spent ~25 ms of its ~250 compiling; see docs/bench-results.md).
+// Each command has its own cache, made after a run that succeeded, so it holds what that
+// command runs. V8 checks a cache against the source and its own version and flags and
+// rejects a stale one; the next successful run replaces it. CAIRN_CODE_CACHE=off disables it.
+import * as fs from 'node:fs';
+import { createRequire } from 'node:module';
+import * as path from 'node:path';
+import * as vm from 'node:vm';
+import { userCacheDir } from './cacheDir';
+
+const MAIN = path.join(__dirname, 'cliMain.js');
+
+type ModuleFunction = (exports: object, require: NodeJS.Require, module: { exports: object }, filename: string, dirname: string) => void;
+
+/** The cache file for this command, bundle and Node; undefined when caching is off. */
+function cacheFileFor(bundle: fs.Stats): string | undefined {
+  if (process.env.CAIRN_CODE_CACHE === 'off') return undefined;
+  const command = process.argv[2] ?? '';
+  const name = /^[a-z][a-z-]{0,31}$/.test(command) ? command : 'other';
+  return path.join(userCacheDir(), 'cairn', 'code-cache', `${name}.${process.version}-${process.arch}-${bundle.size}-${Math.trunc(bundle.mtimeMs)}.bin`);
+}
+
+function readCache(file: string | undefined): Buffer | undefined {
+  if (!file) return undefined;
+  try {
+    return fs.readFileSync(file);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Writes the cache atomically and drops this command's older ones. Never fails the command. */
+function saveCache(script: vm.Script, file: string): void {
+  try {
+    const dir = path.dirname(file);
+    fs.mkdirSync(dir, { recursive: true });
+    const tmp = `${file}.${process.pid}.tmp`;
+    fs.writeFileSync(tmp, script.createCachedData());
+    fs.renameSync(tmp, file);
+    // Command names have no dots: everything up to the first one names the command.
+    const prefix = path.basename(file).slice(0, path.basename(file).indexOf('.') + 1);
+    for (const old of fs.readdirSync(dir)) {
+      if (old.startsWith(prefix) && old !== path.basename(file) && !old.endsWith('.tmp')) fs.rmSync(path.join(dir, old), { force: true });
+    }
+  } catch {
+    // A read-only or full cache directory only costs the next run its compile time.
+  }
+}
+
+function launch(): void {
+  const source = fs.readFileSync(MAIN, 'utf8');
+  const cacheFile = cacheFileFor(fs.statSync(MAIN));
+  const cachedData = readCache(cacheFile);
+  // The wrapper node itself puts around a CommonJS module.
+  const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) { ${source}\n})`, { filename: MAIN, cachedData });
+  if (cacheFile && (cachedData === undefined || script.cachedDataRejected === true)) {
+    process.once('exit', (code) => {
+      if (code === 0) saveCache(script, cacheFile);
+    });
+  }
+  const run = script.runInThisContext() as ModuleFunction;
+  const module = { exports: {} };
+  run.call(module.exports, module.exports, createRequire(MAIN), module, MAIN, path.dirname(MAIN));
+}
+
+launch();
