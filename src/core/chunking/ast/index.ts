@@ -153,16 +153,24 @@ interface Outcome {
 
 /** Sorts drafts (containers before members on the same row), merges duplicates, adds ids. */
 function finalize(doc: SourceDocument, drafts: Draft[], budget: number): Chunk[] {
-  const order = drafts.map((d, i) => ({ d, i }));
-  order.sort((a, b) => a.d.startRow - b.d.startRow || b.d.endRow - a.d.endRow || a.d.depth - b.d.depth || a.i - b.i);
+  const sorted = inDraftOrder(drafts);
   const chunks: Chunk[] = [];
-  const byKey = new Map<string, Chunk>();
   const ids = new Set<string>();
-  for (const { d } of order) {
+  // Duplicates share their lines, so they sit in the run of chunks with the same lines.
+  let runStart = 0;
+  for (const d of sorted) {
     const startLine = d.startRow + 1;
     const endLine = d.endRow + 1;
-    const key = `${startLine}:${endLine}:${d.kind}:${d.symbol}`;
-    const same = byKey.get(key);
+    const last = chunks[chunks.length - 1];
+    if (!last || last.startLine !== startLine || last.endLine !== endLine) runStart = chunks.length;
+    let same: Chunk | undefined;
+    for (let i = runStart; i < chunks.length; i++) {
+      const c = chunks[i] as Chunk;
+      if (c.kind === d.kind && c.symbol === d.symbol) {
+        same = c;
+        break;
+      }
+    }
     if (same) {
       // Definitions of one name on the same lines (minified code): one chunk holding their texts
       // while they fit the budget; beyond it the line is covered already.
@@ -194,8 +202,21 @@ function finalize(doc: SourceDocument, drafts: Draft[], budget: number): Chunk[]
     if (d.parent.length > 0) chunk.parent = d.parent.join('.');
     if (d.visibility) chunk.visibility = d.visibility;
     if (d.decorators) chunk.decorators = d.decorators;
-    byKey.set(key, chunk);
     chunks.push(chunk);
   }
   return chunks;
+}
+
+/** Draft order: by first row, then longer first, then shallower, then as extracted. */
+function draftOrder(a: Draft, b: Draft): number {
+  return a.startRow - b.startRow || b.endRow - a.endRow || a.depth - b.depth;
+}
+
+/** The drafts in draft order; most files' drafts already are (a header full of macros), and are not copied. */
+function inDraftOrder(drafts: Draft[]): Draft[] {
+  let ordered = true;
+  for (let i = 1; i < drafts.length && ordered; i++) ordered = draftOrder(drafts[i - 1] as Draft, drafts[i] as Draft) <= 0;
+  if (ordered) return drafts;
+  // Array.prototype.sort is stable: ties keep their extraction order.
+  return [...drafts].sort(draftOrder);
 }
