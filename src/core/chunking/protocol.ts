@@ -75,8 +75,11 @@ const SAME_LANGUAGE = 2;
 const SAME_DOCID = 4;
 const TEXT_RANGE = 8;
 const AS_OBJECT = 16;
-/** Presence of the optional keys (signature...decorators): bit OPTIONAL_SHIFT + k - REQUIRED_KEYS. */
+/** The optional string keys, in order; bit OPTIONAL_SHIFT + k says key k is present. */
+const OPTIONAL_STRINGS = ['signature', 'docstring', 'parent', 'visibility'] as const;
 const OPTIONAL_SHIFT = 5;
+const DECORATORS = 1 << (OPTIONAL_SHIFT + OPTIONAL_STRINGS.length);
+type OptionalString = (typeof OPTIONAL_STRINGS)[number];
 
 /** Numbers a packed chunk takes at most, besides one per decorator. */
 const MAX_INTS_PER_CHUNK = 1 + 2 + 2 + 8 + 4 + 1;
@@ -129,11 +132,8 @@ export function toWire(doc: SourceDocument, result: FileChunks): WireFileChunks 
     // A slice of the document shares its characters (no copy), and `===` compares them with
     // a block compare: 7x faster than `startsWith`, which goes character by character.
     if (start !== undefined && chunk.endLine >= chunk.startLine && end - start === chunk.text.length && doc.text.slice(start, end) === chunk.text) flags |= TEXT_RANGE;
-    if (chunk.signature !== undefined) flags |= 1 << OPTIONAL_SHIFT;
-    if (chunk.docstring !== undefined) flags |= 2 << OPTIONAL_SHIFT;
-    if (chunk.parent !== undefined) flags |= 4 << OPTIONAL_SHIFT;
-    if (chunk.visibility !== undefined) flags |= 8 << OPTIONAL_SHIFT;
-    if (chunk.decorators !== undefined) flags |= 16 << OPTIONAL_SHIFT;
+    for (let k = 0; k < OPTIONAL_STRINGS.length; k++) if (chunk[OPTIONAL_STRINGS[k] as OptionalString] !== undefined) flags |= 1 << (OPTIONAL_SHIFT + k);
+    if (chunk.decorators !== undefined) flags |= DECORATORS;
     ints[n++] = flags;
     ints[n++] = chunk.startLine;
     ints[n++] = chunk.endLine;
@@ -162,21 +162,11 @@ export function toWire(doc: SourceDocument, result: FileChunks): WireFileChunks 
     ints[n++] = chunk.symbol.length;
     ints[n++] = chunk.context.length;
     strings += chunk.kind + chunk.symbol + chunk.context;
-    if (chunk.signature !== undefined) {
-      ints[n++] = chunk.signature.length;
-      strings += chunk.signature;
-    }
-    if (chunk.docstring !== undefined) {
-      ints[n++] = chunk.docstring.length;
-      strings += chunk.docstring;
-    }
-    if (chunk.parent !== undefined) {
-      ints[n++] = chunk.parent.length;
-      strings += chunk.parent;
-    }
-    if (chunk.visibility !== undefined) {
-      ints[n++] = chunk.visibility.length;
-      strings += chunk.visibility;
+    for (const key of OPTIONAL_STRINGS) {
+      const value = chunk[key];
+      if (value === undefined) continue;
+      ints[n++] = value.length;
+      strings += value;
     }
     if (chunk.decorators !== undefined) {
       ints[n++] = chunk.decorators.length;
@@ -235,11 +225,8 @@ export function fromWire(doc: SourceDocument, wire: WireFileChunks): FileChunks 
       symbol: text(),
       context: text(),
     };
-    if (flags & (1 << OPTIONAL_SHIFT)) chunk.signature = text();
-    if (flags & (2 << OPTIONAL_SHIFT)) chunk.docstring = text();
-    if (flags & (4 << OPTIONAL_SHIFT)) chunk.parent = text();
-    if (flags & (8 << OPTIONAL_SHIFT)) chunk.visibility = text();
-    if (flags & (16 << OPTIONAL_SHIFT)) {
+    for (let k = 0; k < OPTIONAL_STRINGS.length; k++) if (flags & (1 << (OPTIONAL_SHIFT + k))) chunk[OPTIONAL_STRINGS[k] as OptionalString] = text();
+    if (flags & DECORATORS) {
       const decorators = new Array<string>(ints[n++] as number);
       for (let d = 0; d < decorators.length; d++) decorators[d] = text();
       chunk.decorators = decorators;
