@@ -52,8 +52,17 @@ function saveCache(script: vm.Script, file: string): void {
 }
 
 function launch(): void {
-  const source = fs.readFileSync(MAIN, 'utf8');
-  const cacheFile = cacheFileFor(fs.statSync(MAIN));
+  let source: string;
+  let bundle: fs.Stats;
+  try {
+    bundle = fs.statSync(MAIN);
+    source = fs.readFileSync(MAIN, 'utf8');
+  } catch (e) {
+    process.stderr.write(`cairn: cannot read the CLI bundle ${MAIN} (${(e as Error).message}); rebuild it with \`node esbuild.mjs\`\n`);
+    process.exitCode = 1;
+    return;
+  }
+  const cacheFile = cacheFileFor(bundle);
   const cachedData = readCache(cacheFile);
   // The wrapper node itself puts around a CommonJS module.
   const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) { ${source}\n})`, { filename: MAIN, cachedData });

@@ -3,7 +3,8 @@
 // command prints, a bad or stale cache is replaced, and a failed run or CAIRN_CODE_CACHE=off
 // leaves none.
 import * as assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { CLI, runCairn, type Run } from './cli';
@@ -86,6 +87,16 @@ describe('cairn launcher: code cache (bundled CLI)', function () {
 
   it('CAIRN_CODE_CACHE=off leaves no cache', () => {
     assert.equal(cairn(['search', 'retryWithBackoff'], { CAIRN_CODE_CACHE: 'off' }).code, 0);
+    assert.deepEqual(caches(), []);
+  });
+
+  it('a launcher without its bundle says so in one line and exits 1', () => {
+    const lonely = path.join(base, 'lonely');
+    mkdirSync(lonely, { recursive: true });
+    copyFileSync(CLI, path.join(lonely, 'cli.js'));
+    const r = spawnSync(process.execPath, [path.join(lonely, 'cli.js'), 'status'], { encoding: 'utf8', env: { ...process.env, XDG_CACHE_HOME: cacheHome } });
+    assert.equal(r.status, 1);
+    assert.match(r.stderr, /^cairn: cannot read the CLI bundle .*cliMain\.js .*node esbuild\.mjs`\n$/);
     assert.deepEqual(caches(), []);
   });
 });
