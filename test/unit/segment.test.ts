@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { Segment, SegmentBuilder } from '../../src/core/index/segment';
+import { LENGTH_PAGE_SHIFT, LENGTH_PAGE_SLOTS, Segment, SegmentBuilder } from '../../src/core/index/segment';
 import { mergeSegments } from '../../src/core/index/merge';
 import { CorruptDataError } from '../../src/core/index/varint';
 import { FileSource } from '../../src/core/index/byteSource';
@@ -232,6 +232,38 @@ describe('segment format', () => {
       reads = 0;
       assert.deepEqual([...seg.postings(seg.findTerm('everywhere')).docs], [...reference.postings(reference.findTerm('everywhere')).docs]);
       assert.equal(reads, 0);
+      source.close();
+    });
+  });
+
+  it('reads field lengths from its file in reused page buffers, exactly as the column read whole, in any order', () => {
+    // More pages than buffers, with chunks of varied lengths, visited out of order so pages share
+    // buffers and come back after others took them.
+    const files: Array<[string, Chunk[]]> = [];
+    for (let f = 0; f < 160; f++) {
+      const p = `src/lengths/f${f}.ts`;
+      files.push([p, Array.from({ length: 60 }, (_, i) => chunk(p, 2 * i + 1, 2 * i + 2, 'function', `fn${f}_${i}`, `word${i} `.repeat(1 + ((f * 60 + i) % 37))))]);
+    }
+    const bytes = build(files);
+    withSegmentFile(bytes, (file) => {
+      const reference = new Segment('seg-l.cseg', bytes);
+      const source = new FileSource(file);
+      const seg = new Segment('seg-l.cseg', source);
+      const pages = Math.ceil(seg.docCount / (1 << LENGTH_PAGE_SHIFT));
+      assert.ok(pages > LENGTH_PAGE_SLOTS + 1, `${pages} pages`);
+      const expected = reference.allFieldLengths();
+      const lens = new Uint16Array(FIELDS.length);
+      for (let i = 0; i < 3 * seg.docCount; i += 7) {
+        const doc = (i * 7919) % seg.docCount;
+        seg.readFieldLengths(doc, lens, 0);
+        assert.deepEqual([...lens], [...expected.subarray(doc * FIELDS.length, (doc + 1) * FIELDS.length)], `document ${doc}`);
+      }
+      for (const page of [0, LENGTH_PAGE_SLOTS, 0, pages - 1, pages - 1 - LENGTH_PAGE_SLOTS, 1, pages - 1]) {
+        const first = page << LENGTH_PAGE_SHIFT;
+        const want = expected.subarray(first * FIELDS.length, Math.min(first + (1 << LENGTH_PAGE_SHIFT), seg.docCount) * FIELDS.length);
+        assert.deepEqual([...seg.fieldLengthPage(page)], [...want], `page ${page}`);
+      }
+      assert.throws(() => seg.fieldLengthPage(pages), CorruptDataError);
       source.close();
     });
   });

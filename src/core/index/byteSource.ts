@@ -112,6 +112,14 @@ export class LazySection {
     return this.source.read(this.offset + start, end - start);
   }
 
+  /** Reads `into.length` bytes at `start` into `into`, for callers that reuse their buffers. */
+  readInto(start: number, into: Uint8Array): void {
+    const end = start + into.length;
+    if (this.servesWhole(start, end)) into.set(this.all().subarray(start, end));
+    else if (this.source.readInto) this.source.readInto(this.offset + start, into);
+    else into.set(this.source.read(this.offset + start, into.length));
+  }
+
   /**
    * Like `range`, for bytes decoded at once: they are only valid until the next `peek` of any
    * section. A file read lands in one reused buffer instead of fresh memory, whose pages cost
