@@ -114,6 +114,10 @@ export function toWire(doc: SourceDocument, result: FileChunks): WireFileChunks 
   let strings = '';
   const objects: Chunk[] = [];
   let n = 0;
+  const put = (value: string): void => {
+    ints[n++] = value.length;
+    strings += value;
+  };
   let starts: number[] | undefined;
   for (const chunk of chunks) {
     if (!isCanonical(chunk)) {
@@ -140,40 +144,21 @@ export function toWire(doc: SourceDocument, result: FileChunks): WireFileChunks 
     if (flags & TEXT_RANGE) {
       ints[n++] = start as number;
       ints[n++] = end;
-    } else {
-      ints[n++] = chunk.text.length;
-      strings += chunk.text;
-    }
-    if (!(flags & SAME_DOCID)) {
-      ints[n++] = chunk.docid.length;
-      strings += chunk.docid;
-    }
-    ints[n++] = chunk.id.length;
-    strings += chunk.id;
-    if (!(flags & SAME_PATH)) {
-      ints[n++] = chunk.path.length;
-      strings += chunk.path;
-    }
-    if (!(flags & SAME_LANGUAGE)) {
-      ints[n++] = chunk.language.length;
-      strings += chunk.language;
-    }
-    ints[n++] = chunk.kind.length;
-    ints[n++] = chunk.symbol.length;
-    ints[n++] = chunk.context.length;
-    strings += chunk.kind + chunk.symbol + chunk.context;
+    } else put(chunk.text);
+    if (!(flags & SAME_DOCID)) put(chunk.docid);
+    put(chunk.id);
+    if (!(flags & SAME_PATH)) put(chunk.path);
+    if (!(flags & SAME_LANGUAGE)) put(chunk.language);
+    put(chunk.kind);
+    put(chunk.symbol);
+    put(chunk.context);
     for (const key of OPTIONAL_STRINGS) {
       const value = chunk[key];
-      if (value === undefined) continue;
-      ints[n++] = value.length;
-      strings += value;
+      if (value !== undefined) put(value);
     }
     if (chunk.decorators !== undefined) {
       ints[n++] = chunk.decorators.length;
-      for (const d of chunk.decorators) {
-        ints[n++] = d.length;
-        strings += d;
-      }
+      for (const d of chunk.decorators) put(d);
     }
   }
   return { ...result, chunks: [], packed: { count: chunks.length, ints: ints.slice(0, n), strings, objects } };
