@@ -185,20 +185,18 @@ async function indexSection(corpus: Corpus, storeDir: string, parseBaselineMs: n
   const cliIdents = idents.slice(0, runs);
   const fresh = child(['fresh-processes', corpus.root, storeDir, JSON.stringify(cliIdents)]) as unknown as FreshProcessTimes;
   const envs = Object.keys(fresh.cli);
-  const cliTimes = new Map(Object.entries(fresh.cli));
-  const nodeTimes = new Map(Object.entries(fresh.node));
   const rgTimes = fresh.rg;
   const mem = child(['open-memory', corpus.root, storeDir, idents[0] as string]);
 
   // The goal is judged without NODE_EXTRA_CA_CERTS (the last environment); the table shows both.
   const goalEnv = envs[envs.length - 1] as string;
-  const goalTimes = cliTimes.get(goalEnv) as number[];
+  const goalTimes = fresh.cli[goalEnv] as number[];
   const cliP95 = percentile(goalTimes, 95);
   const rgP50 = percentile(rgTimes, 50);
   const cliP50 = percentile(goalTimes, 50);
   const freshRows = envs.flatMap((name) => {
-    const times = cliTimes.get(name) as number[];
-    const node = nodeTimes.get(name) as number[];
+    const times = fresh.cli[name] as number[];
+    const node = fresh.node[name] as number[];
     const label = envs.length > 1 ? `, env ${name}` : '';
     return [
       [`cairn search, fresh process${label} (${times.length} runs)`, fmt(percentile(times, 50), 0), fmt(percentile(times, 95), 0), `rg p50 ${fmt(rgP50, 0)} ms`, `rg/cairn ${fmt(rgP50 / percentile(times, 50), 1)}x`],
@@ -229,8 +227,8 @@ async function indexSection(corpus: Corpus, storeDir: string, parseBaselineMs: n
   const envNote = envs.length > 1 ? `, env ${goalEnv}` : '';
   goals.push({ goal: `cairn search, fresh process (p95${envNote})`, target: '<= 250 ms', measured: `${fmt(cliP95, 0)} ms`, ok: cliP95 <= 250 });
   if (envs.length > 1) {
-    const asIs = cliTimes.get('as is') as number[];
-    goals.push({ goal: 'cairn search, fresh process (p95, env as is, reference)', target: '-', measured: `${fmt(percentile(asIs, 95), 0)} ms`, ok: undefined });
+    const asIs = fresh.cli[envs[0] as string] as number[];
+    goals.push({ goal: `cairn search, fresh process (p95, env ${envs[0]}, reference)`, target: '-', measured: `${fmt(percentile(asIs, 95), 0)} ms`, ok: undefined });
   }
   goals.push({ goal: 'cairn search vs rg, same identifier (p50)', target: '>= 5x faster', measured: `${fmt(rgP50 / cliP50, 1)}x`, ok: rgP50 / cliP50 >= 5 });
   goals.push({ goal: 'search in-process (p95)', target: '<= 20 ms', measured: `${fmt(percentile(q, 95), 1)} ms`, ok: percentile(q, 95) <= 20 });
@@ -247,44 +245,45 @@ interface FreshProcessTimes {
   rg: number[];
 }
 
+/** Runs a command to its end; its wall time in ms, and what it said when it failed. */
+function timedSpawn(command: string, args: string[], env: NodeJS.ProcessEnv): { ms: number; status: number | null; stderr: string } {
+  const t = performance.now();
+  const r = spawnSync(command, args, { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024, env });
+  return { ms: performance.now() - t, status: r.status, stderr: r.stderr };
+}
+
 /** Times `cairn search ID` and `rg -F ID` as fresh processes, with `node -e 0` beside them. */
 function freshProcesses(root: string, storeDir: string, idents: string[]): FreshProcessTimes {
   // NODE_EXTRA_CA_CERTS, when the shell sets it, makes every Node process parse that CA bundle
   // as it starts (Node 20 loads it eagerly; `node -e 0` pays it too) though Cairn opens no TLS
   // connection: the runs are measured with the environment as it is and without that variable.
   const rg = rgPath();
-  const asIsEnv = process.env;
   const { NODE_EXTRA_CA_CERTS: extraCaCerts, ...withoutCaEnv } = process.env;
-  const envs: [string, NodeJS.ProcessEnv][] = extraCaCerts ? [['as is', asIsEnv], ['without NODE_EXTRA_CA_CERTS', withoutCaEnv]] : [['as is', asIsEnv]];
-  const cliTimes = new Map<string, number[]>(envs.map(([name]) => [name, []]));
-  const nodeTimes = new Map<string, number[]>(envs.map(([name]) => [name, []]));
-  const rgTimes: number[] = [];
+  const envs: [string, NodeJS.ProcessEnv][] = [['as is', process.env]];
+  if (extraCaCerts) envs.push(['without NODE_EXTRA_CA_CERTS', withoutCaEnv]);
+  const times: FreshProcessTimes = { cli: {}, node: {}, rg: [] };
+  for (const [name] of envs) {
+    times.cli[name] = [];
+    times.node[name] = [];
+  }
   const cairnSearch = (id: string, env: NodeJS.ProcessEnv): number => {
-    const t = performance.now();
-    const c = spawnSync(process.execPath, [cli, 'search', id, '--root', root, '--store', storeDir, '--no-refresh', '--json', '--limit', '10'], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, env });
-    const ms = performance.now() - t;
-    if (c.status !== 0) throw new Error(`cairn search failed: ${c.stderr}`);
-    return ms;
+    const r = timedSpawn(process.execPath, [cli, 'search', id, '--root', root, '--store', storeDir, '--no-refresh', '--json', '--limit', '10'], env);
+    if (r.status !== 0) throw new Error(`cairn search failed: ${r.stderr}`);
+    return r.ms;
   };
-  const ripgrep = (id: string): number => {
-    const t = performance.now();
-    spawnSync(rg, ['-n', '-F', id, root], { maxBuffer: 256 * 1024 * 1024 });
-    return performance.now() - t;
-  };
+  const ripgrep = (id: string): number => timedSpawn(rg, ['-n', '-F', id, root], process.env).ms;
   // One unmeasured run of each: the first `cairn search` leaves the command's code cache (as any
   // user's first run does), and rg's first pass may find the corpus out of the page cache.
-  cairnSearch(idents[0] as string, asIsEnv);
+  cairnSearch(idents[0] as string, process.env);
   ripgrep(idents[0] as string);
   for (const id of idents) {
     for (const [name, env] of envs) {
-      (cliTimes.get(name) as number[]).push(cairnSearch(id, env));
-      const t = performance.now();
-      spawnSync(process.execPath, ['-e', '0'], { env });
-      (nodeTimes.get(name) as number[]).push(performance.now() - t);
+      times.cli[name]?.push(cairnSearch(id, env));
+      times.node[name]?.push(timedSpawn(process.execPath, ['-e', '0'], env).ms);
     }
-    rgTimes.push(ripgrep(id));
+    times.rg.push(ripgrep(id));
   }
-  return { cli: Object.fromEntries(cliTimes), node: Object.fromEntries(nodeTimes), rg: rgTimes };
+  return times;
 }
 
 async function runChild(args: string[]): Promise<void> {
