@@ -42,9 +42,10 @@ function saveCache(script: vm.Script, file: string): void {
     fs.writeFileSync(tmp, script.createCachedData());
     fs.renameSync(tmp, file);
     // Command names have no dots: everything up to the first one names the command.
-    const prefix = path.basename(file).slice(0, path.basename(file).indexOf('.') + 1);
+    const name = path.basename(file);
+    const prefix = name.slice(0, name.indexOf('.') + 1);
     for (const old of fs.readdirSync(dir)) {
-      if (old.startsWith(prefix) && old !== path.basename(file) && !old.endsWith('.tmp')) fs.rmSync(path.join(dir, old), { force: true });
+      if (old.startsWith(prefix) && old !== name && !old.endsWith('.tmp')) fs.rmSync(path.join(dir, old), { force: true });
     }
   } catch {
     // A read-only or full cache directory only costs the next run its compile time.
