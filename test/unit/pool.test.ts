@@ -90,6 +90,23 @@ describe('ChunkPool', function () {
     assert.ok(again.every((r) => r.diagnostics.length === 0));
   });
 
+  it('a crash late in a batch re-chunks the files done but not yet sent, and blames only the file it was on', async () => {
+    process.env[CRASH_MARKER_ENV] = 'CAIRN-CRASH-ME';
+    // 130 small files make one batch; replies group up to 64 files, so when the worker dies on
+    // file 100, files 64-99 are chunked and unsent.
+    const docs = Array.from({ length: 130 }, (_, i) => docOf(`src/small${i}.ts`, `export const value${i} = ${i};\n`));
+    docs[100] = docOf('src/victim.ts', 'const a = 1;\n// CAIRN-CRASH-ME\n');
+    const results = await (await open(options(1))).chunk(docs);
+    const expected = await (await open(options(0))).chunk(docs);
+    assert.deepEqual(results.map((r) => r.path), docs.map((d) => d.path));
+    results.forEach((r, i) => {
+      if (i === 100) {
+        assert.deepEqual(r.diagnostics.map((d) => d.code), ['chunk-worker-crashed']);
+        assert.deepEqual(r.chunks, expected[i]?.chunks);
+      } else assert.deepEqual(r, expected[i], r.path);
+    });
+  });
+
   it('when a crashed worker cannot be restarted, the remaining files are chunked by lines in-process', async () => {
     process.env[CRASH_MARKER_ENV] = 'CAIRN-CRASH-ME';
     const pool = await open(options(1));
@@ -98,9 +115,10 @@ describe('ChunkPool', function () {
     docs[5] = docOf('src/victim.ts', 'CAIRN-CRASH-ME\n');
     const results = await pool.chunk(docs);
     assert.deepEqual(results.map((r) => r.path), docs.map((d) => d.path));
-    assert.deepEqual(results.slice(0, 5).map((r) => r.diagnostics.length), [0, 0, 0, 0, 0]);
     assert.equal(results[5]?.diagnostics[0]?.code, 'chunk-worker-crashed');
-    for (const r of results.slice(6)) {
+    // Files before the victim were chunked by the worker but, replies being grouped, not sent
+    // before it died: like every file after it, they are chunked again here, with the reason.
+    for (const r of [...results.slice(0, 5), ...results.slice(6)]) {
       assert.equal(r.diagnostics[0]?.code, 'chunk-worker-unavailable', r.path);
       assert.match(r.diagnostics[0]?.message ?? '', /start-up failure requested by the test hook/);
     }

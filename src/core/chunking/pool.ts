@@ -1,15 +1,15 @@
 // Chunks many documents on worker threads. Work goes out in batches sized by bytes (not by
 // file count) so one worker is not left with all the big files; results come back per file
 // and are handed out in input order. A worker that dies (a wasm abort on a pathological file)
-// costs exactly one file: that file gets line chunks and a diagnostic, the rest of its batch
-// is re-queued, and the worker is replaced.
+// costs exactly one file: that file (named by the worker's shared progress cells) gets line
+// chunks and a diagnostic, the rest of its batch is re-queued, and the worker is replaced.
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { ChunkStrategy, Diagnostic, FileChunks, SourceDocument } from '../types';
 import { createAstChunker } from './astLoader';
 import { chunkDocument, errorMessage, lineChunks, type ChunkContext } from './chunkFile';
 import type { ChunkingPolicy } from './policy';
-import { fromWire, type BatchMessage, type FromWorker, type WireFileChunks, type WorkerInit } from './protocol';
+import { fromWire, IDLE, PROGRESS_BATCH, PROGRESS_CELLS, PROGRESS_FILE, type BatchMessage, type FromWorker, type WireFileChunks, type WorkerInit } from './protocol';
 
 export interface ChunkPoolOptions {
   /** The worker entry: `dist/chunkWorker.js` in bundles, `out/src/core/chunking/worker.js` under tsc. */
@@ -157,6 +157,8 @@ interface Slot {
   inFlight: Batch[];
   /** How many files of `inFlight[0]` have been answered. */
   answered: number;
+  /** The worker's progress cells (protocol.ts): which file it was on when it died. */
+  progress: Int32Array;
   /** Why the worker died, from its 'error' event, for the diagnostic. */
   lastError?: string;
 }
@@ -217,17 +219,19 @@ class ThreadPool extends ChunkPool {
 
   /** Starts a worker; resolves once it is ready, rejects if it dies first. */
   private spawn(): Promise<void> {
+    const progress = new Int32Array(new SharedArrayBuffer(PROGRESS_CELLS * Int32Array.BYTES_PER_ELEMENT)).fill(IDLE);
     const init: WorkerInit = {
       grammarsDir: this.options.grammarsDir,
       policy: this.options.policy,
       strategy: this.options.strategy,
       parseOnly: this.options.parseOnly,
       analyze: this.options.analyze,
+      progress,
     };
     // Anything a worker prints goes to stderr: stdout may be a JSON-lines stream.
     const worker = new Worker(this.options.workerScript, { workerData: init, stdout: true, resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB } });
     worker.stdout.on('data', (d: Buffer) => process.stderr.write(d));
-    const slot: Slot = { worker, ready: false, inFlight: [], answered: 0 };
+    const slot: Slot = { worker, ready: false, inFlight: [], answered: 0, progress };
     this.slots.add(slot);
     return new Promise((resolve, reject) => {
       slot.worker.on('message', (m: FromWorker) => {
@@ -237,7 +241,7 @@ class ThreadPool extends ChunkPool {
           resolve();
           this.dispatch();
         } else {
-          this.onFile(slot, m.batch, m.index, m.result);
+          this.onFiles(slot, m.batch, m.first, m.results);
         }
       });
       slot.worker.on('error', (e) => (slot.lastError = errorMessage(e)));
@@ -267,12 +271,15 @@ class ThreadPool extends ChunkPool {
     }
   }
 
-  private onFile(slot: Slot, batchId: number, index: number, result: WireFileChunks): void {
+  private onFiles(slot: Slot, batchId: number, first: number, results: readonly WireFileChunks[]): void {
     const batch = slot.inFlight[0];
     if (!batch || batch.id !== batchId) return;
-    const docIndex = batch.indices[index] as number;
-    batch.job.settle(docIndex, fromWire(batch.job.docs[docIndex] as SourceDocument, result));
-    slot.answered = index + 1;
+    const docs = batch.job.docs;
+    for (let k = 0; k < results.length; k++) {
+      const docIndex = batch.indices[first + k] as number;
+      batch.job.settle(docIndex, fromWire(docs[docIndex] as SourceDocument, results[k] as WireFileChunks));
+    }
+    slot.answered = first + results.length;
     if (slot.answered === batch.indices.length) {
       slot.inFlight.shift();
       slot.answered = 0;
@@ -284,15 +291,24 @@ class ThreadPool extends ChunkPool {
     if (!this.slots.delete(slot) || this.closing) return;
     const [batch, ...sent] = slot.inFlight;
     if (batch) {
-      // Files are answered in order, so the first unanswered one is the file that killed it.
-      const culprit = batch.indices[slot.answered] as number;
-      const doc = batch.job.docs[culprit] as SourceDocument;
-      const reason = `the chunk worker died (exit code ${code}${slot.lastError ? `, ${slot.lastError}` : ''}) while chunking this file; used line chunks`;
-      batch.job.settle(culprit, lineChunks(doc, this.options.policy, { code: 'chunk-worker-crashed', message: reason, path: doc.path, severity: 'warning' }));
+      // The culprit is the file it was on; files before it that were chunked but not yet sent
+      // are chunked again. Dying between files (while sending) blames the first unanswered
+      // file, as before replies were grouped, so a worker that keeps dying still gets through.
+      const working = Atomics.load(slot.progress, PROGRESS_BATCH) === batch.id ? Atomics.load(slot.progress, PROGRESS_FILE) : IDLE;
+      const culprit = working >= slot.answered ? working : slot.answered;
+      const retry: number[] = [];
+      for (let k = slot.answered; k < batch.indices.length; k++) {
+        const docIndex = batch.indices[k] as number;
+        if (k !== culprit) {
+          retry.push(docIndex);
+          continue;
+        }
+        const doc = batch.job.docs[docIndex] as SourceDocument;
+        const reason = `the chunk worker died (exit code ${code}${slot.lastError ? `, ${slot.lastError}` : ''}) while chunking this file; used line chunks`;
+        batch.job.settle(docIndex, lineChunks(doc, this.options.policy, { code: 'chunk-worker-crashed', message: reason, path: doc.path, severity: 'warning' }));
+      }
       // The rest of its batch, then the batches sent after it, go back to the front in order.
-      const rest = batch.indices.slice(slot.answered + 1);
-      const retry = rest.length > 0 ? [{ id: this.nextBatchId++, job: batch.job, indices: rest }, ...sent] : sent;
-      this.queue.unshift(...retry);
+      this.queue.unshift(...(retry.length > 0 ? [{ id: this.nextBatchId++, job: batch.job, indices: retry }, ...sent] : sent));
     }
     // A worker that died while starting is not replaced, or a broken install would respawn forever.
     if (slot.ready) this.spawn().catch(() => undefined);

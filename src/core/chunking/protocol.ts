@@ -1,5 +1,6 @@
 // Messages between ChunkPool and its worker threads. Plain data only: documents go in as
-// text, chunks come back as plain objects, one message per file so a crash loses one file.
+// text, chunks come back packed, a group of files per message; a shared progress cell says
+// which file a worker was on, so a crash still costs exactly one file.
 // A chunk whose text is a verbatim span of its document travels as offsets into that
 // document instead of a copy: the pool already holds the text, and copying it back would
 // double what crosses the thread boundary.
@@ -16,7 +17,19 @@ export interface WorkerInit {
   parseOnly?: boolean;
   /** Also analyse the chunks for the index (terms, frequencies), so the indexer's thread need not. */
   analyze?: boolean;
+  /** Shared cells the worker keeps current: [PROGRESS_BATCH] and [PROGRESS_FILE] (see Progress). */
+  progress?: Int32Array;
 }
+
+/**
+ * Where a worker is: the batch it is on and the index of the file it is chunking, or IDLE
+ * between files. The pool reads it after the worker died: the file it names is the culprit,
+ * and the files before it that were chunked but not yet sent are simply chunked again.
+ */
+export const PROGRESS_BATCH = 0;
+export const PROGRESS_FILE = 1;
+export const PROGRESS_CELLS = 2;
+export const IDLE = -1;
 
 export interface BatchMessage {
   type: 'batch';
@@ -51,8 +64,11 @@ export interface WireFileChunks extends Omit<FileChunks, 'chunks'> {
 export type FromWorker =
   /** Sent once after start-up; `astError` says why AST chunking is unavailable, if it is. */
   | { type: 'ready'; astError?: string }
-  /** The result for `docs[index]` of batch `batch`. Files of a batch are answered in order. */
-  | { type: 'file'; batch: number; index: number; result: WireFileChunks };
+  /**
+   * Results for `docs[first]`, `docs[first + 1]`... of batch `batch`. Files of a batch are
+   * answered in order; a batch's last group comes as soon as its last file is done.
+   */
+  | { type: 'files'; batch: number; first: number; results: WireFileChunks[] };
 
 /**
  * Test-only: when this environment variable is set, a worker asked to chunk a document whose
