@@ -1,7 +1,7 @@
 // The searchable fields of a chunk and how a chunk is turned into per-field term frequencies.
 import { bucketOf, type Bucket } from '../languages';
 import type { Chunk, ChunkKind } from '../types';
-import { forEachProseToken, forEachToken } from './tokenizer';
+import { WORD_TABLE_LIMITS, WordTable, type WordTableLimits } from './tokenizer';
 
 /** Bump when tokenising or field analysis changes: stores built by another version re-chunk every file. */
 export const ANALYZER_VERSION = 3;
@@ -99,69 +99,151 @@ export interface FileAnalysis {
   fieldLengths: Uint16Array;
 }
 
+/** This thread's word table, kept across files (and emptied between files when full). */
+const threadWords = new WordTable();
+let wordTableLimits: WordTableLimits = WORD_TABLE_LIMITS;
+
+/** Sets the word table's budget (tests use a tiny one to see a full table emptied); returns the previous one. */
+export function setWordTableLimits(limits: WordTableLimits): WordTableLimits {
+  const previous = wordTableLimits;
+  wordTableLimits = limits;
+  return previous;
+}
+
 export function analyzeFile(chunks: readonly Chunk[], language: string): FileAnalysis {
-  const bucket = bucketOf(language);
-  const termIndex = new Map<string, number>();
-  const terms: string[] = [];
-  const docStarts = new Uint32Array(chunks.length + 1);
-  const fieldLengths = new Uint16Array(chunks.length * FIELD_COUNT);
-  let refs = new Uint32Array(1024);
-  let tfs = new Uint16Array(1024 * FIELD_COUNT);
-  let entries = 0;
-  // Per term: the chunk that last saw it and its entry there. One map lookup per token, no per-chunk maps.
-  let seenIn = new Int32Array(256).fill(-1);
-  let entryOf = new Uint32Array(256);
-  let doc = 0;
-  const emitters = FIELDS.map((_, field) => (token: string) => {
-    let t = termIndex.get(token);
-    if (t === undefined) {
-      t = terms.length;
-      termIndex.set(token, t);
-      terms.push(token);
-      if (t >= seenIn.length) {
-        const grownSeen = new Int32Array(seenIn.length * 2).fill(-1);
-        grownSeen.set(seenIn);
-        seenIn = grownSeen;
-        const grownEntry = new Uint32Array(entryOf.length * 2);
-        grownEntry.set(entryOf);
-        entryOf = grownEntry;
-      }
+  const words = threadWords;
+  words.clearWhenFull(wordTableLimits);
+  const prose = bucketOf(language) === 'prose';
+  const file = new FileTerms(chunks.length, words);
+  try {
+    for (let doc = 0; doc < chunks.length; doc++) {
+      const chunk = chunks[doc] as Chunk;
+      file.startChunk(doc);
+      if (chunk.symbol) file.count(SYMBOL, words.scan(chunk.symbol, false));
+      if (chunk.context) file.count(CONTEXT, words.scan(chunk.context, false));
+      // The path is indexed once per file (segment.ts), not per chunk.
+      // Signature, docstring and decorators make one field; scanned one by one, as no word spans two.
+      if (chunk.signature) file.count(SIGNATURE, words.scan(chunk.signature, false));
+      if (chunk.docstring) file.count(SIGNATURE, words.scan(chunk.docstring, false));
+      for (const decorator of chunk.decorators ?? []) file.count(SIGNATURE, words.scan(decorator, false));
+      if (prose) file.count(PROSE, words.scan(chunk.text, true));
+      else file.count(BODY, words.scan(chunk.text, false));
     }
-    let e: number;
-    if (seenIn[t] === doc) e = entryOf[t] as number;
-    else {
-      e = entries++;
-      if (e >= refs.length) {
-        const grownRefs = new Uint32Array(refs.length * 2);
-        grownRefs.set(refs);
-        refs = grownRefs;
-        const grownTfs = new Uint16Array(tfs.length * 2);
-        grownTfs.set(tfs);
-        tfs = grownTfs;
-      }
-      refs[e] = t;
-      seenIn[t] = doc;
-      entryOf[t] = e;
-    }
-    const slot = e * FIELD_COUNT + field;
-    if ((tfs[slot] as number) < MAX_U16) tfs[slot] = (tfs[slot] as number) + 1;
-    const len = doc * FIELD_COUNT + field;
-    if ((fieldLengths[len] as number) < MAX_U16) fieldLengths[len] = (fieldLengths[len] as number) + 1;
-  });
-  const [symbolF, contextF, , signatureF, bodyF, proseF] = emitters as [typeof emitters[0], typeof emitters[0], typeof emitters[0], typeof emitters[0], typeof emitters[0], typeof emitters[0]];
-  for (; doc < chunks.length; doc++) {
-    const chunk = chunks[doc] as Chunk;
-    docStarts[doc] = entries;
-    if (chunk.symbol) forEachToken(chunk.symbol, symbolF);
-    if (chunk.context) forEachToken(chunk.context, contextF);
-    // The path is indexed once per file (segment.ts), not per chunk.
-    const described = [chunk.signature, chunk.docstring, chunk.decorators?.join(' ')].filter(Boolean).join('\n');
-    if (described) forEachToken(described, signatureF);
-    if (bucket === 'prose') forEachProseToken(chunk.text, proseF);
-    else forEachToken(chunk.text, bodyF);
+    return file.analysis();
+  } finally {
+    file.release();
   }
-  docStarts[chunks.length] = entries;
-  return { terms, docStarts, termRefs: refs.slice(0, entries), tfs: tfs.slice(0, entries * FIELD_COUNT), fieldLengths };
+}
+
+const SYMBOL = FIELD_INDEX.symbol;
+const CONTEXT = FIELD_INDEX.context;
+const SIGNATURE = FIELD_INDEX.signature;
+const BODY = FIELD_INDEX.body;
+const PROSE = FIELD_INDEX.prose;
+/** FIELD_COUNT as a plain module constant (an exported one compiles to a property load). */
+const STRIDE = FIELDS.length;
+
+/**
+ * File-local term of each token id of the word table, -1 when the token is not (yet) a term
+ * of the file being analysed. Shared by all files so that numbering terms needs no map;
+ * FileTerms.release puts back the -1s it wrote.
+ */
+let termOfToken = new Int32Array(1024).fill(-1);
+
+/** A file's term dictionary and per-chunk term frequencies, built from token ids. */
+class FileTerms {
+  /** Distinct terms in first-occurrence order, and the token id of each. */
+  private readonly terms: string[] = [];
+  private readonly termTokens: number[] = [];
+  private readonly docStarts: Uint32Array;
+  private readonly fieldLengths: Uint16Array;
+  private refs = new Uint32Array(1024);
+  private tfs = new Uint16Array(1024 * STRIDE);
+  private entries = 0;
+  // Per term: the chunk that last saw it and its entry there. No per-chunk maps.
+  private seenIn = new Int32Array(256).fill(-1);
+  private entryOf = new Uint32Array(256);
+  private doc = 0;
+
+  constructor(private readonly chunkCount: number, private readonly words: WordTable) {
+    this.docStarts = new Uint32Array(chunkCount + 1);
+    this.fieldLengths = new Uint16Array(chunkCount * STRIDE);
+  }
+
+  startChunk(doc: number): void {
+    this.doc = doc;
+    this.docStarts[doc] = this.entries;
+  }
+
+  /** Counts, in `field` of the current chunk, the first `n` tokens of the word table's last scan. */
+  count(field: number, n: number): void {
+    const ids = this.words.ids;
+    if (termOfToken.length < this.words.tokenCount) termOfToken = grownTermOfToken(this.words.tokenCount);
+    const doc = this.doc;
+    for (let k = 0; k < n; k++) {
+      const token = ids[k] as number;
+      let t = termOfToken[token] as number;
+      if (t < 0) t = this.addTerm(token);
+      const e = this.seenIn[t] === doc ? (this.entryOf[t] as number) : this.addEntry(t);
+      const slot = e * STRIDE + field;
+      const tf = this.tfs[slot] as number;
+      if (tf < MAX_U16) this.tfs[slot] = tf + 1;
+    }
+    // Saturating, like one increment per token.
+    const len = doc * STRIDE + field;
+    this.fieldLengths[len] = Math.min(MAX_U16, (this.fieldLengths[len] as number) + n);
+  }
+
+  analysis(): FileAnalysis {
+    this.docStarts[this.chunkCount] = this.entries;
+    const { terms, docStarts, fieldLengths, entries } = this;
+    return { terms, docStarts, termRefs: this.refs.slice(0, entries), tfs: this.tfs.slice(0, entries * STRIDE), fieldLengths };
+  }
+
+  /** Forgets this file's terms in termOfToken, for the next file. */
+  release(): void {
+    for (const token of this.termTokens) termOfToken[token] = -1;
+  }
+
+  private addTerm(token: number): number {
+    const t = this.terms.length;
+    this.terms.push(this.words.token(token));
+    this.termTokens.push(token);
+    termOfToken[token] = t;
+    if (t >= this.seenIn.length) {
+      const grownSeen = new Int32Array(this.seenIn.length * 2).fill(-1);
+      grownSeen.set(this.seenIn);
+      this.seenIn = grownSeen;
+      const grownEntry = new Uint32Array(this.entryOf.length * 2);
+      grownEntry.set(this.entryOf);
+      this.entryOf = grownEntry;
+    }
+    return t;
+  }
+
+  /** A new (chunk, term) entry for term `t` in the current chunk. */
+  private addEntry(t: number): number {
+    const e = this.entries++;
+    if (e >= this.refs.length) {
+      const grownRefs = new Uint32Array(this.refs.length * 2);
+      grownRefs.set(this.refs);
+      this.refs = grownRefs;
+      const grownTfs = new Uint16Array(this.tfs.length * 2);
+      grownTfs.set(this.tfs);
+      this.tfs = grownTfs;
+    }
+    this.refs[e] = t;
+    this.seenIn[t] = this.doc;
+    this.entryOf[t] = e;
+    return e;
+  }
+}
+
+/** termOfToken, longer, still all -1 outside the terms of the file being analysed. */
+function grownTermOfToken(min: number): Int32Array<ArrayBuffer> {
+  const bigger = new Int32Array(Math.max(min, 2 * termOfToken.length)).fill(-1);
+  bigger.set(termOfToken);
+  return bigger;
 }
 
 /** The buffers of an analysis, for a zero-copy transfer between threads. */
