@@ -10,6 +10,7 @@ import * as fs from 'node:fs';
 import { createRequire } from 'node:module';
 import * as path from 'node:path';
 import * as vm from 'node:vm';
+import { writeFileAtomic } from '../core/store/atomic';
 import { userCacheDir } from './cacheDir';
 
 const MAIN = path.join(__dirname, 'cliMain.js');
@@ -38,14 +39,13 @@ function saveCache(script: vm.Script, file: string): void {
   try {
     const dir = path.dirname(file);
     fs.mkdirSync(dir, { recursive: true });
-    const tmp = `${file}.${process.pid}.tmp`;
-    fs.writeFileSync(tmp, script.createCachedData());
-    fs.renameSync(tmp, file);
-    // Command names have no dots: everything up to the first one names the command.
+    writeFileAtomic(file, script.createCachedData());
+    // Command names have no dots: everything up to the first one names the command (a writer's
+    // temporary file starts with a dot, so it is never taken for an old cache).
     const name = path.basename(file);
     const prefix = name.slice(0, name.indexOf('.') + 1);
     for (const old of fs.readdirSync(dir)) {
-      if (old.startsWith(prefix) && old !== name && !old.endsWith('.tmp')) fs.rmSync(path.join(dir, old), { force: true });
+      if (old.startsWith(prefix) && old !== name) fs.rmSync(path.join(dir, old), { force: true });
     }
   } catch {
     // A read-only or full cache directory only costs the next run its compile time.
