@@ -17,8 +17,8 @@ export interface WorkerInit {
   parseOnly?: boolean;
   /** Also analyse the chunks for the index (terms, frequencies), so the indexer's thread need not. */
   analyze?: boolean;
-  /** Shared cells the worker keeps current: [PROGRESS_BATCH] and [PROGRESS_FILE] (see Progress). */
-  progress?: Int32Array;
+  /** Shared cells the worker keeps current: [PROGRESS_BATCH] and [PROGRESS_FILE] (see below). */
+  progress: Int32Array;
 }
 
 /**

@@ -51,10 +51,10 @@ async function main(): Promise<void> {
       transfer = [];
       chars = 0;
     };
-    if (progress) Atomics.store(progress, PROGRESS_BATCH, msg.batch);
+    Atomics.store(progress, PROGRESS_BATCH, msg.batch);
     for (let index = 0; index < msg.docs.length; index++) {
       const doc = msg.docs[index] as SourceDocument;
-      if (progress) Atomics.store(progress, PROGRESS_FILE, index);
+      Atomics.store(progress, PROGRESS_FILE, index);
       if (crashMarker && doc.text.includes(crashMarker)) process.exit(70);
       let result: FileChunks;
       if (parseOnly) {
@@ -67,7 +67,7 @@ async function main(): Promise<void> {
       const wire = toWire(doc, result);
       transfer.push(...wireTransfer(wire));
       if (result.analysis) transfer.push(...analysisBuffers(result.analysis));
-      if (progress) Atomics.store(progress, PROGRESS_FILE, IDLE);
+      Atomics.store(progress, PROGRESS_FILE, IDLE);
       group.push(wire);
       chars += wire.packed.strings.length;
       if (group.length >= REPLY_MAX_FILES || chars >= REPLY_MAX_CHARS) flush();
