@@ -1,6 +1,7 @@
 // The searchable fields of a chunk and how a chunk is turned into per-field term frequencies.
 import { bucketOf, type Bucket } from '../languages';
 import type { Chunk, ChunkKind } from '../types';
+import { grown } from './listPool';
 import { WORD_TABLE_LIMITS, WordTable, type WordTableLimits } from './tokenizer';
 
 /** Bump when tokenising or field analysis changes: stores built by another version re-chunk every file. */
@@ -178,7 +179,8 @@ class FileTerms {
   /** Counts, in `field` of the current chunk, the first `n` tokens of the word table's last scan. */
   count(field: number, n: number): void {
     const ids = this.words.ids;
-    if (termOfToken.length < this.words.tokenCount) termOfToken = grownTermOfToken(this.words.tokenCount);
+    // Grown with -1s: still no term of the file being analysed beyond the old length.
+    if (termOfToken.length < this.words.tokenCount) termOfToken = grown(termOfToken, Math.max(this.words.tokenCount, 2 * termOfToken.length), -1);
     const doc = this.doc;
     for (let k = 0; k < n; k++) {
       const token = ids[k] as number;
@@ -211,12 +213,8 @@ class FileTerms {
     this.termTokens.push(token);
     termOfToken[token] = t;
     if (t >= this.seenIn.length) {
-      const grownSeen = new Int32Array(this.seenIn.length * 2).fill(-1);
-      grownSeen.set(this.seenIn);
-      this.seenIn = grownSeen;
-      const grownEntry = new Uint32Array(this.entryOf.length * 2);
-      grownEntry.set(this.entryOf);
-      this.entryOf = grownEntry;
+      this.seenIn = grown(this.seenIn, this.seenIn.length * 2, -1);
+      this.entryOf = grown(this.entryOf, this.entryOf.length * 2);
     }
     return t;
   }
@@ -225,25 +223,14 @@ class FileTerms {
   private addEntry(t: number): number {
     const e = this.entries++;
     if (e >= this.refs.length) {
-      const grownRefs = new Uint32Array(this.refs.length * 2);
-      grownRefs.set(this.refs);
-      this.refs = grownRefs;
-      const grownTfs = new Uint16Array(this.tfs.length * 2);
-      grownTfs.set(this.tfs);
-      this.tfs = grownTfs;
+      this.refs = grown(this.refs, this.refs.length * 2);
+      this.tfs = grown(this.tfs, this.tfs.length * 2);
     }
     this.refs[e] = t;
     this.seenIn[t] = this.doc;
     this.entryOf[t] = e;
     return e;
   }
-}
-
-/** termOfToken, longer, still all -1 outside the terms of the file being analysed. */
-function grownTermOfToken(min: number): Int32Array<ArrayBuffer> {
-  const bigger = new Int32Array(Math.max(min, 2 * termOfToken.length)).fill(-1);
-  bigger.set(termOfToken);
-  return bigger;
 }
 
 /** The buffers of an analysis, for a zero-copy transfer between threads. */

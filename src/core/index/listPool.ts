@@ -124,9 +124,10 @@ export class ListPool {
   }
 }
 
-/** A copy of `a` with room for `n` entries. */
-export function grown<T extends Int32Array<ArrayBuffer> | Uint32Array<ArrayBuffer>>(a: T, n: number): T {
+/** A copy of `a` with room for `n` entries; the new ones hold `fill`. */
+export function grown<T extends Int32Array<ArrayBuffer> | Uint32Array<ArrayBuffer> | Uint16Array<ArrayBuffer>>(a: T, n: number, fill = 0): T {
   const out = new (a.constructor as new (length: number) => T)(n);
+  if (fill !== 0) out.fill(fill, a.length);
   out.set(a);
   return out;
 }

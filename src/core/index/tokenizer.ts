@@ -7,6 +7,7 @@
 // so both the exact name and its words match. Identifiers are never stemmed; only the
 // `prose` field (docs text) goes through lunr's stemmer, on both sides.
 import lunr = require('lunr');
+import { grown } from './listPool';
 
 /** Parts of an identifier: `HTTPServer2Go` -> HTTP, Server2, Go. */
 const PART = /\p{Lu}+(?!\p{Ll})\p{N}*|\p{Lu}?\p{Ll}+\p{N}*|\p{N}+\p{Ll}*|\p{Lo}+\p{N}*/gu;
@@ -353,7 +354,7 @@ export class WordTable {
       // The record's token count follows its characters; the token ids follow the count.
       const first = r + RECORD_CHARS + (span.end - span.start) + 1;
       const end = first + (this.records[first - 1] as number);
-      if (count + end - first > this.ids.length) this.ids = grown(this.ids, count + end - first);
+      if (count + end - first > this.ids.length) this.ids = grown(this.ids, Math.max(count + end - first, 2 * this.ids.length));
       for (let k = first; k < end; k++) {
         const id = prose ? this.proseId(this.records[k] as number) : (this.records[k] as number);
         if (id !== STOP_WORD) this.ids[count++] = id;
@@ -398,7 +399,7 @@ export class WordTable {
   }
 
   private reserve(n: number): void {
-    if (this.recordsEnd + n > this.records.length) this.records = grown(this.records, this.recordsEnd + n);
+    if (this.recordsEnd + n > this.records.length) this.records = grown(this.records, Math.max(this.recordsEnd + n, 2 * this.records.length));
   }
 
   private tokenId(token: string): number {
@@ -419,7 +420,7 @@ export class WordTable {
 
   /** The id of a token's prose form, or STOP_WORD. */
   private proseId(id: number): number {
-    if (id >= this.proseIds.length) this.proseIds = grown(this.proseIds, id + 1, NOT_STEMMED);
+    if (id >= this.proseIds.length) this.proseIds = grown(this.proseIds, Math.max(id + 1, 2 * this.proseIds.length), NOT_STEMMED);
     let prose = this.proseIds[id] as number;
     if (prose === NOT_STEMMED) {
       const form = stem(this.tokens[id] as string);
@@ -434,14 +435,6 @@ export class WordTable {
 function spelledAt(text: string, start: number, chars: Int32Array, at: number, length: number): boolean {
   for (let k = 0; k < length; k++) if (text.charCodeAt(start + k) !== chars[at + k]) return false;
   return true;
-}
-
-/** `array` copied into one at least twice as long and at least `min` long, new elements `fill`. */
-function grown(array: Int32Array, min: number, fill = 0): Int32Array<ArrayBuffer> {
-  const bigger = new Int32Array(Math.max(min, 2 * array.length));
-  if (fill !== 0) bigger.fill(fill, array.length);
-  bigger.set(array);
-  return bigger;
 }
 
 // ---------------------------------------------------------------------------
