@@ -152,7 +152,7 @@ describe('incremental indexing', function () {
     const store = new IndexStore(ws.storeDir);
     const ids = () => {
       const state = store.readState(store.readManifest()!);
-      return Object.fromEntries(Object.entries(state.files).map(([p, s]) => [p, store.chunkIdsOf(s)]));
+      return Object.fromEntries([...state.entries()].map(([p, s]) => [p, store.chunkIdsOf(s)]));
     };
     const before = ids();
     assert.equal(Object.values(before).flat().length, engine.status().chunks);

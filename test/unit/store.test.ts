@@ -51,6 +51,7 @@ describe('index store', function () {
     ['a garbage manifest', (d) => fs.writeFileSync(path.join(d, 'manifest.json'), '{"format": "cairn-index", "vers')],
     ['a manifest from another format version', (d) => { const m = manifestOf(d); m.version = STORE_FORMAT_VERSION - 1; fs.writeFileSync(path.join(d, 'manifest.json'), JSON.stringify(m)); }],
     ['a corrupt state table', (d) => fs.writeFileSync(path.join(d, manifestOf(d).state), '{"files": 12}'), false],
+    ['a truncated state table', (d) => { const f = path.join(d, manifestOf(d).state); fs.truncateSync(f, fs.statSync(f).size - 9); }, false],
     ['a state delta of another table', (d) => {
       const m = manifestOf(d);
       m.stateDelta = 'state-delta-9-abcdef.json';
@@ -80,7 +81,7 @@ describe('index store', function () {
     const readBack = (dir: string) => {
       const store = new IndexStore(dir);
       const m = store.readManifest()!;
-      return { manifest: m, files: store.readState(m).files, names: fs.readdirSync(dir).filter((n) => n.startsWith('state-')).sort() };
+      return { manifest: m, files: Object.fromEntries(store.readState(m).entries()), names: fs.readdirSync(dir).filter((n) => n.startsWith('state-')).sort() };
     };
 
     it('a commit touching a few files writes only their entries; readers see the same table', async () => {

@@ -12,7 +12,7 @@ import type { ChunkPool } from '../chunking/pool';
 import type { ChunkStrategy } from '../types';
 import type { FieldName, FieldParams } from '../index/fields';
 import { DEFAULT_FIELD_PARAMS } from '../index/fields';
-import { corruptionDiagnostic, IndexStore, StoreCorruptError, type Manifest, type Snapshot, type StateTable } from '../store/store';
+import { corruptionDiagnostic, IndexStore, StateTable, StoreCorruptError, type Manifest, type Snapshot } from '../store/store';
 import { SnapshotScorer, warmNamedDocuments } from '../search/scorer';
 import { SymbolIndex } from '../search/symbols';
 import { compareHits, DEFAULT_RANKING, round, searchSnapshot, type RankingParams } from '../search/search';
@@ -264,9 +264,9 @@ export class Engine {
       if (!manifest) return;
       const pathByLanguage = new Map<string, string>();
       const filesByLanguage = new Map<string, number>();
-      for (const [p, f] of Object.entries(this.store.readState(manifest).files)) {
-        filesByLanguage.set(f.language, (filesByLanguage.get(f.language) ?? 0) + 1);
-        if (!pathByLanguage.has(f.language)) pathByLanguage.set(f.language, p);
+      for (const [p, language] of this.store.readState(manifest).languages()) {
+        filesByLanguage.set(language, (filesByLanguage.get(language) ?? 0) + 1);
+        if (!pathByLanguage.has(language)) pathByLanguage.set(language, p);
       }
       const languages = [...filesByLanguage].sort((a, b) => b[1] - a[1]).slice(0, count).map(([l]) => l).filter((l) => !this.warmLanguages.has(l));
       if (languages.length === 0) return;
@@ -506,7 +506,7 @@ export class Engine {
     const imports = new Map<string, string[]>();
     try {
       const state = this.store.readState(view.snapshot.manifest);
-      for (const [p, f] of Object.entries(state.files)) if (f.imports?.length) imports.set(p, f.imports);
+      for (const [p, list] of state.imports()) imports.set(p, list);
     } catch (e) {
       if (!(e instanceof StoreCorruptError)) throw e;
     }
@@ -552,7 +552,7 @@ export class Engine {
       throw e;
     }
     if (!manifest) return base;
-    let state: StateTable = { files: {}, skipped: [] };
+    let state = StateTable.empty();
     try {
       state = this.store.readState(manifest);
     } catch (e) {
@@ -560,7 +560,7 @@ export class Engine {
       base.diagnostics.push({ code: e.code, severity: 'warning', message: e.message });
     }
     const languages: Record<string, number> = {};
-    for (const f of Object.values(state.files)) languages[f.language] = (languages[f.language] ?? 0) + 1;
+    for (const [, language] of state.languages()) languages[language] = (languages[language] ?? 0) + 1;
     const skippedByReason: Record<string, number> = {};
     for (const s of state.skipped) skippedByReason[s.reason] = (skippedByReason[s.reason] ?? 0) + 1;
     return {

@@ -25,7 +25,7 @@ import {
   type Manifest,
   type RefreshSummary,
   type SegmentRef,
-  type StateTable,
+  StateTable,
 } from '../store/store';
 
 export interface RefreshProgress {
@@ -104,7 +104,7 @@ export async function refreshIndex(config: IndexerConfig, options: RefreshOption
   try {
     // --- load the previous generation (or start over) -------------------------------
     let previous: Manifest | undefined;
-    let state: StateTable = { files: Object.create(null) as Record<string, FileState>, skipped: [] };
+    let state = StateTable.empty();
     let rebuilt = false;
     const wantedConfig = configHash(config.policy, config.strategy);
     if (options.rebuild) {
@@ -123,7 +123,7 @@ export async function refreshIndex(config: IndexerConfig, options: RefreshOption
         diagnostics.push(corruptionDiagnostic(e));
         store.clear();
         previous = undefined;
-        state = { files: Object.create(null) as Record<string, FileState>, skipped: [] };
+        state = StateTable.empty();
         rebuilt = true;
       }
     }
@@ -141,12 +141,11 @@ export async function refreshIndex(config: IndexerConfig, options: RefreshOption
     const toRead: DiscoveredFile[] = [];
     let unchanged = 0;
     for (const f of discovery.files) {
-      const prev = state.files[f.path];
-      if (prev && !rechunkAll && prev.size === f.size && prev.mtimeMs === f.mtimeMs) unchanged++;
+      if (!rechunkAll && state.sameStat(f.path, f.size, f.mtimeMs)) unchanged++;
       else toRead.push(f);
     }
     const removedPaths = new Set<string>();
-    for (const p of Object.keys(state.files)) {
+    for (const p of state.paths()) {
       if (listed.has(p)) continue;
       if (!only || isUnder(p, only)) removedPaths.add(p);
     }
@@ -207,7 +206,7 @@ export async function refreshIndex(config: IndexerConfig, options: RefreshOption
           },
         });
         chunksAdded += docCount;
-        if (state.files[doc.path]) changed++;
+        if (state.has(doc.path)) changed++;
         else added++;
       });
       if (builder.approxBytes > SEGMENT_FLUSH_BYTES) flush();
@@ -222,11 +221,11 @@ export async function refreshIndex(config: IndexerConfig, options: RefreshOption
       progress({ phase: 'read', done: readDone, total: toRead.length });
       for (const s of readSkips) {
         skipped.push(s);
-        if (state.files[s.path]) removedPaths.add(s.path);
+        if (state.has(s.path)) removedPaths.add(s.path);
       }
       const toChunk: SourceDocument[] = [];
       for (const doc of docs) {
-        const prev = state.files[doc.path];
+        const prev = state.get(doc.path);
         if (prev && !rechunkAll && prev.hash === doc.hash) {
           touched.set(doc.path, { ...prev, size: doc.size, mtimeMs: doc.mtimeMs });
           unchanged++;
@@ -256,17 +255,18 @@ export async function refreshIndex(config: IndexerConfig, options: RefreshOption
       ref.deleted.push([prev.firstDoc, prev.docCount]);
       chunksRemoved += prev.docCount;
     };
-    for (const p of removedPaths) tombstone(state.files[p] as FileState);
+    for (const p of removedPaths) tombstone(state.get(p) as FileState);
     for (const p of newStates.keys()) {
-      const prev = state.files[p];
+      const prev = state.get(p);
       if (prev) tombstone(prev);
     }
 
     // --- next state ------------------------------------------------------------------
-    const files: Record<string, FileState> = Object.assign(Object.create(null) as Record<string, FileState>, state.files);
-    for (const p of removedPaths) delete files[p];
-    for (const [p, s] of touched) files[p] = s;
-    for (const [p, s] of newStates) files[p] = s;
+    // Only what changed: the next table shares the rest with this one.
+    const changes = new Map<string, FileState | null>();
+    for (const p of removedPaths) changes.set(p, null);
+    for (const [p, s] of touched) changes.set(p, s);
+    for (const [p, s] of newStates) changes.set(p, s);
     const nextSkipped = only
       ? [...state.skipped.filter((s) => !isUnder(s.path, only)), ...skipped]
       : skipped;
@@ -281,8 +281,8 @@ export async function refreshIndex(config: IndexerConfig, options: RefreshOption
 
     // --- 5. merge --------------------------------------------------------------------
     // Entries that differ from the previous table: a small set is committed as a delta.
-    const changedPaths = new Set<string>([...removedPaths, ...touched.keys(), ...newStates.keys()]);
-    segments = maybeMerge(store, segments, files, changedPaths, progress);
+    segments = maybeMerge(store, segments, state, changes, progress);
+    const next = state.withChanges(changes, nextSkipped);
 
     const chunkTotal = segments.reduce((n, s) => n + liveCount(s), 0);
     const summary: RefreshSummary = {
@@ -306,13 +306,13 @@ export async function refreshIndex(config: IndexerConfig, options: RefreshOption
             segments,
             createdAt: previous?.createdAt ?? summary.at,
             updatedAt: summary.at,
-            files: Object.keys(files).length,
+            files: next.size,
             chunks: chunkTotal,
             lastRefresh: summary,
           },
-          { files, skipped: nextSkipped },
+          next,
           previous,
-          rechunkAll ? undefined : changedPaths,
+          rechunkAll ? undefined : changes.keys(),
         );
     return {
       ...summary,
@@ -369,13 +369,14 @@ function sameSkips(a: readonly SkippedFile[], b: readonly SkippedFile[]): boolea
 
 /**
  * Tiered merging: too many segments -> the smallest are merged; a segment with many
- * tombstones is rewritten (merged with the small ones). Updates file states in place.
+ * tombstones is rewritten (merged with the small ones). The moved files' new entries are added
+ * to `changes` (the entries that differ from `state`).
  */
 function maybeMerge(
   store: IndexStore,
   segments: SegmentRef[],
-  files: Record<string, FileState>,
-  changedPaths: Set<string>,
+  state: StateTable,
+  changes: Map<string, FileState | null>,
   progress: (p: RefreshProgress) => void,
 ): SegmentRef[] {
   const pick = new Set<string>();
@@ -397,11 +398,8 @@ function maybeMerge(
   store.writeSegment(name, bytes);
   const merged = new Segment(name, bytes);
   for (const f of merged.files) {
-    const st = files[f.path];
-    if (st && pick.has(st.segment)) {
-      files[f.path] = { ...st, segment: name, firstDoc: f.firstDoc, docCount: f.docCount };
-      changedPaths.add(f.path);
-    }
+    const st = changes.has(f.path) ? changes.get(f.path) : state.get(f.path);
+    if (st && pick.has(st.segment)) changes.set(f.path, { ...st, segment: name, firstDoc: f.firstDoc, docCount: f.docCount });
   }
   progress({ phase: 'merge', done: chosen.length, total: chosen.length });
   const rest = segments.filter((s) => !pick.has(s.name));

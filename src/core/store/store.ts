@@ -3,7 +3,8 @@
 //   manifest.json        the commit point: format version, generation, live segments with their
 //                        tombstones, the state table's file name. Replaced atomically.
 //   seg-<id>.cseg        immutable segments (src/core/index/segment.ts)
-//   state-<gen>.json     per-file state: size, mtime, SHA-256, language, and the chunks it produced
+//   state-<gen>.cstate   per-file state: size, mtime, SHA-256, language, and the chunks it produced
+//                        (columns: stateFile.ts)
 //   state-delta-<gen>.json  the entries changed since that state file, so that a commit touching a
 //                        few files writes a few entries instead of the whole table
 //   write.lock           the writer lock (lock.ts)
@@ -19,9 +20,13 @@ import { Segment, SEGMENT_FORMAT_VERSION } from '../index/segment';
 import { CorruptDataError } from '../index/varint';
 import { FileSource } from '../index/byteSource';
 import { removeStaleTemporaries, writeFileAtomic } from './atomic';
+import { decodeStateTable, encodeStateTable, StateFileError } from './stateFile';
+import { StateTable, type FileState } from './stateTable';
+
+export { StateTable, type FileState } from './stateTable';
 
 /** Bump whenever anything written to the store changes shape. Older or newer stores are rebuilt. */
-export const STORE_FORMAT_VERSION = 4 * 1000 + SEGMENT_FORMAT_VERSION;
+export const STORE_FORMAT_VERSION = 5 * 1000 + SEGMENT_FORMAT_VERSION;
 const MANIFEST = 'manifest.json';
 
 export interface SegmentRef {
@@ -61,29 +66,6 @@ export interface Manifest {
   files: number;
   chunks: number;
   lastRefresh?: RefreshSummary;
-}
-
-/**
- * What the index knows about one file. Its chunks are documents `firstDoc .. firstDoc+docCount-1`
- * of `segment`; their stable ids are in that segment's id column (`IndexStore.chunkIdsOf`), so
- * the table stays small enough to rewrite on every commit.
- */
-export interface FileState {
-  size: number;
-  mtimeMs: number;
-  hash: string;
-  language: string;
-  segment: string;
-  firstDoc: number;
-  docCount: number;
-  /** Import specifiers the file contains (for the dependency graph of context packs). */
-  imports?: string[];
-}
-
-export interface StateTable {
-  files: Record<string, FileState>;
-  /** Files left out by the last full refresh, with reasons (shown in status views). */
-  skipped: SkippedFile[];
 }
 
 /**
@@ -252,37 +234,43 @@ export class IndexStore {
     let table = base;
     if (manifest.stateDelta) {
       const delta = this.readDelta(manifest.stateDelta, manifest.state);
-      // Paths are keys: a file named `__proto__` or `constructor` must stay an ordinary entry.
-      const files = Object.assign(Object.create(null) as Record<string, FileState>, base.files);
-      for (const [p, f] of Object.entries(delta.files)) {
-        if (f) files[p] = f;
-        else delete files[p];
-      }
-      table = { files, skipped: delta.skipped };
+      table = base.withChanges(new Map(Object.entries(delta.files)), delta.skipped);
     }
     this.stateCache = { key, table };
     return table;
   }
 
   private readStateFile(name: string): StateTable {
-    const t = this.readJson(name, 'state table') as StateTable;
-    if (!hasTableShape(t)) throw new StoreCorruptError(`state table ${name} is malformed`);
-    return { files: Object.assign(Object.create(null) as Record<string, FileState>, t.files), skipped: t.skipped };
+    if (!STATE_FILE.test(name)) throw new StoreCorruptError(`manifest names an invalid state table file ${JSON.stringify(name)}`);
+    let bytes: Buffer;
+    try {
+      bytes = fs.readFileSync(path.join(this.dir, name));
+    } catch (e) {
+      throw new StoreCorruptError(`state table ${name} unreadable: ${(e as Error).message}`);
+    }
+    try {
+      const { columns, skipped } = decodeStateTable(bytes);
+      return StateTable.ofColumns(columns, skipped);
+    } catch (e) {
+      if (e instanceof StateFileError) throw new StoreCorruptError(`state table ${name} is malformed: ${e.message}`);
+      throw e;
+    }
   }
 
   private readDelta(name: string, base: string): StateDelta {
     if (this.deltaCache?.name === name) return this.deltaCache.delta;
     const d = this.readJson(name, 'state delta') as StateDelta;
-    if (!hasTableShape(d) || d.base !== base) {
+    if (!hasDeltaShape(d) || d.base !== base) {
       throw new StoreCorruptError(`state delta ${name} is malformed or belongs to another state table`);
     }
+    // Paths are keys: a file named `__proto__` or `constructor` must stay an ordinary entry.
     const delta: StateDelta = { base, files: Object.assign(Object.create(null) as Record<string, FileState | null>, d.files), skipped: d.skipped };
     this.deltaCache = { name, delta };
     return delta;
   }
 
   private readJson(name: string, what: string): unknown {
-    if (!/^state-[\w-]+\.json$/.test(name)) throw new StoreCorruptError(`manifest names an invalid ${what} file ${JSON.stringify(name)}`);
+    if (!DELTA_FILE.test(name)) throw new StoreCorruptError(`manifest names an invalid ${what} file ${JSON.stringify(name)}`);
     try {
       return JSON.parse(fs.readFileSync(path.join(this.dir, name), 'utf8'));
     } catch (e) {
@@ -328,8 +316,8 @@ export class IndexStore {
       this.deltaCache = { name: deltaName, delta };
       files = { state: delta.base, stateDelta: deltaName };
     } else {
-      const stateName = `state-${suffix}.json`;
-      writeFileAtomic(path.join(this.dir, stateName), JSON.stringify(state));
+      const stateName = `state-${suffix}.cstate`;
+      writeFileAtomic(path.join(this.dir, stateName), encodeStateTable(state));
       this.baseCache = { name: stateName, table: state };
       files = { state: stateName };
     }
@@ -350,11 +338,11 @@ export class IndexStore {
     }
     const files = Object.assign(Object.create(null) as Record<string, FileState | null>, earlier?.files);
     let count = earlier ? Object.keys(files).length : 0;
-    const limit = Math.min(MAX_DELTA_ENTRIES, Math.max(64, Object.keys(state.files).length >> 3));
+    const limit = Math.min(MAX_DELTA_ENTRIES, Math.max(64, state.size >> 3));
     for (const p of changedPaths) {
       if (!(p in files)) count++;
       if (count > limit) return undefined;
-      files[p] = state.files[p] ?? null;
+      files[p] = state.get(p) ?? null;
     }
     return { base: previous.state, files, skipped: state.skipped };
   }
@@ -370,7 +358,7 @@ export class IndexStore {
     }
     for (const name of names) {
       if (keep.has(name)) continue;
-      if (/^(seg-[\w-]+\.cseg|state-[\w-]+\.json)$/.test(name)) fs.rmSync(path.join(this.dir, name), { force: true });
+      if (STORE_DATA_FILE.test(name)) fs.rmSync(path.join(this.dir, name), { force: true });
     }
     removeStaleTemporaries(this.dir);
   }
@@ -390,7 +378,7 @@ export class IndexStore {
     }
     for (const name of names) {
       if (name === 'write.lock') continue;
-      if (name === MANIFEST || /^(seg-[\w-]+\.cseg|state-[\w-]+\.json)$/.test(name) || name.endsWith('.tmp')) {
+      if (name === MANIFEST || STORE_DATA_FILE.test(name) || name.endsWith('.tmp')) {
         fs.rmSync(path.join(this.dir, name), { force: true });
       }
     }
@@ -415,8 +403,14 @@ function filesOf(manifest: Manifest): string[] {
   return [MANIFEST, manifest.state, ...(manifest.stateDelta ? [manifest.stateDelta] : []), ...manifest.segments.map((s) => s.name)];
 }
 
-/** A parsed state table or delta has an object of files and a list of skipped files. */
-function hasTableShape(t: unknown): boolean {
+/** A whole state table, and a delta over one: a commit that changed a few files writes only those. */
+const STATE_FILE = /^state-[\w-]+\.cstate$/;
+const DELTA_FILE = /^state-delta-[\w-]+\.json$/;
+/** Files of the store's data (not the lock, not temporaries). */
+const STORE_DATA_FILE = /^(seg-[\w-]+\.cseg|state-[\w-]+\.(cstate|json))$/;
+
+/** A parsed state delta has an object of files and a list of skipped files. */
+function hasDeltaShape(t: unknown): boolean {
   const o = t as { files?: unknown; skipped?: unknown } | null;
   return !!o && typeof o === 'object' && !!o.files && typeof o.files === 'object' && !Array.isArray(o.files) && Array.isArray(o.skipped);
 }

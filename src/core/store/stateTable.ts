@@ -1,0 +1,219 @@
+// The per-file state table: what the index knows about each file (size, mtime, content hash,
+// where its chunks are). Every refresh compares the whole tree against it, so a one-shot
+// command (a fresh `cairn search`) reads it whole before it can answer. It is kept on disk as
+// columns (stateFile.ts) and read lazily: a refresh that finds nothing changed compares sizes
+// and mtimes straight from the columns and builds no per-file object. Measured on a table of
+// 10.7k files in a fresh process: 95 ms to read it as JSON objects, ~25 ms as columns.
+import { compareCodeUnits } from '../discovery/paths';
+import type { SkippedFile } from '../types';
+
+/**
+ * What the index knows about one file. Its chunks are documents `firstDoc .. firstDoc+docCount-1`
+ * of `segment`; their stable ids are in that segment's id column (`IndexStore.chunkIdsOf`), so
+ * the table stays small enough to rewrite on every commit.
+ */
+export interface FileState {
+  size: number;
+  mtimeMs: number;
+  hash: string;
+  language: string;
+  segment: string;
+  firstDoc: number;
+  docCount: number;
+  /** Import specifiers the file contains (for the dependency graph of context packs). */
+  imports?: string[];
+}
+
+/** The decoded columns of a state file: entries are sorted by path (UTF-16 code units). */
+export interface StateColumnsData {
+  paths: string[];
+  size: Float64Array;
+  mtimeMs: Float64Array;
+  firstDoc: Uint32Array;
+  docCount: Uint32Array;
+  /** Indexes into `languages` and `segments`. */
+  language: Uint32Array;
+  segment: Uint32Array;
+  languages: string[];
+  segments: string[];
+  /** SHA-256 digests, 32 bytes per file. */
+  hashes: Uint8Array;
+  /** Each file's imports as JSON text in `importText`, ending at `importEnd[i]` (empty: none). */
+  importEnd: Uint32Array;
+  importText: Uint8Array;
+}
+
+const decoder = new TextDecoder();
+
+/** Entries of a state file, materialised one at a time on demand. */
+export class StateColumns {
+  private index: Map<string, number> | undefined;
+
+  constructor(private readonly data: StateColumnsData) {}
+
+  get count(): number {
+    return this.data.paths.length;
+  }
+
+  get paths(): readonly string[] {
+    return this.data.paths;
+  }
+
+  indexOf(path: string): number {
+    // Built on first use: a refresh that finds nothing changed walks the columns in order instead.
+    if (!this.index) {
+      const index = new Map<string, number>();
+      this.data.paths.forEach((p, i) => index.set(p, i));
+      this.index = index;
+    }
+    return this.index.get(path) ?? -1;
+  }
+
+  languageAt(i: number): string {
+    return this.data.languages[this.data.language[i] as number] as string;
+  }
+
+  sameStat(i: number, size: number, mtimeMs: number): boolean {
+    return this.data.size[i] === size && this.data.mtimeMs[i] === mtimeMs;
+  }
+
+  entry(i: number): FileState {
+    const d = this.data;
+    const state: FileState = {
+      size: d.size[i] as number,
+      mtimeMs: d.mtimeMs[i] as number,
+      hash: hex(d.hashes, i * 32, 32),
+      language: d.languages[d.language[i] as number] as string,
+      segment: d.segments[d.segment[i] as number] as string,
+      firstDoc: d.firstDoc[i] as number,
+      docCount: d.docCount[i] as number,
+    };
+    const imports = this.importsAt(i);
+    if (imports) state.imports = imports;
+    return state;
+  }
+
+  importsAt(i: number): string[] | undefined {
+    const d = this.data;
+    const start = i === 0 ? 0 : (d.importEnd[i - 1] as number);
+    const end = d.importEnd[i] as number;
+    return end > start ? (JSON.parse(decoder.decode(d.importText.subarray(start, end))) as string[]) : undefined;
+  }
+}
+
+const HEX_DIGITS = '0123456789abcdef';
+
+function hex(bytes: Uint8Array, offset: number, length: number): string {
+  let s = '';
+  for (let i = offset; i < offset + length; i++) {
+    const b = bytes[i] as number;
+    s += HEX_DIGITS[b >> 4] + HEX_DIGITS[b & 15];
+  }
+  return s;
+}
+
+/**
+ * A state table: the entries of a state file (if any) with a map of changes over them (`null`
+ * removes a file). Immutable: `withChanges` makes a new table sharing the columns, so a refresh
+ * that touches a few files costs a few entries, not a copy of the table.
+ */
+export class StateTable {
+  private sortedPaths: string[] | undefined;
+
+  private constructor(
+    private readonly base: StateColumns | undefined,
+    private readonly changes: ReadonlyMap<string, FileState | null>,
+    /** Files left out by the last full refresh, with reasons (shown in status views). */
+    readonly skipped: SkippedFile[],
+  ) {}
+
+  static empty(): StateTable {
+    return new StateTable(undefined, new Map(), []);
+  }
+
+  static ofColumns(columns: StateColumns, skipped: SkippedFile[]): StateTable {
+    return new StateTable(columns, new Map(), skipped);
+  }
+
+  /** A table of exactly these entries (tests, and tables built in memory). */
+  static of(entries: Iterable<[string, FileState]>, skipped: SkippedFile[] = []): StateTable {
+    return new StateTable(undefined, new Map(entries), skipped);
+  }
+
+  get(path: string): FileState | undefined {
+    const changed = this.changes.get(path);
+    if (changed !== undefined) return changed ?? undefined;
+    if (!this.base) return undefined;
+    const i = this.base.indexOf(path);
+    return i < 0 ? undefined : this.base.entry(i);
+  }
+
+  has(path: string): boolean {
+    const changed = this.changes.get(path);
+    if (changed !== undefined) return changed !== null;
+    return !!this.base && this.base.indexOf(path) >= 0;
+  }
+
+  /** True when the table holds `path` with this size and mtime (the refresh's no-read test). */
+  sameStat(path: string, size: number, mtimeMs: number): boolean {
+    const changed = this.changes.get(path);
+    if (changed !== undefined) return changed !== null && changed.size === size && changed.mtimeMs === mtimeMs;
+    if (!this.base) return false;
+    const i = this.base.indexOf(path);
+    return i >= 0 && this.base.sameStat(i, size, mtimeMs);
+  }
+
+  /** Every path, sorted by UTF-16 code units (as discovery sorts them). */
+  paths(): readonly string[] {
+    if (this.sortedPaths) return this.sortedPaths;
+    if (this.changes.size === 0) return this.base?.paths ?? [];
+    const kept = (this.base?.paths ?? []).filter((p) => !this.changes.has(p));
+    const added = [...this.changes].filter(([, s]) => s !== null).map(([p]) => p);
+    return (this.sortedPaths = [...kept, ...added].sort(compareCodeUnits));
+  }
+
+  get size(): number {
+    return this.paths().length;
+  }
+
+  *entries(): IterableIterator<[string, FileState]> {
+    for (const p of this.paths()) yield [p, this.get(p) as FileState];
+  }
+
+  /** Each file's language, in no particular order, without reading whole entries (status views). */
+  *languages(): IterableIterator<[path: string, language: string]> {
+    const base = this.base;
+    if (base) {
+      for (let i = 0; i < base.count; i++) {
+        const p = base.paths[i] as string;
+        if (!this.changes.has(p)) yield [p, base.languageAt(i)];
+      }
+    }
+    for (const [p, s] of this.changes) if (s) yield [p, s.language];
+  }
+
+  /** The import lists of the files that have one, without reading whole entries (the import graph). */
+  *imports(): IterableIterator<[path: string, imports: string[]]> {
+    const base = this.base;
+    if (base) {
+      for (let i = 0; i < base.count; i++) {
+        const p = base.paths[i] as string;
+        const imports = this.changes.has(p) ? undefined : base.importsAt(i);
+        if (imports) yield [p, imports];
+      }
+    }
+    for (const [p, s] of this.changes) if (s?.imports?.length) yield [p, s.imports];
+  }
+
+  /** This table with `changes` applied (`null` removes a path) and a new list of skipped files. */
+  withChanges(changes: ReadonlyMap<string, FileState | null>, skipped: SkippedFile[]): StateTable {
+    if (changes.size === 0) return new StateTable(this.base, this.changes, skipped);
+    const merged = new Map(this.changes);
+    for (const [p, s] of changes) {
+      // A path the columns never had needs no removal marker.
+      if (s === null && !(this.base && this.base.indexOf(p) >= 0)) merged.delete(p);
+      else merged.set(p, s);
+    }
+    return new StateTable(this.base, merged, skipped);
+  }
+}

@@ -1,0 +1,140 @@
+import * as assert from 'node:assert/strict';
+import { decodeStateTable, encodeStateTable, StateFileError } from '../../src/core/store/stateFile';
+import { StateTable, type FileState } from '../../src/core/store/stateTable';
+
+const hashOf = (n: number): string => n.toString(16).padStart(2, '0').repeat(32);
+
+function entry(n: number, extra: Partial<FileState> = {}): FileState {
+  return { size: 100 + n, mtimeMs: 1795986389565.302 + n, hash: hashOf(n), language: 'typescript', segment: 'seg-a.cseg', firstDoc: n * 3, docCount: 3, ...extra };
+}
+
+/** The table as a plain object, sorted by path, to compare with deepEqual. */
+const plain = (t: StateTable): Record<string, FileState> => Object.fromEntries(t.entries());
+
+function roundTrip(t: StateTable): StateTable {
+  const { columns, skipped } = decodeStateTable(encodeStateTable(t));
+  return StateTable.ofColumns(columns, skipped);
+}
+
+describe('state table', () => {
+  describe('on disk: what is written is read back', () => {
+    const cases: Array<[string, Array<[string, FileState]>]> = [
+      ['an empty table', []],
+      ['one file', [['src/a.ts', entry(1)]]],
+      ['imports, languages and segments of several files', [
+        ['src/a.ts', entry(1, { imports: ['./b', 'node:fs'] })],
+        ['src/b.py', entry(2, { language: 'python', segment: 'seg-b.cseg' })],
+        ['docs/guide.md', entry(3, { language: 'markdown', imports: [] })],
+        ['lib/c.go', entry(4, { language: 'go', segment: 'seg-b.cseg', imports: ['fmt', 'été/ünïcode'] })],
+      ]],
+      ['paths with spaces, non-ASCII letters, and object-key names', [
+        ['my docs/read me.md', entry(1)],
+        ['données/café.ts', entry(2)],
+        ['__proto__', entry(3)],
+        ['constructor', entry(4)],
+        ['日本/語.py', entry(5, { language: 'python' })],
+      ]],
+      ['sizes and mtimes past 32 bits', [['big.json', entry(1, { size: 2 ** 40 + 3, mtimeMs: 1.7959863895653022e12 })]]],
+    ];
+    for (const [name, entries] of cases) {
+      it(name, () => {
+        const written = StateTable.of(entries, [{ path: 'x.bin', reason: 'binary' }]);
+        const back = roundTrip(written);
+        // `imports: []` is not kept: no imports and an empty list mean the same.
+        const expected = Object.fromEntries([...written.entries()].map(([p, s]) => [p, s.imports?.length ? s : { ...s, imports: undefined }]));
+        for (const s of Object.values(expected)) if (s.imports === undefined) delete s.imports;
+        assert.deepEqual(plain(back), expected);
+        assert.deepEqual(back.skipped, [{ path: 'x.bin', reason: 'binary' }]);
+        assert.equal(back.size, entries.length);
+        for (const [p, s] of entries) {
+          assert.ok(back.has(p));
+          assert.ok(back.sameStat(p, s.size, s.mtimeMs));
+          assert.ok(!back.sameStat(p, s.size, s.mtimeMs + 1));
+        }
+        assert.deepEqual(new Map(back.imports()), new Map(entries.filter(([, s]) => s.imports?.length).map(([p, s]) => [p, s.imports])));
+        assert.ok(!back.has('missing.ts'));
+        assert.equal(back.get('missing.ts'), undefined);
+      });
+    }
+  });
+
+  it('paths are in UTF-16 code-unit order, as discovery sorts them', () => {
+    const t = roundTrip(StateTable.of([['b.ts', entry(1)], ['B.ts', entry(2)], ['é.ts', entry(3)], ['a/b.ts', entry(4)], ['a.ts', entry(5)]]));
+    assert.deepEqual(t.paths(), ['B.ts', 'a.ts', 'a/b.ts', 'b.ts', 'é.ts']);
+  });
+
+  describe('changes over a table read from disk', () => {
+    const base = () => roundTrip(StateTable.of([['a.ts', entry(1)], ['b.ts', entry(2)], ['c.ts', entry(3)]], []));
+    const cases: Array<[string, Array<[string, FileState | null]>, string[]]> = [
+      ['none', [], ['a.ts', 'b.ts', 'c.ts']],
+      ['a removal', [['b.ts', null]], ['a.ts', 'c.ts']],
+      ['an addition sorted in', [['bb.ts', entry(9)]], ['a.ts', 'b.ts', 'bb.ts', 'c.ts']],
+      ['a changed entry', [['c.ts', entry(7)]], ['a.ts', 'b.ts', 'c.ts']],
+      ['removing a path the table never had', [['zz.ts', null]], ['a.ts', 'b.ts', 'c.ts']],
+    ];
+    for (const [name, changes, paths] of cases) {
+      it(name, () => {
+        const before = base();
+        const after = before.withChanges(new Map(changes), [{ path: 'big.txt', reason: 'too-large' }]);
+        assert.deepEqual(after.paths(), paths);
+        assert.equal(after.size, paths.length);
+        for (const [p, s] of changes) {
+          assert.deepEqual(after.get(p), s ?? undefined);
+          assert.equal(after.has(p), s !== null);
+        }
+        assert.deepEqual(after.skipped, [{ path: 'big.txt', reason: 'too-large' }]);
+        // Immutable: the table the changes were made over is as it was.
+        assert.deepEqual(before.paths(), ['a.ts', 'b.ts', 'c.ts']);
+        assert.deepEqual(before.get('c.ts'), entry(3));
+        // And the changed table survives a round trip.
+        assert.deepEqual(plain(roundTrip(after)), plain(after));
+      });
+    }
+
+    it('later changes win, and a removed path can come back', () => {
+      const t = base().withChanges(new Map([['a.ts', null]]), []).withChanges(new Map([['a.ts', entry(5)], ['b.ts', null]]), []);
+      assert.deepEqual(t.paths(), ['a.ts', 'c.ts']);
+      assert.deepEqual(t.get('a.ts'), entry(5));
+      assert.deepEqual([...t.languages()].sort(), [['a.ts', 'typescript'], ['c.ts', 'typescript']]);
+      const withImports = t.withChanges(new Map([['c.ts', entry(6, { imports: ['./a'] })]]), []);
+      assert.deepEqual([...withImports.imports()], [['c.ts', ['./a']]]);
+    });
+  });
+
+  describe('a damaged file is refused, never misread', () => {
+    const good = (): Uint8Array => encodeStateTable(StateTable.of([['a.ts', entry(1, { imports: ['./b'] })], ['b.ts', entry(2)]]));
+    const set32 = (bytes: Uint8Array, offset: number, value: number): Uint8Array => {
+      new DataView(bytes.buffer, bytes.byteOffset).setUint32(offset, value, true);
+      return bytes;
+    };
+    const tail = (bytes: Uint8Array, fromEnd: number): number => bytes.length - fromEnd;
+    const cases: Array<[string, () => Uint8Array, RegExp]> = [
+      ['empty', () => new Uint8Array(0), /not a state file/],
+      ['JSON of an older store', () => new TextEncoder().encode('{"files":{},"skipped":[]}'), /not a state file/],
+      ['truncated', () => good().subarray(0, 100), /bytes where the layout needs/],
+      ['one byte too many', () => { const g = good(); const b = new Uint8Array(g.length + 1); b.set(g); return b; }, /bytes where the layout needs/],
+      ['a wrong count', () => set32(good(), 8, 3), /bytes where the layout needs/],
+      ['garbage in the header', () => { const b = good(); b[24] = 0x7b + 1; return b; }, /header is not valid JSON/],
+      ['paths out of order', () => {
+        const b = good();
+        // The last path byte and the imports ('["./b"]' = 7 bytes) end the file: make 'b.ts' into '0.ts'.
+        b[tail(b, 7 + 4)] = '0'.charCodeAt(0);
+        return b;
+      }, /not sorted/],
+      ['a path that is not UTF-8', () => { const b = good(); b[tail(b, 7 + 4)] = 0xff; return b; }, /not valid UTF-8/],
+    ];
+    for (const [name, damaged, message] of cases) {
+      it(name, () => {
+        assert.throws(() => decodeStateTable(damaged()), (e: unknown) => e instanceof StateFileError && message.test(e.message));
+      });
+    }
+  });
+
+  it('reads a file that starts at an odd offset of a larger buffer', () => {
+    const bytes = encodeStateTable(StateTable.of([['a.ts', entry(1)]]));
+    const shifted = new Uint8Array(bytes.length + 3);
+    shifted.set(bytes, 3);
+    const { columns } = decodeStateTable(shifted.subarray(3));
+    assert.deepEqual(columns.entry(0), entry(1));
+  });
+});
