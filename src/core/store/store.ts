@@ -249,8 +249,7 @@ export class IndexStore {
       throw new StoreCorruptError(`state table ${name} unreadable: ${(e as Error).message}`);
     }
     try {
-      const { columns, skipped } = decodeStateTable(bytes);
-      return StateTable.ofColumns(columns, skipped);
+      return tableOfBytes(bytes);
     } catch (e) {
       if (e instanceof StateFileError) throw new StoreCorruptError(`state table ${name} is malformed: ${e.message}`);
       throw e;
@@ -310,6 +309,7 @@ export class IndexStore {
     const suffix = `${generation}-${nodeCrypto().randomBytes(3).toString('hex')}`;
     const delta = previous && changedPaths ? this.extendDelta(previous, state, changedPaths) : undefined;
     let files: Pick<Manifest, 'state' | 'stateDelta'>;
+    let table = state;
     if (delta) {
       const deltaName = `state-delta-${suffix}.json`;
       writeFileAtomic(path.join(this.dir, deltaName), JSON.stringify(delta));
@@ -317,12 +317,16 @@ export class IndexStore {
       files = { state: delta.base, stateDelta: deltaName };
     } else {
       const stateName = `state-${suffix}.cstate`;
-      writeFileAtomic(path.join(this.dir, stateName), encodeStateTable(state));
-      this.baseCache = { name: stateName, table: state };
+      const bytes = encodeStateTable(state);
+      writeFileAtomic(path.join(this.dir, stateName), bytes);
+      // Kept as the columns just written, not as the table it came from: a long-lived writer's
+      // table would otherwise carry every change since it last read a file, on every commit.
+      table = tableOfBytes(bytes);
+      this.baseCache = { name: stateName, table };
       files = { state: stateName };
     }
     const next: Manifest = { format: 'cairn-index', version: STORE_FORMAT_VERSION, generation, ...manifest, ...files };
-    this.stateCache = { key: stateKey(next), table: state };
+    this.stateCache = { key: stateKey(next), table };
     writeFileAtomic(this.manifestPath(), JSON.stringify(next, null, 1));
     this.collectGarbage(next);
     return next;
@@ -401,6 +405,11 @@ export class IndexStore {
 /** The store files a generation uses: the manifest, its state table and delta, its segments. */
 function filesOf(manifest: Manifest): string[] {
   return [MANIFEST, manifest.state, ...(manifest.stateDelta ? [manifest.stateDelta] : []), ...manifest.segments.map((s) => s.name)];
+}
+
+function tableOfBytes(bytes: Uint8Array): StateTable {
+  const { columns, skipped } = decodeStateTable(bytes);
+  return StateTable.ofColumns(columns, skipped);
 }
 
 /** A whole state table, and a delta over one: a commit that changed a few files writes only those. */
