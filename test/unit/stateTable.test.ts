@@ -111,6 +111,7 @@ describe('state table', () => {
     const cases: Array<[string, () => Uint8Array, RegExp]> = [
       ['empty', () => new Uint8Array(0), /not a state file/],
       ['JSON of an older store', () => new TextEncoder().encode('{"files":{},"skipped":[]}'), /not a state file/],
+      ['bytes that are not UTF-8', () => new Uint8Array(64).fill(0xff), /not a state file/],
       ['truncated', () => good().subarray(0, 100), /bytes where the layout needs/],
       ['one byte too many', () => { const g = good(); const b = new Uint8Array(g.length + 1); b.set(g); return b; }, /bytes where the layout needs/],
       ['a wrong count', () => set32(good(), 8, 3), /bytes where the layout needs/],

@@ -51,6 +51,7 @@ describe('index store', function () {
     ['a garbage manifest', (d) => fs.writeFileSync(path.join(d, 'manifest.json'), '{"format": "cairn-index", "vers')],
     ['a manifest from another format version', (d) => { const m = manifestOf(d); m.version = STORE_FORMAT_VERSION - 1; fs.writeFileSync(path.join(d, 'manifest.json'), JSON.stringify(m)); }],
     ['a corrupt state table', (d) => fs.writeFileSync(path.join(d, manifestOf(d).state), '{"files": 12}'), false],
+    ['a state table of binary garbage', (d) => fs.writeFileSync(path.join(d, manifestOf(d).state), Buffer.alloc(256, 0xff)), false],
     ['a truncated state table', (d) => { const f = path.join(d, manifestOf(d).state); fs.truncateSync(f, fs.statSync(f).size - 9); }, false],
     ['a state delta of another table', (d) => {
       const m = manifestOf(d);

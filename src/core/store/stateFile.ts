@@ -18,6 +18,7 @@ const MAGIC = 'CSTATE01';
 const PREFIX_BYTES = 24;
 
 const encoder = new TextEncoder();
+const MAGIC_BYTES = encoder.encode(MAGIC);
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
 /** A state file failed validation; the store turns this into a StoreCorruptError. */
@@ -63,7 +64,7 @@ export function encodeStateTable(table: StateTable): Uint8Array {
   const importBytes = encoder.encode(importParts.join(''));
   const headerEnd = pad8(PREFIX_BYTES + header.length);
   const out = new Uint8Array(headerEnd + 16 * count + 20 * count + 32 * count + pathBytes.length + importBytes.length);
-  out.set(encoder.encode(MAGIC), 0);
+  out.set(MAGIC_BYTES, 0);
   const prefix = new DataView(out.buffer, 8, 16);
   prefix.setUint32(0, count, true);
   prefix.setUint32(4, header.length, true);
@@ -89,7 +90,8 @@ export function decodeStateTable(file: Uint8Array): DecodedState {
   const fail = (why: string): never => {
     throw new StateFileError(why);
   };
-  if (bytes.length < PREFIX_BYTES || decoder.decode(bytes.subarray(0, 8)) !== MAGIC) fail('not a state file');
+  // Compared as bytes: decoding garbage with the fatal decoder would throw a TypeError instead.
+  if (bytes.length < PREFIX_BYTES || !MAGIC_BYTES.every((b, i) => bytes[i] === b)) fail('not a state file');
   const prefix = new DataView(bytes.buffer, bytes.byteOffset + 8, 16);
   const count = prefix.getUint32(0, true);
   const headerBytes = prefix.getUint32(4, true);
