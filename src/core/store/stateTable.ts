@@ -60,7 +60,7 @@ export class StateColumns {
   }
 
   indexOf(path: string): number {
-    // Built on first use: a refresh that finds nothing changed walks the columns in order instead.
+    // Built on first lookup: readers that only iterate (status, the import graph) never build it.
     if (!this.index) {
       const index = new Map<string, number>();
       this.data.paths.forEach((p, i) => index.set(p, i));
@@ -82,8 +82,8 @@ export class StateColumns {
     const state: FileState = {
       size: d.size[i] as number,
       mtimeMs: d.mtimeMs[i] as number,
-      hash: hex(d.hashes, i * 32, 32),
-      language: d.languages[d.language[i] as number] as string,
+      hash: Buffer.from(d.hashes.buffer, d.hashes.byteOffset + i * 32, 32).toString('hex'),
+      language: this.languageAt(i),
       segment: d.segments[d.segment[i] as number] as string,
       firstDoc: d.firstDoc[i] as number,
       docCount: d.docCount[i] as number,
@@ -99,17 +99,6 @@ export class StateColumns {
     const end = d.importEnd[i] as number;
     return end > start ? (JSON.parse(decoder.decode(d.importText.subarray(start, end))) as string[]) : undefined;
   }
-}
-
-const HEX_DIGITS = '0123456789abcdef';
-
-function hex(bytes: Uint8Array, offset: number, length: number): string {
-  let s = '';
-  for (let i = offset; i < offset + length; i++) {
-    const b = bytes[i] as number;
-    s += HEX_DIGITS[b >> 4] + HEX_DIGITS[b & 15];
-  }
-  return s;
 }
 
 /**
@@ -181,28 +170,29 @@ export class StateTable {
   }
 
   /** Each file's language, in no particular order, without reading whole entries (status views). */
-  *languages(): IterableIterator<[path: string, language: string]> {
-    const base = this.base;
-    if (base) {
-      for (let i = 0; i < base.count; i++) {
-        const p = base.paths[i] as string;
-        if (!this.changes.has(p)) yield [p, base.languageAt(i)];
-      }
-    }
-    for (const [p, s] of this.changes) if (s) yield [p, s.language];
+  languages(): IterableIterator<[path: string, language: string]> {
+    return this.project((c, i) => c.languageAt(i), (s) => s.language);
   }
 
   /** The import lists of the files that have one, without reading whole entries (the import graph). */
-  *imports(): IterableIterator<[path: string, imports: string[]]> {
+  imports(): IterableIterator<[path: string, imports: string[]]> {
+    return this.project((c, i) => c.importsAt(i), (s) => (s.imports?.length ? s.imports : undefined));
+  }
+
+  /** One field of every file (undefined: skip the file), read from the columns or the changes. */
+  private *project<T>(fromColumns: (c: StateColumns, i: number) => T | undefined, fromState: (s: FileState) => T | undefined): IterableIterator<[string, T]> {
     const base = this.base;
     if (base) {
       for (let i = 0; i < base.count; i++) {
         const p = base.paths[i] as string;
-        const imports = this.changes.has(p) ? undefined : base.importsAt(i);
-        if (imports) yield [p, imports];
+        const value = this.changes.has(p) ? undefined : fromColumns(base, i);
+        if (value !== undefined) yield [p, value];
       }
     }
-    for (const [p, s] of this.changes) if (s?.imports?.length) yield [p, s.imports];
+    for (const [p, s] of this.changes) {
+      const value = s ? fromState(s) : undefined;
+      if (value !== undefined) yield [p, value];
+    }
   }
 
   /** This table with `changes` applied (`null` removes a path) and a new list of skipped files. */

@@ -258,7 +258,7 @@ export class IndexStore {
 
   private readDelta(name: string, base: string): StateDelta {
     if (this.deltaCache?.name === name) return this.deltaCache.delta;
-    const d = this.readJson(name, 'state delta') as StateDelta;
+    const d = this.readDeltaFile(name) as StateDelta;
     if (!hasDeltaShape(d) || d.base !== base) {
       throw new StoreCorruptError(`state delta ${name} is malformed or belongs to another state table`);
     }
@@ -268,12 +268,12 @@ export class IndexStore {
     return delta;
   }
 
-  private readJson(name: string, what: string): unknown {
-    if (!DELTA_FILE.test(name)) throw new StoreCorruptError(`manifest names an invalid ${what} file ${JSON.stringify(name)}`);
+  private readDeltaFile(name: string): unknown {
+    if (!DELTA_FILE.test(name)) throw new StoreCorruptError(`manifest names an invalid state delta file ${JSON.stringify(name)}`);
     try {
       return JSON.parse(fs.readFileSync(path.join(this.dir, name), 'utf8'));
     } catch (e) {
-      throw new StoreCorruptError(`${what} ${name} unreadable: ${(e as Error).message}`);
+      throw new StoreCorruptError(`state delta ${name} unreadable: ${(e as Error).message}`);
     }
   }
 
