@@ -432,6 +432,34 @@ describe('AstChunker behaviour', function () {
       }
     });
 
+    it('prepare loads what a job needs up front; a grammar it cannot load is dropped, not fatal', async () => {
+      // Only the C grammar is there: a header, which parses with C++ first, still gets C chunks.
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-grammars-'));
+      for (const f of ['tree-sitter.wasm', 'tree-sitter-c.wasm']) fs.copyFileSync(path.join(GRAMMARS_DIR, f), path.join(dir, f));
+      const c = await AstChunker.create({ grammarsDir: dir });
+      try {
+        await c.prepare(['c', 'go', 'markdown', 'no-such-language']);
+        assert.deepEqual(['c', 'cpp', 'go', 'markdown'].map((l) => c.supports(l)), [true, false, false, false]);
+        const header = makeDoc('include/point.h', 'struct point { int x; int y; };\n\nint point_norm(const struct point *p) { return p->x + p->y; }\n');
+        const result = await c.chunk(header, policy());
+        assert.deepEqual(result?.chunks.map((k) => [k.kind, k.symbol]), [['struct', 'point'], ['function', 'point_norm']]);
+      } finally {
+        c.dispose();
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
+    });
+
+    it('chunks the same after prepare as without it', async () => {
+      const docs = ['c/list.c', 'c/widget.h', 'python/shapes.py', 'typescript/shapes.ts', 'json/package.json'].map(fixtureDoc);
+      const fresh = await AstChunker.create({ grammarsDir: GRAMMARS_DIR });
+      try {
+        await fresh.prepare([...new Set(docs.map((d) => d.language))]);
+        for (const d of docs) assert.deepEqual(await fresh.chunk(d, policy()), await (await chunker()).chunk(d, policy()), d.path);
+      } finally {
+        fresh.dispose();
+      }
+    });
+
     it('a grammar that throws while parsing gives null and leaves the runtime usable', async function () {
       // tree-sitter-yaml (not shipped: YAML is chunked elsewhere) imports C++ runtime functions
       // that web-tree-sitter lacks, so every parse throws inside wasm: the worst case to recover from.

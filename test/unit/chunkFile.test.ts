@@ -20,6 +20,7 @@ class FakeAst implements AstChunkerLike {
     this.calls.push(doc.path);
     return this.answer(doc);
   }
+  async prepare(): Promise<void> {}
   dispose(): void {}
 }
 

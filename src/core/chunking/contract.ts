@@ -14,6 +14,12 @@ export interface AstChunkerLike {
    * broken syntax yields chunks for what parses, plus diagnostics.
    */
   chunk(doc: SourceDocument, policy: ChunkingPolicy): Promise<FileChunks | null>;
+  /**
+   * Loads, one after another, the grammars that documents of these languages may be parsed
+   * with, so a job loads all it needs before it parses anything (see `AstChunker.prepare` for
+   * why). Never rejects: a grammar that cannot be loaded is no longer offered, as in `chunk`.
+   */
+  prepare(languages: readonly string[]): Promise<void>;
   /** Frees wasm memory (parsers, trees). */
   dispose(): void;
 }

@@ -98,6 +98,7 @@ class InProcessPool extends ChunkPool {
   }
 
   async *stream(docs: readonly SourceDocument[]): AsyncGenerator<FileChunks, void, undefined> {
+    await this.ctx.ast?.prepare(languagesOf(docs));
     for (const doc of docs) {
       if (this.closed) throw new Error('the chunk pool was closed');
       yield await chunkDocument(doc, this.ctx);
@@ -117,8 +118,12 @@ class Job {
   private wake: (() => void) | undefined;
   failure: Error | undefined;
 
+  /** Every language among the documents, for the workers to load their grammars first. */
+  readonly languages: readonly string[];
+
   constructor(readonly docs: readonly SourceDocument[]) {
     this.results = new Array<FileChunks | undefined>(docs.length);
+    this.languages = languagesOf(docs);
   }
 
   settle(index: number, result: FileChunks): void {
@@ -265,7 +270,7 @@ class ThreadPool extends ChunkPool {
         const batch = this.queue.shift();
         if (!batch) return;
         slot.inFlight.push(batch);
-        const message: BatchMessage = { type: 'batch', batch: batch.id, docs: batch.indices.map((i) => batch.job.docs[i] as SourceDocument) };
+        const message: BatchMessage = { type: 'batch', batch: batch.id, docs: batch.indices.map((i) => batch.job.docs[i] as SourceDocument), languages: batch.job.languages };
         slot.worker.postMessage(message);
       }
     }
@@ -325,6 +330,13 @@ class ThreadPool extends ChunkPool {
       }
     }
   }
+}
+
+/** The distinct languages of `docs`, in order of first appearance. */
+export function languagesOf(docs: readonly SourceDocument[]): string[] {
+  const seen = new Set<string>();
+  for (const d of docs) seen.add(d.language);
+  return [...seen];
 }
 
 /**

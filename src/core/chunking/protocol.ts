@@ -35,6 +35,8 @@ export interface BatchMessage {
   type: 'batch';
   batch: number;
   docs: SourceDocument[];
+  /** The languages of the whole job this batch belongs to: their grammars load before any parse. */
+  languages: readonly string[];
 }
 
 /**

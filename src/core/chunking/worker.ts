@@ -52,13 +52,14 @@ async function main(): Promise<void> {
       chars = 0;
     };
     Atomics.store(progress, PROGRESS_BATCH, msg.batch);
+    await (parseOnly ?? ctx.ast)?.prepare(msg.languages);
     for (let index = 0; index < msg.docs.length; index++) {
       const doc = msg.docs[index] as SourceDocument;
       Atomics.store(progress, PROGRESS_FILE, index);
       if (crashMarker && doc.text.includes(crashMarker)) process.exit(70);
       let result: FileChunks;
       if (parseOnly) {
-        await parseOnly(doc);
+        await parseOnly.parse(doc);
         result = { path: doc.path, chunks: [], strategy: 'ast', diagnostics: [] };
       } else {
         result = await chunkDocument(doc, ctx);
