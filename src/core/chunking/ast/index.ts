@@ -153,7 +153,7 @@ const HEADER = /\.h$/i;
 /**
  * The grammars `firstGrammar` may choose for a language's documents: C headers start with
  * C++. JavaScript's richer grammar (Flow files, retries of mostly broken scripts) is left to
- * load when a file needs it: such files are rare, and TSX's tables cost every thread ~8 MB.
+ * load when a file needs it: such files are rare, and TSX's grammar adds ~9 MB to a thread.
  */
 export function grammarsFor(language: string): string[] {
   return language === 'c' ? ['c', 'cpp'] : [language];
