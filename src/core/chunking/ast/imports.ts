@@ -3,6 +3,7 @@
 // per language reads the specifier out of each statement's text. Specifiers are returned as
 // written (`./util`, `os.path`, `crate::net`); src/core/pack/graph.ts resolves them to files.
 import type { Node } from 'web-tree-sitter';
+import { typeTableFor } from './units';
 
 interface ImportRule {
   /** Node types that are import statements. */
@@ -85,10 +86,16 @@ export function extractImports(root: Node, language: string, source: string): st
   const rule = RULES[language];
   if (!rule) return [];
   const out = new Set<string>();
+  const types = typeTableFor(root.tree.language);
   const visit = (parent: Node, depth: number) => {
-    for (const child of parent.namedChildren) {
-      if (!child || out.size >= MAX_IMPORTS) return;
-      const type = child.type;
+    // `children`, not `namedChildren`: the extractor has already listed the root's children
+    // (and its containers'), and a node keeps that list; named ones are picked by type here.
+    for (const child of parent.children) {
+      if (!child) continue;
+      if (out.size >= MAX_IMPORTS) return;
+      const typeId = child.typeId;
+      if (!types.isNamed(typeId)) continue;
+      const type = types.name(typeId);
       if (rule.nodes.has(type)) {
         const text = source.slice(child.startIndex, child.endIndex);
         // Cheap pre-check: most top-level statements are not imports.

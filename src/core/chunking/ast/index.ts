@@ -106,8 +106,11 @@ export class AstChunker implements AstChunkerLike {
     const tree = safeParse(parser, src.text);
     if (!tree) return null;
     try {
-      const { drafts, defCount } = extract(tree.rootNode, src, spec, budget);
-      return { drafts, defCount, errors: scanErrors(tree.rootNode), imports: extractImports(tree.rootNode, language, src.text) };
+      // One root node object for all three walks: a node keeps the list of its children once
+      // read, and each `tree.rootNode` is a new object that would list them again.
+      const root = tree.rootNode;
+      const { drafts, defCount } = extract(root, src, spec, budget);
+      return { drafts, defCount, errors: scanErrors(root), imports: extractImports(root, language, src.text) };
     } finally {
       tree.delete();
     }
