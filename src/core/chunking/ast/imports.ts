@@ -89,7 +89,8 @@ export function extractImports(root: Node, language: string, source: string): st
   const types = typeTableFor(root.tree.language);
   const visit = (parent: Node, depth: number) => {
     // `children`, not `namedChildren`: the extractor has already listed the root's children
-    // (and its containers'), and a node keeps that list; named ones are picked by type here.
+    // (and those of the nodes it flattened, such as `#ifdef` blocks), and a node keeps that
+    // list; named ones are picked by type here.
     for (const child of parent.children) {
       if (!child) continue;
       if (out.size >= MAX_IMPORTS) return;
