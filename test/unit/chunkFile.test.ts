@@ -126,6 +126,10 @@ describe('stable chunk ids', () => {
       { name: 'ascii', input: ['src/some/path/file.ts', 'function', 'fooBar7', 199999, 'x'.repeat(300) + 'function foo() { return 1; }\n'.repeat(3)], expected: '669f101204aecdcd' },
       { name: 'an empty symbol', input: ['README.md', 'section', '', 1, '# Title\n'], expected: pinned('README.md', 'section', '', 1, '# Title\n') },
       { name: 'non-ASCII text and path', input: ['docs/ünï/ß.md', 'section', 'Größe', 3, '## Größe 📏\n'], expected: pinned('docs/ünï/ß.md', 'section', 'Größe', 3, '## Größe 📏\n') },
+      // Lone surrogates are hashed as U+FFFD, as Node's string hashing always did.
+      { name: 'lone surrogates', input: ['a\ud800.ts', 'function', 'f\udc00', 7, 'x\ud83d\n\udc00y'], expected: pinned('a\ud800.ts', 'function', 'f\udc00', 7, 'x\ud83d\n\udc00y') },
+      { name: 'a text longer than the reused buffer', input: ['big.js', 'code', '', 1, 'é'.repeat(600_000)], expected: pinned('big.js', 'code', '', 1, 'é'.repeat(600_000)) },
+      { name: 'a short text after a long one', input: ['a.py', 'function', 'g', 2, 'def g(): pass\n'], expected: pinned('a.py', 'function', 'g', 2, 'def g(): pass\n') },
     ],
     ([p, kind, symbol, line, text]) => makeChunkId(p as string, kind as ChunkKind, symbol as string, line as number, text as string),
   );

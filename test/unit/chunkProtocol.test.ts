@@ -28,6 +28,12 @@ function chunk(over: Partial<Chunk>): Chunk {
   return { ...base, ...over };
 }
 
+function withoutKey(c: Chunk, key: keyof Chunk): Chunk {
+  const copy: Partial<Chunk> = { ...c };
+  delete copy[key];
+  return copy as Chunk;
+}
+
 describe('chunk worker wire format', () => {
   checkAll<Chunk, true>(
     [
@@ -42,6 +48,8 @@ describe('chunk worker wire format', () => {
       { name: 'no decorators, as an empty list', input: chunk({ decorators: [] }), expected: true },
       { name: 'an optional field present but undefined', input: chunk({ signature: undefined }), expected: true },
       { name: 'strings beyond Latin-1 and empty ones', input: chunk({ symbol: 'größe', context: 'Ω.größe', docstring: '😀 emoji\u0000nul', kind: 'code' }), expected: true },
+      { name: 'a required key missing (travels as an object)', input: withoutKey(chunk({}), 'context'), expected: true },
+      { name: 'a key no chunker writes (travels as an object)', input: { ...chunk({}), score: 3 } as Chunk, expected: true },
       { name: 'the last line without a newline after it', input: chunk({ startLine: 5, endLine: 5, text: 'export const b = 2;', docid: makeDocid(doc.path, 5, 5) }), expected: true },
     ],
     (c) => {
