@@ -128,8 +128,11 @@ describe('stable chunk ids', () => {
       { name: 'non-ASCII text and path', input: ['docs/ünï/ß.md', 'section', 'Größe', 3, '## Größe 📏\n'], expected: pinned('docs/ünï/ß.md', 'section', 'Größe', 3, '## Größe 📏\n') },
       // Lone surrogates are hashed as U+FFFD, as Node's string hashing always did.
       { name: 'lone surrogates', input: ['a\ud800.ts', 'function', 'f\udc00', 7, 'x\ud83d\n\udc00y'], expected: pinned('a\ud800.ts', 'function', 'f\udc00', 7, 'x\ud83d\n\udc00y') },
-      { name: 'a text longer than the reused buffer', input: ['big.js', 'code', '', 1, 'é'.repeat(600_000)], expected: pinned('big.js', 'code', '', 1, 'é'.repeat(600_000)) },
+      // The ids reuse one buffer for their bytes: it grows with a long text, and a text too long is
+      // given a buffer of its own; the bytes a long text leaves behind must not reach the next id.
+      { name: 'a text that grows the reused buffer', input: ['mid.js', 'code', '', 1, 'é'.repeat(100_000)], expected: pinned('mid.js', 'code', '', 1, 'é'.repeat(100_000)) },
       { name: 'a short text after a long one', input: ['a.py', 'function', 'g', 2, 'def g(): pass\n'], expected: pinned('a.py', 'function', 'g', 2, 'def g(): pass\n') },
+      { name: 'a text too long to keep a buffer for', input: ['big.js', 'code', '', 1, 'é'.repeat(600_000)], expected: pinned('big.js', 'code', '', 1, 'é'.repeat(600_000)) },
     ],
     ([p, kind, symbol, line, text]) => makeChunkId(p as string, kind as ChunkKind, symbol as string, line as number, text as string),
   );
