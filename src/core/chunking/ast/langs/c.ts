@@ -27,11 +27,14 @@ function declaratorName(declarator: Node | null): { name: string; scope: string[
 
 /** `struct point {…}` with a body; forward declarations (`struct point;`) are not definitions. */
 function specifierDef(spec: Node, outer: Node, kinds: Readonly<Record<string, ChunkKind>>, name?: string, specType = spec.type): DefInfo | undefined {
+  // The kind first: most declarations in a header are prototypes (`int f(void);`), whose type
+  // is no specifier, and each field read is a call into wasm.
   const kind = kinds[specType];
+  if (!kind) return undefined;
   const body = field(spec, 'body');
+  if (!body) return undefined;
   const own = name ?? fieldText(spec, 'name');
-  if (!kind || !body || !own) return undefined;
-  return { kind, name: own, node: outer, body };
+  return own ? { kind, name: own, node: outer, body } : undefined;
 }
 
 export function cDefinition(node: Node, type: string, kinds: Readonly<Record<string, ChunkKind>> = SPECIFIER_KINDS): DefInfo | undefined {

@@ -24,8 +24,11 @@ function definition(node: Node, type: string): DefInfo | undefined {
       return asContainer(cDefinition(node, type, KINDS), node);
     case 'declaration':
     case 'field_declaration':
-    case 'type_definition':
-      return asContainer(cDefinition(node, type, KINDS), field(node, 'type'));
+    case 'type_definition': {
+      // Most declarations define nothing (prototypes): their type is not read a second time.
+      const info = cDefinition(node, type, KINDS);
+      return info ? asContainer(info, field(node, 'type')) : undefined;
+    }
     case 'namespace_definition': {
       const name = fieldText(node, 'name');
       const body = field(node, 'body');
