@@ -9,9 +9,10 @@ export const jsonSpec: LanguageSpec = {
     const key = field(node, 'key');
     if (!key) return undefined;
     const name = unquote(key.text);
-    const value = field(node, 'value');
-    if (ctx.depth === 0 && value?.type === 'object' && node.endIndex - node.startIndex > ctx.budget) {
-      return { kind: 'key', name, node, body: value, members: value };
+    // The value is read only for a top-level pair over the budget: each read is a call into wasm.
+    if (ctx.depth === 0 && node.endIndex - node.startIndex > ctx.budget) {
+      const value = field(node, 'value');
+      if (value?.type === 'object') return { kind: 'key', name, node, body: value, members: value };
     }
     return { kind: 'key', name, node };
   },
