@@ -150,6 +150,30 @@ describe('AstChunker behaviour', function () {
       },
     );
 
+    // A modifier is looked for only when a word of one appears before the member's name.
+    const ACCOUNT = [
+      'function Log(label: string) { return (_t: unknown, _k: string) => label; }',
+      'export class Account {',
+      "  @Log('private') deposit(amount: number): void {}",
+      '  protected audit(): void {}',
+      '  public static open(): Account { return new Account(); }',
+      '  private readonly onClose = () => undefined;',
+      '  static private_ok(): void {}',
+      '  #secret(): void {}',
+      '}',
+    ].join('\n');
+    checkAll<string, string | undefined>(
+      [
+        { name: "a decorator's argument names a modifier, the member has none", input: 'deposit', expected: undefined },
+        { name: 'protected', input: 'audit', expected: 'protected' },
+        { name: 'public before static', input: 'open', expected: 'public' },
+        { name: 'an arrow-function field', input: 'onClose', expected: 'private' },
+        { name: 'a name that contains a modifier', input: 'private_ok', expected: undefined },
+        { name: 'a #private name', input: '#secret', expected: 'private' },
+      ],
+      async (member) => find((await chunkText('src/account.ts', ACCOUNT)) as FileChunks, 'method', `Account.${member}`).visibility,
+    );
+
     it('every chunk carries the document language', async () => {
       const result = await chunkDoc(fixtureDoc('tsx/Button.tsx'));
       assert.deepEqual([...new Set(result.chunks.map((c) => c.language))], ['tsx']);

@@ -90,16 +90,22 @@ function exportDef(node: Node, ctx: SpecContext): DefInfo | undefined {
   return withDecorators(info, decoratorsOf(node, ctx.source));
 }
 
-function memberVisibility(node: Node, name: string): string | undefined {
+const ACCESS_WORD = /\b(?:public|private|protected)\b/;
+
+function memberVisibility(node: Node, name: string, nameNode: Node | null, source: string): string | undefined {
   if (name.startsWith('#')) return 'private';
+  // A modifier sits between the member's start and its name. Most members have none (no
+  // JavaScript member has), and listing a member's children is a call into wasm.
+  if (nameNode && !ACCESS_WORD.test(source.slice(node.startIndex, nameNode.startIndex))) return undefined;
   return childOfType(node, 'accessibility_modifier')?.text;
 }
 
 function classMember(node: Node, type: string, source: string): DefInfo | undefined {
   if (type === 'method_definition') {
-    const name = fieldText(node, 'name') ?? '';
+    const nameNode = field(node, 'name');
+    const name = nameNode?.text ?? '';
     const info: DefInfo = { kind: 'method', name, node, body: field(node, 'body') };
-    const visibility = memberVisibility(node, name);
+    const visibility = memberVisibility(node, name, nameNode, source);
     if (visibility) info.visibility = visibility;
     return info;
   }
@@ -107,9 +113,10 @@ function classMember(node: Node, type: string, source: string): DefInfo | undefi
     // Arrow-function fields (`handle = () => {…}`) are methods in all but name.
     const value = field(node, 'value');
     if (!value || !FUNCTION_VALUES.has(value.type)) return undefined;
-    const name = fieldText(node, 'name') ?? fieldText(node, 'property') ?? '';
+    const nameNode = field(node, 'name') ?? field(node, 'property');
+    const name = nameNode?.text ?? '';
     const info: DefInfo = { kind: 'method', name, node, body: field(value, 'body') };
-    const visibility = memberVisibility(node, name);
+    const visibility = memberVisibility(node, name, nameNode, source);
     if (visibility) info.visibility = visibility;
     return withDecorators(info, decoratorsOf(node, source));
   }
