@@ -1,6 +1,7 @@
 // The tree-sitter AST chunker: one chunk per definition (function, class summary, method...),
 // code between definitions packed into `code` chunks, every non-blank line covered.
 import * as path from 'node:path';
+import type { Node, Tree } from 'web-tree-sitter';
 import { languageForPath } from '../../languages';
 import type { Chunk, Diagnostic, FileChunks, SourceDocument } from '../../types';
 import type { AstChunkerLike } from '../contract';
@@ -12,6 +13,7 @@ import { extractImports } from './imports';
 import { specFor } from './langs';
 import { GRAMMAR_FILES, GrammarCache, initRuntime, safeParse, type Parser } from './runtime';
 import { SourceText } from './source';
+import type { LanguageSpec } from './spec';
 
 export interface AstChunkerOptions {
   /** Directory holding the grammar wasm files (scripts/copy-grammars.mjs). */
@@ -74,12 +76,23 @@ export class AstChunker implements AstChunkerLike {
     // the file still fails to parse, the other is tried and the one with fewer errors kept.
     const first = firstGrammar(doc);
     const other = first === doc.language ? RICHER_GRAMMAR[doc.language] : doc.language;
-    let outcome = await this.extractWith(first, src, budget);
-    if (!outcome && first !== doc.language) outcome = await this.extractWith(doc.language, src, budget);
-    if (!outcome) return null;
-    if (other && outcome.errors.errorChars * 10 > doc.text.length) {
-      const retry = await this.extractWith(other, src, budget);
-      if (retry && retry.errors.errorChars < outcome.errors.errorChars) outcome = retry;
+    let parsed = await this.parseWith(first, src);
+    if (!parsed && first !== doc.language) parsed = await this.parseWith(doc.language, src);
+    if (!parsed) return null;
+    let outcome: Outcome;
+    try {
+      if (other && parsed.errors.errorChars * 10 > doc.text.length) {
+        // Only the winner is extracted: a retried header is large, and reading definitions out
+        // of the tree that loses cost as much as a third of the retry.
+        const retry = await this.parseWith(other, src);
+        if (retry && retry.errors.errorChars < parsed.errors.errorChars) {
+          parsed.tree.delete();
+          parsed = retry;
+        } else retry?.tree.delete();
+      }
+      outcome = this.outcomeOf(parsed, src, budget);
+    } finally {
+      parsed.tree.delete();
     }
     const { drafts, defCount, errors, imports } = outcome;
     if (defCount === 0 && errors.errorChars * 2 > doc.text.length) return null;
@@ -97,23 +110,29 @@ export class AstChunker implements AstChunkerLike {
     return result;
   }
 
-  /** Parses with one grammar and extracts drafts; null when the grammar cannot be used. */
-  private async extractWith(language: string, src: SourceText, budget: number): Promise<Outcome | null> {
+  /** Parses with one grammar and scans the tree for errors; null when the grammar cannot be used. The caller deletes the tree. */
+  private async parseWith(language: string, src: SourceText): Promise<Parsed | null> {
     const spec = specFor(language);
     if (!spec) return null;
     const parser = await this.parserFor(language);
     if (!parser) return null;
     const tree = safeParse(parser, src.text);
     if (!tree) return null;
+    // One root node object for all three walks: a node keeps the list of its children once
+    // read, and each `tree.rootNode` is a new object that would list them again.
+    const root = tree.rootNode;
     try {
-      // One root node object for all three walks: a node keeps the list of its children once
-      // read, and each `tree.rootNode` is a new object that would list them again.
-      const root = tree.rootNode;
-      const { drafts, defCount } = extract(root, src, spec, budget);
-      return { drafts, defCount, errors: scanErrors(root), imports: extractImports(root, language, src.text) };
-    } finally {
+      return { language, spec, tree, root, errors: scanErrors(root) };
+    } catch (e) {
       tree.delete();
+      throw e;
     }
+  }
+
+  /** Reads the drafts and imports out of a parsed tree. */
+  private outcomeOf(parsed: Parsed, src: SourceText, budget: number): Outcome {
+    const { drafts, defCount } = extract(parsed.root, src, parsed.spec, budget);
+    return { drafts, defCount, errors: parsed.errors, imports: extractImports(parsed.root, parsed.language, src.text) };
   }
 
   /** The parser for a language's grammar; undefined, and the language no longer offered, when it cannot be loaded. */
@@ -175,6 +194,15 @@ export function firstGrammar(doc: { path: string; language: string; text: string
   if (!richer) return doc.language;
   if (doc.language === 'c' && HEADER.test(doc.path)) return richer;
   return showsRicherSyntax(doc.language, doc.text) ? richer : doc.language;
+}
+
+/** A tree parsed with one grammar, and its errors: enough to choose between two grammars. */
+interface Parsed {
+  language: string;
+  spec: LanguageSpec;
+  tree: Tree;
+  root: Node;
+  errors: ErrorScan;
 }
 
 interface Outcome {
