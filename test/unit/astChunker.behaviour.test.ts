@@ -150,6 +150,19 @@ describe('AstChunker behaviour', function () {
       },
     );
 
+    // A body-less definition's signature is its first line that is neither blank nor a
+    // decorator, whitespace collapsed, without a trailing `{` or `:`.
+    checkAll<{ path: string; text: string; symbol: string }, string | undefined>(
+      [
+        { name: 'c macro with tabs and runs of spaces', input: { path: 'm.h', text: '#define\tMAX_LEN  (64)\nint f(void);\n', symbol: 'MAX_LEN' }, expected: '#define MAX_LEN (64)' },
+        { name: 'c macro with single spaces', input: { path: 'm.h', text: '#define MIN(a, b) ((a) < (b) ? (a) : (b))\n', symbol: 'MIN' }, expected: '#define MIN(a, b) ((a) < (b) ? (a) : (b))' },
+        { name: 'c multi-line macro: first line only', input: { path: 'm.c', text: '#define SWAP(a, b) \\\n  do { int t = a; a = b; b = t; } while (0)\n', symbol: 'SWAP' }, expected: '#define SWAP(a, b) \\' },
+        { name: 'json key opening an object', input: { path: 'p.json', text: '{\n  "scripts": {\n    "test": "mocha"\n  }\n}\n', symbol: 'scripts' }, expected: '"scripts":' },
+        { name: 'rust unit struct under attributes', input: { path: 'u.rs', text: '#[derive(Debug)]\n#[allow(dead_code)]\npub   struct Unit;\n', symbol: 'Unit' }, expected: 'pub struct Unit;' },
+      ],
+      async ({ path: file, text, symbol }) => (await chunkText(file, text))?.chunks.find((c) => c.symbol === symbol)?.signature,
+    );
+
     // A modifier is looked for only when a word of one appears before the member's name.
     const ACCOUNT = [
       'function Log(label: string) { return (_t: unknown, _k: string) => label; }',

@@ -229,8 +229,7 @@ class Extractor {
     const beyond = (it: Item): boolean => it.role === 'code' && (it.startRow < main.startRow || it.endRow > main.endRow);
     if (defs.length === 1 && !sharedWithContainer && !u.items.some(beyond)) {
       const text = this.src.rowsText(u.startRow, u.endRow);
-      const entry = this.emitDef(main, u.prefix, { start: u.startRow, end: u.endRow }, text, () => [...u.prefix, ...u.items], undefined, ctx, path, section);
-      summary?.push(entry);
+      this.emitDef(main, u.prefix, { start: u.startRow, end: u.endRow }, text, () => [...u.prefix, ...u.items], undefined, ctx, path, section, summary);
       return;
     }
     // Shared rows (minified code, one-line classes): each definition gets its own node's text.
@@ -240,8 +239,7 @@ class Extractor {
       const startIndex = prefix[0]?.startIndex ?? it.startIndex;
       const rows = { start: prefix[0]?.startRow ?? it.startRow, end: it.endRow };
       const text = this.src.text.slice(startIndex, it.endIndex);
-      const entry = this.emitDef(it, prefix, rows, text, () => [...prefix, it], startIndex, ctx, path, section);
-      summary?.push(entry);
+      this.emitDef(it, prefix, rows, text, () => [...prefix, it], startIndex, ctx, path, section, summary);
       covered.fill(1, rows.start - u.startRow, rows.end - u.startRow + 1);
     });
     // Whatever shares rows with the definitions but reaches beyond them keeps its own chunk.
@@ -257,7 +255,7 @@ class Extractor {
     this.emitCode([stray], path, ctx.depth);
   }
 
-  /** Emits one definition (recursing into containers) and returns its line for the parent's summary. */
+  /** Emits one definition (recursing into containers) and adds its line to the parent's summary, if any. */
   private emitDef(
     it: Item,
     prefix: readonly Item[],
@@ -268,7 +266,8 @@ class Extractor {
     ctx: SpecContext,
     path: string[],
     section: string | undefined,
-  ): SummaryEntry {
+    summary: SummaryEntry[] | undefined,
+  ): void {
     const info = it.def!;
     this.defCount++;
     const scope = info.scope ?? [];
@@ -305,9 +304,10 @@ class Extractor {
     } else {
       this.emitPieces(id, parts());
     }
+    if (!summary) return;
     const indent = sliceStart === undefined ? this.src.indentOf(rows.start) : '  ';
     const line = `${indent}${decorators.length > 0 ? `${decorators.join(' ')} ` : ''}${signature}`;
-    return { text: line, startRow: rows.start, endRow: rows.end };
+    summary.push({ text: line, startRow: rows.start, endRow: rows.end });
   }
 
   /** A container: a summary chunk over its full range, then its members. */
@@ -419,16 +419,39 @@ class Extractor {
     let sig: string;
     if (info.body && info.body.startIndex > start) {
       sig = oneLine(text.slice(start, Math.min(info.body.startIndex, start + 4 * SIGNATURE_MAX)), 4 * SIGNATURE_MAX);
-      for (const d of decorators) if (sig.startsWith(d)) sig = sig.slice(d.length).trimStart();
     } else {
-      const lines = text.slice(start, Math.min(it.endIndex, start + 4 * SIGNATURE_MAX)).split('\n');
-      const isDecoration = (line: string): boolean => decorators.some((d) => d.startsWith(oneLine(line)) || oneLine(line).startsWith(d));
-      sig = oneLine(lines.find((l) => l.trim() && !isDecoration(l)) ?? lines[0]!, 4 * SIGNATURE_MAX);
-      for (const d of decorators) if (sig.startsWith(d)) sig = sig.slice(d.length).trimStart();
+      sig = oneLine(firstSignatureLine(text.slice(start, Math.min(it.endIndex, start + 4 * SIGNATURE_MAX)), decorators), 4 * SIGNATURE_MAX);
     }
-    sig = sig.replace(/\s*[{:]$/, '');
+    for (const d of decorators) if (sig.startsWith(d)) sig = sig.slice(d.length).trimStart();
+    // A trailing `{` or `:` (and the space before it) opens the body: not part of the signature.
+    const last = sig.charCodeAt(sig.length - 1);
+    if (last === 123 || last === 58) sig = sig.slice(0, -1).trimEnd();
     return sig.length > SIGNATURE_MAX ? `${sig.slice(0, SIGNATURE_MAX - 1)}…` : sig;
   }
+}
+
+/**
+ * The first line of a body-less definition's text that is neither blank nor one of its
+ * decorators (the first line when none is). Lines are read one at a time: most
+ * definitions are one line (macros, one-line keys), and splitting them all was a measurable cost.
+ */
+function firstSignatureLine(text: string, decorators: readonly string[]): string {
+  let first: string | undefined;
+  for (let from = 0; from <= text.length; ) {
+    let end = text.indexOf('\n', from);
+    if (end === -1) end = text.length;
+    const line = text.slice(from, end);
+    first ??= line;
+    if (line.trim() && !isDecoration(line, decorators)) return line;
+    from = end + 1;
+  }
+  return first ?? '';
+}
+
+function isDecoration(line: string, decorators: readonly string[]): boolean {
+  if (decorators.length === 0) return false;
+  const flat = oneLine(line);
+  return decorators.some((d) => d.startsWith(flat) || flat.startsWith(d));
 }
 
 /** Offset just after a members node's opening token (`{`), or its start when it has none. */

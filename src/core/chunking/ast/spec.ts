@@ -80,9 +80,13 @@ export function childOfType(node: Node, types: ReadonlySet<string> | string): No
   return undefined;
 }
 
+/** Whitespace that `oneLine` rewrites: anything but a lone plain space. */
+const LOOSE_SPACE = /[^\S ]| {2}/;
+
 /** Whitespace collapsed to single spaces, capped at `max` characters. */
 export function oneLine(text: string, max = 160): string {
-  const s = text.replace(/\s+/g, ' ').trim();
+  // Most signatures hold single spaces only: a test does not build a copy the way replace does.
+  const s = (LOOSE_SPACE.test(text) ? text.replace(/\s+/g, ' ') : text).trim();
   return s.length > max ? `${s.slice(0, max - 1)}…` : s;
 }
 
