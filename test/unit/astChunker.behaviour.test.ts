@@ -163,6 +163,20 @@ describe('AstChunker behaviour', function () {
       async ({ path: file, text, symbol }) => (await chunkText(file, text))?.chunks.find((c) => c.symbol === symbol)?.signature,
     );
 
+    // A macro is named by the word after `#define`, and a JSON key by its string, read from the
+    // text. The C grammar puts a block comment inside a macro's value in an ERROR node and gives
+    // the `name` field to the identifier after it: OpenSSL's err.h had 33 macros misnamed so.
+    checkAll<{ path: string; text: string }, Array<[string, string]>>(
+      [
+        { name: 'block comment inside the value', input: { path: 'err.h', text: '#define ERR_R_SYS_LIB (ERR_LIB_SYS /* 2 */ | ERR_RFLAG_COMMON)\n#define ERR_R_FATAL 64\n' }, expected: [['macro', 'ERR_R_SYS_LIB'], ['macro', 'ERR_R_FATAL']] },
+        { name: 'the same in a C++ file', input: { path: 'err.hpp', text: '#define KIND (BASE /* why */ | FLAG)\n' }, expected: [['macro', 'KIND']] },
+        { name: 'spaces after the hash, a function-like macro', input: { path: 'm.c', text: '#  define\tMIN(a, b) ((a) < (b) ? (a) : (b))\n' }, expected: [['macro', 'MIN']] },
+        { name: 'a line continuation right after the name', input: { path: 'm.c', text: '#define LONG_NAME \\\n  42\n' }, expected: [['macro', 'LONG_NAME']] },
+        { name: 'json keys with an escaped quote, a colon and nothing', input: { path: 'k.json', text: '{\n  "a\\"b": 1,\n  "c:d": 2,\n  "": 3\n}\n' }, expected: [['key', 'a\\"b'], ['key', 'c:d'], ['key', '']] },
+      ],
+      async ({ path: file, text }) => ((await chunkText(file, text))?.chunks ?? []).filter((c) => c.kind !== 'code').map((c): [string, string] => [c.kind, c.symbol]),
+    );
+
     // A modifier is looked for only when a word of one appears before the member's name.
     const ACCOUNT = [
       'function Log(label: string) { return (_t: unknown, _k: string) => label; }',

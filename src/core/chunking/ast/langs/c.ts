@@ -37,7 +37,21 @@ function specifierDef(spec: Node, outer: Node, kinds: Readonly<Record<string, Ch
   return own ? { kind, name: own, node: outer, body } : undefined;
 }
 
-export function cDefinition(node: Node, type: string, kinds: Readonly<Record<string, ChunkKind>> = SPECIFIER_KINDS): DefInfo | undefined {
+/**
+ * A macro's name read from its text (`#define NAME`, `# define NAME(x)`): most definitions in a
+ * header are macros, and the name field costs a node object and two calls into wasm each.
+ * Anything unusual (a line continuation or a comment before the name, a non-ASCII name) is
+ * left to the field.
+ */
+const DEFINE_NAME = /#[ \t]*define[ \t]+([A-Za-z_]\w*)(?=[\s(]|$)/y;
+
+function macroName(node: Node, source: string): string | undefined {
+  DEFINE_NAME.lastIndex = node.startIndex;
+  return DEFINE_NAME.exec(source)?.[1] ?? fieldText(node, 'name');
+}
+
+/** `source` is the document's text (SpecContext.source), which names are read from where that is cheaper. */
+export function cDefinition(node: Node, type: string, source: string, kinds: Readonly<Record<string, ChunkKind>> = SPECIFIER_KINDS): DefInfo | undefined {
   switch (type) {
     case 'function_definition': {
       const id = declaratorName(field(node, 'declarator'));
@@ -66,7 +80,7 @@ export function cDefinition(node: Node, type: string, kinds: Readonly<Record<str
     }
     case 'preproc_def':
     case 'preproc_function_def': {
-      const name = fieldText(node, 'name');
+      const name = macroName(node, source);
       return name ? { kind: 'macro', name, node } : undefined;
     }
     default:
@@ -76,6 +90,6 @@ export function cDefinition(node: Node, type: string, kinds: Readonly<Record<str
 
 export const cSpec: LanguageSpec = {
   comments: setOf('comment'),
-  definition: (node, type) => cDefinition(node, type),
+  definition: (node, type, ctx) => cDefinition(node, type, ctx.source),
   flatten: (node, type) => (PREPROC_BLOCKS.has(type) ? node : undefined),
 };

@@ -2,7 +2,7 @@
 // defined inside a class or out of it (`Foo::bar` → context `Foo.bar`). `public:` sections set
 // the visibility of the members after them.
 import type { Node } from 'web-tree-sitter';
-import { field, fieldText, setOf, splitQualified, type DefInfo, type LanguageSpec } from '../spec';
+import { field, fieldText, setOf, splitQualified, type DefInfo, type LanguageSpec, type SpecContext } from '../spec';
 import type { ChunkKind } from '../../../types';
 import { cDefinition, PREPROC_BLOCKS } from './c';
 
@@ -16,17 +16,17 @@ function asContainer(info: DefInfo | undefined, spec: Node | null): DefInfo | un
   return info;
 }
 
-function definition(node: Node, type: string): DefInfo | undefined {
+function definition(node: Node, type: string, ctx: SpecContext): DefInfo | undefined {
   switch (type) {
     case 'class_specifier':
     case 'struct_specifier':
     case 'union_specifier':
-      return asContainer(cDefinition(node, type, KINDS), node);
+      return asContainer(cDefinition(node, type, ctx.source, KINDS), node);
     case 'declaration':
     case 'field_declaration':
     case 'type_definition': {
       // Most declarations define nothing (prototypes): their type is not read a second time.
-      const info = cDefinition(node, type, KINDS);
+      const info = cDefinition(node, type, ctx.source, KINDS);
       return info ? asContainer(info, field(node, 'type')) : undefined;
     }
     case 'namespace_definition': {
@@ -40,14 +40,14 @@ function definition(node: Node, type: string): DefInfo | undefined {
     }
     case 'template_declaration': {
       const inner = [...node.namedChildren].reverse().find((c) => c && TEMPLATE_TARGETS.has(c.type));
-      return inner ? definition(inner, inner.type) : undefined;
+      return inner ? definition(inner, inner.type, ctx) : undefined;
     }
     case 'alias_declaration': {
       const name = fieldText(node, 'name');
       return name ? { kind: 'type', name, node } : undefined;
     }
     default:
-      return cDefinition(node, type, KINDS);
+      return cDefinition(node, type, ctx.source, KINDS);
   }
 }
 
