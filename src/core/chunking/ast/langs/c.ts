@@ -38,10 +38,11 @@ function specifierDef(spec: Node, outer: Node, kinds: Readonly<Record<string, Ch
 }
 
 /**
- * A macro's name read from its text (`#define NAME`, `# define NAME(x)`): most definitions in a
- * header are macros, and the name field costs a node object and two calls into wasm each.
- * Anything unusual (a line continuation or a comment before the name, a non-ASCII name) is
- * left to the field.
+ * A macro's name read from its text (`#define NAME`, `# define NAME(x)`). The name field can be
+ * wrong: the grammar puts a block comment inside a macro's value in an ERROR node and gives the
+ * field to the identifier after the comment. It also costs a node object and two calls into
+ * wasm, and most definitions in a header are macros. Anything unusual (a line continuation or
+ * a comment before the name, a non-ASCII name) is left to the field.
  */
 const DEFINE_NAME = /#[ \t]*define[ \t]+([A-Za-z_]\w*)(?=[\s(]|$)/y;
 
