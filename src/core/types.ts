@@ -109,6 +109,27 @@ export interface Chunk {
   parent?: string;
   visibility?: string;
   decorators?: string[];
+  /** Where the definition's name is (1-based line and UTF-16 column), for chunks that name one. */
+  nameLine?: number;
+  nameColumn?: number;
+  /** On the first part of a definition split for size: the definition's last line. */
+  definitionEndLine?: number;
+  /** On the second and later parts of a definition split for size (never a symbol result). */
+  continued?: boolean;
+  /** Definitions inside this chunk's code that have no chunk of their own (nested functions, object-literal methods). */
+  nested?: NestedDefinition[];
+}
+
+/** A definition found inside another chunk's code: a symbol, not a chunk. Lines are 1-based. */
+export interface NestedDefinition {
+  kind: ChunkKind;
+  symbol: string;
+  /** Breadcrumb including the symbol: `create.isArrayType`. */
+  context: string;
+  startLine: number;
+  endLine: number;
+  nameLine: number;
+  nameColumn: number;
 }
 
 export type ChunkStrategy = 'ast' | 'lines';

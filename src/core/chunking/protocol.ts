@@ -82,7 +82,7 @@ export const CRASH_MARKER_ENV = 'CAIRN_TEST_CRASH_MARKER';
 export const FAIL_START_ENV = 'CAIRN_TEST_WORKER_FAIL_START';
 
 /** Chunk keys in the order every chunker writes them; decoding restores this order. */
-const CHUNK_KEYS = ['docid', 'id', 'path', 'startLine', 'endLine', 'text', 'language', 'kind', 'symbol', 'context', 'signature', 'docstring', 'parent', 'visibility', 'decorators'] as const;
+const CHUNK_KEYS = ['docid', 'id', 'path', 'startLine', 'endLine', 'text', 'language', 'kind', 'symbol', 'context', 'signature', 'docstring', 'parent', 'visibility', 'decorators', 'nameLine', 'nameColumn', 'definitionEndLine', 'continued', 'nested'] as const;
 /** Fails to compile when Chunk gains a key the packing does not know. */
 const EVERY_KEY_PACKED: Exclude<keyof Chunk, (typeof CHUNK_KEYS)[number]> extends never ? true : never = true;
 void EVERY_KEY_PACKED;
@@ -97,10 +97,16 @@ const AS_OBJECT = 16;
 const OPTIONAL_STRINGS = ['signature', 'docstring', 'parent', 'visibility'] as const;
 const OPTIONAL_SHIFT = 5;
 const DECORATORS = 1 << (OPTIONAL_SHIFT + OPTIONAL_STRINGS.length);
+/** nameLine and nameColumn, which come together. */
+const NAME = DECORATORS << 1;
+const DEFINITION_END = DECORATORS << 2;
+const CONTINUED = DECORATORS << 3;
+/** Nested definitions travel as one JSON string: few chunks have any. */
+const NESTED = DECORATORS << 4;
 type OptionalString = (typeof OPTIONAL_STRINGS)[number];
 
 /** Numbers a packed chunk takes at most, besides one per decorator. */
-const MAX_INTS_PER_CHUNK = 1 + 2 + 2 + 8 + 4 + 1;
+const MAX_INTS_PER_CHUNK = 1 + 2 + 2 + 8 + 4 + 1 + 3 + 1;
 
 /** True when a chunk's keys are the canonical ones in canonical order, with no key left undefined. */
 function isCanonical(chunk: Chunk): boolean {
@@ -156,6 +162,10 @@ export function toWire(doc: SourceDocument, result: FileChunks): WireFileChunks 
     if (start !== undefined && chunk.endLine >= chunk.startLine && end - start === chunk.text.length && doc.text.slice(start, end) === chunk.text) flags |= TEXT_RANGE;
     for (let k = 0; k < OPTIONAL_STRINGS.length; k++) if (chunk[OPTIONAL_STRINGS[k] as OptionalString] !== undefined) flags |= 1 << (OPTIONAL_SHIFT + k);
     if (chunk.decorators !== undefined) flags |= DECORATORS;
+    if (chunk.nameLine !== undefined) flags |= NAME;
+    if (chunk.definitionEndLine !== undefined) flags |= DEFINITION_END;
+    if (chunk.continued) flags |= CONTINUED;
+    if (chunk.nested !== undefined) flags |= NESTED;
     ints[n++] = flags;
     ints[n++] = chunk.startLine;
     ints[n++] = chunk.endLine;
@@ -178,6 +188,12 @@ export function toWire(doc: SourceDocument, result: FileChunks): WireFileChunks 
       ints[n++] = chunk.decorators.length;
       for (const d of chunk.decorators) put(d);
     }
+    if (flags & NAME) {
+      ints[n++] = chunk.nameLine as number;
+      ints[n++] = chunk.nameColumn ?? 1;
+    }
+    if (flags & DEFINITION_END) ints[n++] = chunk.definitionEndLine as number;
+    if (flags & NESTED) put(JSON.stringify(chunk.nested));
   }
   return { ...result, chunks: [], packed: { count: chunks.length, ints: ints.slice(0, n), strings, objects } };
 }
@@ -234,6 +250,13 @@ export function fromWire(doc: SourceDocument, wire: WireFileChunks): FileChunks 
       for (let d = 0; d < decorators.length; d++) decorators[d] = text();
       chunk.decorators = decorators;
     }
+    if (flags & NAME) {
+      chunk.nameLine = ints[n++] as number;
+      chunk.nameColumn = ints[n++] as number;
+    }
+    if (flags & DEFINITION_END) chunk.definitionEndLine = ints[n++] as number;
+    if (flags & CONTINUED) chunk.continued = true;
+    if (flags & NESTED) chunk.nested = JSON.parse(text()) as Chunk['nested'];
     chunks[i] = chunk;
   }
   return { ...rest, chunks };

@@ -16,7 +16,7 @@ import { corruptionDiagnostic, IndexStore, StateTable, StoreCorruptError, type M
 import { SnapshotScorer, warmNamedDocuments } from '../search/scorer';
 import { SymbolIndex } from '../search/symbols';
 import { compareHits, DEFAULT_RANKING, round, searchSnapshot, type RankingParams } from '../search/search';
-import { FileReader } from '../search/hydrate';
+import { FileReader, symbolHit } from '../search/hydrate';
 import type { IndexFreshness, SearchOptions, SearchResponse, SymbolHit, SymbolOptions, SymbolResponse } from '../search/types';
 import type { Chunker, RefreshOptions, RefreshReport } from './indexer';
 import { ChunkLocator } from '../search/locate';
@@ -435,7 +435,7 @@ export class Engine {
     const reader = new FileReader(this.root);
     const results: SymbolHit[] = candidates.map((c) => {
       const seg = view.snapshot.segments[c.seg];
-      const hit = reader.hit(seg as NonNullable<typeof seg>, c.doc, options.previewLines ?? 3, undefined);
+      const hit = symbolHit(reader, seg as NonNullable<typeof seg>, c.doc, options.previewLines ?? 3, c.nested);
       const breakdown = [{ kind: 'match' as const, name: c.match, value: c.score - c.penalties.reduce((s, p) => s + p.value, 0) }, ...c.penalties.map((p) => ({ kind: 'match' as const, name: p.name, value: p.value }))];
       return { ...hit, score: c.score, scoreBreakdown: breakdown, match: c.match, qualifiedName: c.qualifiedName };
     });

@@ -54,6 +54,10 @@ export const DEFINITION_KINDS: ReadonlySet<ChunkKind> = new Set<ChunkKind>([
 export const FLAG_BUCKET_MASK = 0b11; // 0 code, 1 prose, 2 config
 export const FLAG_TEST = 1 << 2;
 export const FLAG_VENDORED = 1 << 3; // vendored, generated or minified
+/** A later part of a definition split for size: found by search, never a symbol result. */
+export const FLAG_CONTINUED = 1 << 4;
+/** The document's record lists nested definitions (the symbol table reads only these records). */
+export const FLAG_NESTED = 1 << 5;
 const BUCKET_CODES: Record<Bucket, number> = { code: 0, prose: 1, config: 2 };
 const BUCKETS: Bucket[] = ['code', 'prose', 'config'];
 
@@ -78,6 +82,11 @@ export function docFlags(path: string, language: string): number {
   if (isTestPath(path)) flags |= FLAG_TEST;
   if (isVendoredPath(path)) flags |= FLAG_VENDORED;
   return flags;
+}
+
+/** Flags of one chunk, beside its file's (docFlags). */
+export function chunkFlags(chunk: { continued?: boolean; nested?: readonly unknown[] }): number {
+  return (chunk.continued ? FLAG_CONTINUED : 0) | (chunk.nested?.length ? FLAG_NESTED : 0);
 }
 
 const MAX_U16 = 0xffff;

@@ -8,8 +8,8 @@
 //   table    sectionCount x (u32 offset, u32 length)
 //   sections each 8-byte aligned (see SECTION)
 //   trailer  'CAIRNEND'
-import type { Chunk, ChunkKind } from '../types';
-import { analyzeFile, docFlags, FIELD_COUNT, KIND_INDEX, KINDS, type FileAnalysis } from './fields';
+import type { Chunk, ChunkKind, NestedDefinition } from '../types';
+import { analyzeFile, chunkFlags, docFlags, FIELD_COUNT, KIND_INDEX, KINDS, type FileAnalysis } from './fields';
 import { forEachToken } from './tokenizer';
 import { ByteReader, ByteWriter, CorruptDataError } from './varint';
 import { LazySection, LazyU32, memorySource, PagedU8, type ByteSource } from './byteSource';
@@ -20,7 +20,7 @@ import { lineStartBytes, NO_START_BYTE } from './lineBytes';
 
 export { NO_START_BYTE };
 
-export const SEGMENT_FORMAT_VERSION = 10;
+export const SEGMENT_FORMAT_VERSION = 11;
 const MAGIC = 'CAIRNSEG';
 const TRAILER = 'CAIRNEND';
 const HEADER_BYTES = 32;
@@ -181,6 +181,12 @@ export interface DocRecord {
   signature?: string;
   visibility?: string;
   decorators?: string[];
+  /** Where the name is: lines after the document's first line, and the 1-based column (format 11). */
+  at?: [lineDelta: number, column: number];
+  /** The definition's last line, on the first part of a definition split for size. */
+  end?: number;
+  /** Definitions inside the document's code without a document of their own (flag FLAG_NESTED). */
+  nested?: NestedDefinition[];
 }
 
 export type SegmentFileInput = Omit<SegmentFile, 'firstDoc' | 'docCount' | 'pathLength'>;
@@ -288,7 +294,7 @@ export class SegmentBuilder {
         endLine: chunk.endLine,
         startByte: startBytes?.[d] ?? NO_START_BYTE,
         kind: KIND_INDEX.get(chunk.kind) ?? (KIND_INDEX.get('text') as number),
-        flags,
+        flags: flags | chunkFlags(chunk),
         fieldLengths: analysis.fieldLengths.subarray(d * FIELD_COUNT, (d + 1) * FIELD_COUNT),
         symbol: chunk.symbol,
         context: chunk.context,
@@ -527,9 +533,12 @@ function storedRecord(chunk: Chunk): string {
   if (chunk.signature) r.signature = chunk.signature.length > MAX_SIGNATURE ? `${chunk.signature.slice(0, MAX_SIGNATURE)}…` : chunk.signature;
   if (chunk.visibility) r.visibility = chunk.visibility;
   if (chunk.decorators?.length) r.decorators = chunk.decorators;
-  if (!r.signature && !r.visibility && !r.decorators) return '';
-  // Most records are a bare signature: stored as its text, without JSON's quoting.
-  if (r.signature && !r.visibility && !r.decorators && !r.signature.startsWith('{')) return r.signature;
+  if (chunk.nameLine !== undefined) r.at = [chunk.nameLine - chunk.startLine, chunk.nameColumn ?? 1];
+  if (chunk.definitionEndLine !== undefined) r.end = chunk.definitionEndLine;
+  if (chunk.nested?.length) r.nested = chunk.nested;
+  if (!r.signature && !r.visibility && !r.decorators && !r.at && !r.end && !r.nested) return '';
+  // A record that is a bare signature is stored as its text, without JSON's quoting.
+  if (r.signature && !r.visibility && !r.decorators && !r.at && !r.end && !r.nested && !r.signature.startsWith('{')) return r.signature;
   return JSON.stringify(r);
 }
 

@@ -8,6 +8,7 @@ import { hashBytes } from '../discovery/read';
 import { NO_START_BYTE, type Segment, type SegmentFile } from '../index/segment';
 import { identifierParts, proseForm } from '../index/tokenizer';
 import { wildcardMatcher, type ParsedQuery } from './query';
+import type { NestedDefinition } from '../types';
 import type { SearchHit } from './types';
 
 const MAX_PREVIEW_LINE = 240;
@@ -238,10 +239,13 @@ export class FileReader {
     return bucketOf(hit.language) === 'prose';
   }
 
-  hit(seg: Segment, doc: number, previewLines: number, parsed: ParsedQuery | undefined): SearchHit {
+  /** A document as a hit; `shown` narrows the preview to some of its lines (a symbol's name line on). */
+  hit(seg: Segment, doc: number, previewLines: number, parsed: ParsedQuery | undefined, shown?: { startLine: number; endLine: number }): SearchHit {
     const file = seg.fileOf(doc);
     const startLine = seg.docStart.at(doc);
     const endLine = seg.docEnd.at(doc);
+    const from = shown ? Math.max(startLine, Math.min(shown.startLine, endLine)) : startLine;
+    const to = shown ? Math.max(from, Math.min(shown.endLine, endLine)) : endLine;
     const record = seg.record(doc);
     const v = this.view(file, false);
     let text: string | undefined;
@@ -250,10 +254,10 @@ export class FileReader {
       // starts; otherwise (and for a stale file) from the top.
       const at = v.unchanged && startLine > 1 ? seg.startByteOf(doc) : NO_START_BYTE;
       const window = at !== NO_START_BYTE ? LazyLines.fromFileAt(path.join(this.root, file.path), at) : undefined;
-      if (window) text = preview(window, 1, endLine - startLine + 1, previewLines, parsed);
+      if (window) text = preview(window, from - startLine + 1, to - startLine + 1, previewLines, parsed);
       else {
         const lines = this.view(file, true).lines;
-        if (lines) text = preview(lines, startLine, endLine, previewLines, parsed);
+        if (lines) text = preview(lines, from, to, previewLines, parsed);
       }
     }
     const hit: SearchHit = {
@@ -271,12 +275,42 @@ export class FileReader {
       id: seg.id(doc),
     };
     if (record.signature) hit.signature = record.signature;
+    if (record.at) {
+      hit.nameLine = startLine + record.at[0];
+      hit.nameColumn = record.at[1];
+    } else if (hit.symbol) {
+      hit.nameLine = startLine;
+      hit.nameColumn = 1;
+    }
     if (v.stale) {
       hit.stale = true;
       hit.staleReason = v.stale;
     }
     return hit;
   }
+}
+
+/**
+ * A symbol as a hit: the whole definition (every part of one split for size, or a definition
+ * nested in the document's code), its preview from the name's line.
+ */
+export function symbolHit(reader: FileReader, seg: Segment, doc: number, previewLines: number, nested: NestedDefinition | undefined): SearchHit {
+  const startLine = seg.docStart.at(doc);
+  const record = seg.record(doc);
+  const nameLine = nested?.nameLine ?? (record.at ? startLine + record.at[0] : startLine);
+  const hit = reader.hit(seg, doc, previewLines, undefined, { startLine: nameLine, endLine: nested?.endLine ?? seg.docEnd.at(doc) });
+  if (nested) {
+    hit.startLine = nested.startLine;
+    hit.endLine = nested.endLine;
+    hit.symbol = nested.symbol;
+    hit.kind = nested.kind;
+    hit.context = nested.context;
+    hit.nameLine = nested.nameLine;
+    hit.nameColumn = nested.nameColumn;
+    delete hit.signature;
+  } else if (record.end !== undefined && record.end > hit.endLine) hit.endLine = record.end;
+  hit.docid = makeDocid(hit.path, hit.startLine, hit.endLine);
+  return hit;
 }
 
 /** The first lines of a span, trimmed of common indentation, with matched words marked «…». */

@@ -5,7 +5,7 @@
 //
 // Match tiers, best first: exact (case-sensitive), exact ignoring case, qualified (`Class.method`,
 // `pkg.func`), prefix, camel-case humps / initials (`gUN` -> getUserName), fuzzy (edit distance).
-import { DEFINITION_KINDS, FLAG_TEST, FLAG_VENDORED, KINDS } from '../index/fields';
+import { DEFINITION_KINDS, FLAG_CONTINUED, FLAG_NESTED, FLAG_TEST, FLAG_VENDORED, KIND_INDEX, KINDS } from '../index/fields';
 import type { Segment } from '../index/segment';
 import { forEachToken, identifierParts } from '../index/tokenizer';
 import type { Snapshot } from '../store/store';
@@ -13,7 +13,7 @@ import { boundedLevenshtein } from './query';
 import { docsWithShortField, nameLengthBound, SYMBOL_FIELD } from './scorer';
 import { compilePathFilter } from './filters';
 import { resolveLanguageFilter } from '../languages';
-import type { ChunkKind } from '../types';
+import type { ChunkKind, NestedDefinition } from '../types';
 import type { SymbolMatch } from './types';
 
 export interface SymbolRef {
@@ -26,6 +26,8 @@ export interface SymbolCandidate extends SymbolRef {
   score: number;
   penalties: Array<{ name: string; value: number }>;
   qualifiedName: string;
+  /** Set when the symbol is a definition inside the document's code, not the document's own. */
+  nested?: NestedDefinition;
 }
 
 /** Kinds that go-to-symbol offers, in order of how likely a user means them. */
@@ -54,7 +56,9 @@ export interface FindOptions {
 }
 
 /**
- * The symbols of one segment. Entry `i` is document `doc[i]`. Immutable, like its segment.
+ * The symbols of one segment. Entry `i` is document `doc[i]`'s own symbol, or one of the
+ * definitions nested in its code (`nested.get(i)`); the later parts of a definition split for
+ * size have no entry. Immutable, like its segment.
  * The sorted prefix and initials indexes are built on first use: plain searches never pay for them.
  */
 class SegmentSymbols {
@@ -64,6 +68,9 @@ class SegmentSymbols {
   readonly qualified: string[] = [];
   readonly display: string[] = [];
   readonly rank: Uint8Array;
+  /** KIND_INDEX of each entry's kind. */
+  readonly kind: Uint8Array;
+  readonly nested = new Map<number, NestedDefinition>();
   readonly exact = new Map<string, number[]>();
   readonly byLower = new Map<string, number[]>();
   private prefixOrder?: Uint32Array;
@@ -76,25 +83,34 @@ class SegmentSymbols {
     const contexts = segment.contexts();
     const docs: number[] = [];
     const ranks: number[] = [];
-    for (let d = 0; d < segment.docCount; d++) {
-      const name = symbols[d] as string;
-      if (!name) continue;
-      const kind = segment.kindOf(d);
-      if (!SYMBOL_KINDS.has(kind)) continue;
+    const kinds: number[] = [];
+    const add = (d: number, name: string, kind: ChunkKind, context: string): number => {
       const i = docs.length;
       docs.push(d);
       this.names.push(name);
       const lower = name.toLowerCase();
       this.lower.push(lower);
-      const context = (contexts[d] as string) || name;
       this.qualified.push(normaliseQualified(context));
       this.display.push(context);
       ranks.push(kindRank(kind));
+      kinds.push(KIND_INDEX.get(kind) ?? 0);
       push(this.exact, name, i);
       push(this.byLower, lower, i);
+      return i;
+    };
+    for (let d = 0; d < segment.docCount; d++) {
+      const flags = segment.docFlags.at(d);
+      const name = symbols[d] as string;
+      const kind = segment.kindOf(d);
+      if (name && SYMBOL_KINDS.has(kind) && !(flags & FLAG_CONTINUED)) add(d, name, kind, (contexts[d] as string) || name);
+      if (!(flags & FLAG_NESTED)) continue;
+      for (const n of segment.record(d).nested ?? []) {
+        if (n.symbol && SYMBOL_KINDS.has(n.kind)) this.nested.set(add(d, n.symbol, n.kind, n.context || n.symbol), n);
+      }
     }
     this.doc = Uint32Array.from(docs);
     this.rank = Uint8Array.from(ranks);
+    this.kind = Uint8Array.from(kinds);
   }
 
   get size(): number {
@@ -208,7 +224,7 @@ export class SymbolIndex {
       if (t < 0) return;
       const deleted = this.snapshot.deleted[s] as Uint8Array;
       for (const doc of docsWithShortField(seg, seg.postings(t), SYMBOL_FIELD, maxLength)) {
-        if (deleted[doc]) continue;
+        if (deleted[doc] || seg.docFlags.at(doc) & FLAG_CONTINUED) continue;
         const kind = seg.kindOf(doc);
         if (!SYMBOL_KINDS.has(kind) || !DEFINITION_KINDS.has(kind)) continue;
         if (seg.symbolOf(doc).toLowerCase() === lower) found.push({ seg: s, doc });
@@ -333,8 +349,7 @@ export class SymbolIndex {
   }
 
   private kindOf([ti, i]: Entry): ChunkKind {
-    const t = this.tables[ti] as SegmentSymbols;
-    return KINDS[this.segment(ti).docKind.at(t.doc[i] as number)] ?? 'text';
+    return KINDS[(this.tables[ti] as SegmentSymbols).kind[i] as number] ?? 'text';
   }
 
   private pathOfEntry(t: SegmentSymbols, i: number): string {
@@ -353,8 +368,12 @@ export class SymbolIndex {
     if (flags & FLAG_VENDORED) penalties.push({ name: 'vendored-or-generated', value: -8 });
     const rank = t.rank[i] as number;
     if (rank > 0) penalties.push({ name: `kind:${this.kindOf(e)}`, value: -rank });
+    const nested = t.nested.get(i);
+    if (nested) penalties.push({ name: 'nested-definition', value: -1 });
     const score = TIER_SCORE[match] + penalties.reduce((s, p) => s + p.value, 0);
-    return { seg: ti, doc, match, score, penalties, qualifiedName: t.display[i] as string };
+    const candidate: SymbolCandidate = { seg: ti, doc, match, score, penalties, qualifiedName: t.display[i] as string };
+    if (nested) candidate.nested = nested;
+    return candidate;
   }
 
   private filter(options: FindOptions): (e: Entry) => boolean {
@@ -370,12 +389,24 @@ export class SymbolIndex {
     };
   }
 
-  /** Order within a tier: kind rank, source before tests/vendored, then path and line (stable). */
+  /**
+   * Order within a tier: source before tests/vendored, kind rank, a chunk's own definition
+   * before a nested one, then shorter paths, then path and line (stable).
+   */
   private compare([ta, ia]: Entry, [tb, ib]: Entry): number {
     const a = this.tables[ta] as SegmentSymbols;
     const b = this.tables[tb] as SegmentSymbols;
-    const byRank = (a.rank[ia] as number) - (b.rank[ib] as number);
-    return byRank || compareDocs(this.segment(ta), a.doc[ia] as number, this.segment(tb), b.doc[ib] as number);
+    const segA = this.segment(ta);
+    const segB = this.segment(tb);
+    const docA = a.doc[ia] as number;
+    const docB = b.doc[ib] as number;
+    return (
+      penalised(segA, docA) - penalised(segB, docB) ||
+      (a.rank[ia] as number) - (b.rank[ib] as number) ||
+      (a.nested.has(ia) ? 1 : 0) - (b.nested.has(ib) ? 1 : 0) ||
+      compareDocs(segA, docA, segB, docB) ||
+      (a.nested.get(ia)?.nameLine ?? 0) - (b.nested.get(ib)?.nameLine ?? 0)
+    );
   }
 
   private order(entries: Entry[]): Entry[] {
@@ -383,12 +414,24 @@ export class SymbolIndex {
   }
 }
 
-/** Order of two symbols of the same kind rank: source before tests/vendored, then path and line (stable). */
+const penalised = (seg: Segment, doc: number): number => (seg.docFlags.at(doc) & (FLAG_TEST | FLAG_VENDORED) ? 1 : 0);
+
+/** Folders in a path: a definition nearer the root is the likelier target. */
+function depthOf(path: string): number {
+  let n = 0;
+  for (let i = path.indexOf('/'); i >= 0; i = path.indexOf('/', i + 1)) n++;
+  return n;
+}
+
+/** Order of two symbols of the same kind rank: source before tests/vendored, then shallower and shorter paths, then path and line (stable). */
 function compareDocs(segA: Segment, docA: number, segB: Segment, docB: number): number {
-  const penalised = (seg: Segment, doc: number) => (seg.docFlags.at(doc) & (FLAG_TEST | FLAG_VENDORED) ? 1 : 0);
+  const pathA = segA.pathOf(docA);
+  const pathB = segB.pathOf(docB);
   return (
     penalised(segA, docA) - penalised(segB, docB) ||
-    compareStrings(segA.pathOf(docA), segB.pathOf(docB)) ||
+    depthOf(pathA) - depthOf(pathB) ||
+    pathA.length - pathB.length ||
+    compareStrings(pathA, pathB) ||
     segA.docStart.at(docA) - segB.docStart.at(docB) ||
     (segA === segB ? docA - docB : 0)
   );

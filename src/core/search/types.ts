@@ -52,6 +52,12 @@ export interface SearchHit {
   /** The chunk's first lines, matched words marked «like this». */
   preview: string;
   signature?: string;
+  /**
+   * Where the hit's symbol is named (1-based line and UTF-16 column), for hits that name one:
+   * the place to put the cursor, inside startLine..endLine (which include doc comments and decorators).
+   */
+  nameLine?: number;
+  nameColumn?: number;
   /** Stable chunk id (survives re-indexing unchanged code). */
   id: string;
   /** True when the file changed since it was indexed: the lines may have moved. */

@@ -26,6 +26,13 @@ export interface Identity {
   decorators: string[] | undefined;
   /** Nesting depth, so a container sorts before members starting on the same row. */
   depth: number;
+  /** Where the name is (offset), as the spec's tree says; -1 for code. The definitions query may correct it. */
+  nameAt: number;
+  /** The definition node's range (offsets), to find the definition among the query's matches; -1 for code. */
+  nodeStart: number;
+  nodeEnd: number;
+  /** The definition's last row (its whole range, whatever the parts). */
+  defEndRow: number;
 }
 
 /** A chunk before ids and docids are computed. Rows are 0-based. */
@@ -33,6 +40,8 @@ export interface Draft extends Identity {
   startRow: number;
   endRow: number;
   text: string;
+  /** 0 for a definition's first (or only) part, 1, 2… for the parts after it. */
+  part: number;
 }
 
 /**
@@ -40,7 +49,8 @@ export interface Draft extends Identity {
  * (spreading objects with optional fields was a measurable cost on definition-dense files).
  * Only the first piece of a definition keeps its docstring and decorators.
  */
-function draftOf(id: Identity, startRow: number, endRow: number, text: string, first: boolean): Draft {
+function draftOf(id: Identity, startRow: number, endRow: number, text: string, part: number): Draft {
+  const first = part === 0;
   return {
     kind: id.kind,
     symbol: id.symbol,
@@ -51,9 +61,14 @@ function draftOf(id: Identity, startRow: number, endRow: number, text: string, f
     visibility: id.visibility,
     decorators: first ? id.decorators : undefined,
     depth: id.depth,
+    nameAt: id.nameAt,
+    nodeStart: id.nodeStart,
+    nodeEnd: id.nodeEnd,
+    defEndRow: id.defEndRow,
     startRow,
     endRow,
     text,
+    part,
   };
 }
 
@@ -296,11 +311,15 @@ class Extractor {
       visibility: info.visibility ?? section,
       decorators: decorators.length > 0 ? decorators : undefined,
       depth: ctx.depth,
+      nameAt: nameOffset(this.src.text, info),
+      nodeStart: info.node.startIndex,
+      nodeEnd: info.node.endIndex,
+      defEndRow: rows.end,
     };
     if (info.members && ctx.depth < MAX_CONTAINER_DEPTH) {
       this.emitContainer(it, info, id, rows, sliceStart, ctx, kind);
     } else if (text.length <= this.budget) {
-      this.drafts.push(draftOf(id, rows.start, rows.end, text, true));
+      this.drafts.push(draftOf(id, rows.start, rows.end, text, 0));
     } else {
       this.emitPieces(id, parts());
     }
@@ -355,6 +374,7 @@ class Extractor {
   private emitSummary(id: Identity, entries: readonly SummaryEntry[], closer: SummaryEntry | undefined, rows: RowRange): void {
     let part: SummaryEntry[] = [];
     let size = 0;
+    let index = 0;
     let first = true;
     const flush = (): void => {
       if (part.length === 0) return;
@@ -369,7 +389,7 @@ class Extractor {
           if (e.endRow > endRow) endRow = e.endRow;
         }
       }
-      this.drafts.push(draftOf(id, startRow, endRow, text, first));
+      this.drafts.push(draftOf(id, startRow, endRow, text, index++));
       first = false;
       part = [];
       size = 0;
@@ -388,7 +408,7 @@ class Extractor {
     const atoms: RowRange[] = [];
     atomsOf(this.src, parts, this.budget, atoms);
     packAtoms(this.src, atoms, this.budget).forEach((p, i) => {
-      this.drafts.push(draftOf(id, p.start, p.end, this.src.rowsText(p.start, p.end), i === 0));
+      this.drafts.push(draftOf(id, p.start, p.end, this.src.rowsText(p.start, p.end), i));
     });
   }
 
@@ -399,9 +419,12 @@ class Extractor {
       if (this.src.rowsLength(u.startRow, u.endRow) <= this.budget) atoms.push({ start: u.startRow, end: u.endRow });
       else atomsOf(this.src, [...u.prefix, ...u.items], this.budget, atoms);
     }
-    const id: Identity = { kind: 'code', symbol: '', path, parent: path, signature: undefined, docstring: undefined, visibility: undefined, decorators: undefined, depth };
+    const id: Identity = {
+      kind: 'code', symbol: '', path, parent: path, signature: undefined, docstring: undefined, visibility: undefined, decorators: undefined, depth,
+      nameAt: -1, nodeStart: -1, nodeEnd: -1, defEndRow: -1,
+    };
     for (const p of packAtoms(this.src, atoms, this.budget)) {
-      this.drafts.push(draftOf(id, p.start, p.end, this.src.rowsText(p.start, p.end), true));
+      this.drafts.push(draftOf(id, p.start, p.end, this.src.rowsText(p.start, p.end), 0));
     }
   }
 
@@ -452,6 +475,27 @@ function isDecoration(line: string, decorators: readonly string[]): boolean {
   if (decorators.length === 0) return false;
   const flat = oneLine(line);
   return decorators.some((d) => d.startsWith(flat) || flat.startsWith(d));
+}
+
+const IDENTIFIER_CHAR = /[\p{L}\p{N}_$]/u;
+
+/**
+ * Where a definition's name is: its node's `name` field when that holds the name, else the
+ * first whole-word occurrence of the name in the node's text, else the node's start.
+ */
+function nameOffset(text: string, info: DefInfo): number {
+  const name = info.name;
+  const node = info.node;
+  if (!name) return node.startIndex;
+  const field = node.childForFieldName('name');
+  if (field && text.startsWith(name, field.startIndex)) return field.startIndex;
+  const end = node.endIndex;
+  for (let at = text.indexOf(name, node.startIndex); at >= 0 && at < end; at = text.indexOf(name, at + 1)) {
+    const before = at > 0 ? text[at - 1]! : ' ';
+    const after = text[at + name.length] ?? ' ';
+    if (!IDENTIFIER_CHAR.test(before) && !IDENTIFIER_CHAR.test(after)) return at;
+  }
+  return node.startIndex;
 }
 
 /** Offset just after a members node's opening token (`{`), or its start when it has none. */

@@ -3,13 +3,14 @@
 import * as path from 'node:path';
 import type { Node, Tree } from 'web-tree-sitter';
 import { languageForPath } from '../../languages';
-import type { Chunk, Diagnostic, FileChunks, SourceDocument } from '../../types';
+import type { Chunk, Diagnostic, FileChunks, NestedDefinition, SourceDocument } from '../../types';
 import type { AstChunkerLike } from '../contract';
 import { makeChunkId, makeDocid } from '../ids';
 import type { ChunkingPolicy } from '../policy';
 import { scanErrors, type ErrorScan } from './errors';
 import { extract, type Draft } from './extract';
 import { extractImports } from './imports';
+import { findDefinitions, type DefinitionMatch } from './nested';
 import { specFor } from './langs';
 import { GRAMMAR_FILES, GrammarCache, initRuntime, safeParse, type Parser } from './runtime';
 import { SourceText } from './source';
@@ -94,7 +95,7 @@ export class AstChunker implements AstChunkerLike {
     } finally {
       parsed.tree.delete();
     }
-    const { drafts, defCount, errors, imports } = outcome;
+    const { drafts, defCount, errors, imports, definitions } = outcome;
     if (defCount === 0 && errors.errorChars * 2 > doc.text.length) return null;
     const diagnostics: Diagnostic[] = [];
     if (errors.count > 0) {
@@ -105,7 +106,7 @@ export class AstChunker implements AstChunkerLike {
         severity: 'warning',
       });
     }
-    const result: FileChunks = { path: doc.path, chunks: finalize(doc, drafts, budget), strategy: 'ast', diagnostics };
+    const result: FileChunks = { path: doc.path, chunks: finalize(doc, src, drafts, definitions, budget), strategy: 'ast', diagnostics };
     if (imports.length) result.imports = imports;
     return result;
   }
@@ -132,7 +133,13 @@ export class AstChunker implements AstChunkerLike {
   /** Reads the drafts and imports out of a parsed tree. */
   private outcomeOf(parsed: Parsed, src: SourceText, budget: number): Outcome {
     const { drafts, defCount } = extract(parsed.root, src, parsed.spec, budget);
-    return { drafts, defCount, errors: parsed.errors, imports: extractImports(parsed.root, parsed.language, src.text) };
+    return {
+      drafts,
+      defCount,
+      errors: parsed.errors,
+      imports: extractImports(parsed.root, parsed.language, src.text),
+      definitions: findDefinitions(parsed.root, parsed.language),
+    };
   }
 
   /** The parser for a language's grammar; undefined, and the language no longer offered, when it cannot be loaded. */
@@ -210,11 +217,13 @@ interface Outcome {
   defCount: number;
   errors: ErrorScan;
   imports: string[];
+  definitions: DefinitionMatch[];
 }
 
-/** Sorts drafts (containers before members on the same row), merges duplicates, adds ids. */
-function finalize(doc: SourceDocument, drafts: Draft[], budget: number): Chunk[] {
+/** Sorts drafts (containers before members on the same row), merges duplicates, adds ids, names and nested definitions. */
+function finalize(doc: SourceDocument, src: SourceText, drafts: Draft[], definitions: DefinitionMatch[], budget: number): Chunk[] {
   const sorted = inDraftOrder(drafts);
+  const taken = matchDefinitions(sorted, definitions);
   const chunks: Chunk[] = [];
   const ids = new Set<string>();
   // Duplicates share their lines, so they sit in the run of chunks with the same lines.
@@ -263,9 +272,117 @@ function finalize(doc: SourceDocument, drafts: Draft[], budget: number): Chunk[]
     if (d.parent.length > 0) chunk.parent = d.parent.join('.');
     if (d.visibility) chunk.visibility = d.visibility;
     if (d.decorators) chunk.decorators = d.decorators;
+    if (d.part === 0 && d.nameAt >= 0) {
+      const row = src.rowOf(d.nameAt);
+      chunk.nameLine = row + 1;
+      chunk.nameColumn = d.nameAt - src.rowStart(row) + 1;
+      if (d.defEndRow > d.endRow) chunk.definitionEndLine = d.defEndRow + 1;
+    }
+    if (d.part > 0) chunk.continued = true;
     chunks.push(chunk);
   }
+  attachNested(chunks, src, definitions, taken);
   return chunks;
+}
+
+/** How far `matchDefinitions` looks among a definition's matches for its own name. */
+const NAME_SEARCH_LIMIT = 64;
+
+/**
+ * Finds each draft's definition among the query's matches (same name, its name inside the
+ * draft's node; the first such is the definition's own, since a name precedes its body) and
+ * takes the match's name position. Returns, per match, the breadcrumb of the draft that took
+ * it (undefined: a nested definition, with no chunk of its own).
+ */
+function matchDefinitions(drafts: readonly Draft[], defs: readonly DefinitionMatch[]): Array<string | undefined> {
+  const taken = new Array<string | undefined>(defs.length).fill(undefined);
+  if (defs.length === 0) return taken;
+  let lastNode = -1;
+  let lastAt = -1;
+  for (const d of drafts) {
+    if (d.nodeStart < 0 || !d.symbol) continue;
+    // Every part of a split definition shares its identity: look it up once.
+    if (d.nodeStart === lastNode) {
+      d.nameAt = lastAt;
+      continue;
+    }
+    let lo = 0;
+    let hi = defs.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if ((defs[mid] as DefinitionMatch).nameAt < d.nodeStart) lo = mid + 1;
+      else hi = mid;
+    }
+    for (let i = lo, seen = 0; i < defs.length && seen < NAME_SEARCH_LIMIT; i++, seen++) {
+      const m = defs[i] as DefinitionMatch;
+      if (m.nameAt >= d.nodeEnd) break;
+      if (taken[i] !== undefined || m.name !== d.symbol) continue;
+      taken[i] = d.path.join('.');
+      d.nameAt = m.nameAt;
+      break;
+    }
+    lastNode = d.nodeStart;
+    lastAt = d.nameAt;
+  }
+  return taken;
+}
+
+/** How many chunks before a name's line are considered as its holder (the smallest containing one). */
+const HOLDER_SEARCH_LIMIT = 256;
+
+/**
+ * Gives each match that no chunk took to the smallest chunk holding its name, with a
+ * breadcrumb through the definitions around it: `create.isArrayType`.
+ */
+function attachNested(chunks: Chunk[], src: SourceText, defs: readonly DefinitionMatch[], taken: ReadonlyArray<string | undefined>): void {
+  if (defs.length === 0 || chunks.length === 0 || taken.every((t) => t !== undefined)) return;
+  // Outer definitions before the ones inside them, so a stack follows the nesting.
+  const order = [...defs.keys()].sort((a, b) => (defs[a] as DefinitionMatch).start - (defs[b] as DefinitionMatch).start || (defs[b] as DefinitionMatch).end - (defs[a] as DefinitionMatch).end);
+  const crumbs = new Array<string>(defs.length);
+  const stack: number[] = [];
+  for (const i of order) {
+    const m = defs[i] as DefinitionMatch;
+    while (stack.length > 0 && (defs[stack[stack.length - 1] as number] as DefinitionMatch).end < m.end) stack.pop();
+    const own = taken[i];
+    const row = src.rowOf(m.nameAt);
+    const line = row + 1;
+    const holder = own === undefined ? holderOf(chunks, line) : undefined;
+    if (own !== undefined) crumbs[i] = own;
+    else {
+      const outer = stack.length > 0 ? crumbs[stack[stack.length - 1] as number] : holder?.context;
+      crumbs[i] = outer ? `${outer}.${m.name}` : m.name;
+    }
+    stack.push(i);
+    if (own !== undefined || !holder) continue;
+    const nested: NestedDefinition = {
+      kind: m.kind,
+      symbol: m.name,
+      context: crumbs[i] as string,
+      startLine: src.rowOf(m.start) + 1,
+      endLine: src.lastRowOf(m.start, m.end) + 1,
+      nameLine: line,
+      nameColumn: m.nameAt - src.rowStart(row) + 1,
+    };
+    (holder.nested ??= []).push(nested);
+  }
+}
+
+/** The smallest chunk whose lines hold `line` (chunks are sorted by first line). */
+function holderOf(chunks: readonly Chunk[], line: number): Chunk | undefined {
+  let lo = 0;
+  let hi = chunks.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((chunks[mid] as Chunk).startLine <= line) lo = mid + 1;
+    else hi = mid;
+  }
+  let best: Chunk | undefined;
+  for (let i = lo - 1, seen = 0; i >= 0 && seen < HOLDER_SEARCH_LIMIT; i--, seen++) {
+    const c = chunks[i] as Chunk;
+    if (c.endLine < line) continue;
+    if (!best || c.endLine - c.startLine < best.endLine - best.startLine) best = c;
+  }
+  return best;
 }
 
 /** Draft order: by first row, then longer first, then shallower, then as extracted. */

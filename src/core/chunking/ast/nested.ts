@@ -1,0 +1,183 @@
+// Definitions a person can "go to" wherever they sit: a tree-sitter query per grammar lists
+// every function, method and type, including those inside function bodies and object
+// literals, which the extractor never enters. The extractor's own definitions are found
+// among the matches (their name positions come from here); the rest become nested
+// definitions of the chunk that holds them.
+// The CommonJS build, as in runtime.ts: esbuild's bundling of the ESM build breaks Parser.init.
+import TreeSitter = require('web-tree-sitter');
+import type { Language, Node, Query } from 'web-tree-sitter';
+import type { ChunkKind } from '../../types';
+
+/** One query match: the definition node's range and where its name is (UTF-16 offsets). */
+export interface DefinitionMatch {
+  kind: ChunkKind;
+  name: string;
+  nameAt: number;
+  start: number;
+  end: number;
+}
+
+// Each pattern captures the definition as @<kind> and its name as @name. Patterns are
+// compiled one by one and the ones a grammar cannot read are dropped (the JavaScript and
+// TypeScript grammars differ in a few node names).
+const JS_FUNCTION_VALUES = ['arrow_function', 'function_expression', 'function', 'generator_function'];
+const jsValue = (capture: string): string[] => JS_FUNCTION_VALUES.map((v) => capture.replace('$V', v));
+
+const JAVASCRIPT: string[] = [
+  '(function_declaration name: (identifier) @name) @function',
+  '(generator_function_declaration name: (identifier) @name) @function',
+  '(function_signature name: (identifier) @name) @function',
+  '(class_declaration name: (_) @name) @class',
+  '(abstract_class_declaration name: (_) @name) @class',
+  '(method_definition name: (_) @name) @method',
+  '(method_signature name: (_) @name) @method',
+  '(abstract_method_signature name: (_) @name) @method',
+  '(interface_declaration name: (_) @name) @interface',
+  '(type_alias_declaration name: (_) @name) @type',
+  '(enum_declaration name: (_) @name) @enum',
+  // Named function expressions (`defineGetter(req, 'ip', function ip() {…})`) name a function too.
+  '(function_expression name: (identifier) @name) @function',
+  '(function name: (identifier) @name) @function',
+  '(generator_function name: (identifier) @name) @function',
+  ...jsValue('(variable_declarator name: (identifier) @name value: ($V)) @function'),
+  '(variable_declarator name: (identifier) @name value: (class)) @class',
+  ...jsValue('(pair key: (_) @name value: ($V)) @method'),
+  ...jsValue('(assignment_expression left: (member_expression property: (property_identifier) @name) right: ($V)) @function'),
+  ...jsValue('(public_field_definition name: (_) @name value: ($V)) @method'),
+  ...jsValue('(field_definition property: (_) @name value: ($V)) @method'),
+];
+
+const PATTERNS: Readonly<Record<string, readonly string[]>> = {
+  javascript: JAVASCRIPT,
+  typescript: JAVASCRIPT,
+  tsx: JAVASCRIPT,
+  python: ['(function_definition name: (identifier) @name) @function', '(class_definition name: (identifier) @name) @class'],
+  go: [
+    '(function_declaration name: (identifier) @name) @function',
+    '(method_declaration name: (field_identifier) @name) @method',
+    '(type_spec name: (type_identifier) @name) @type',
+    '(short_var_declaration left: (expression_list . (identifier) @name) right: (expression_list . (func_literal))) @function',
+    '(var_spec name: (identifier) @name value: (expression_list . (func_literal))) @function',
+    '(assignment_statement left: (expression_list . (identifier) @name) right: (expression_list . (func_literal))) @function',
+  ],
+  rust: [
+    '(function_item name: (identifier) @name) @function',
+    '(function_signature_item name: (identifier) @name) @function',
+    '(struct_item name: (type_identifier) @name) @struct',
+    '(enum_item name: (type_identifier) @name) @enum',
+    '(union_item name: (type_identifier) @name) @union',
+    '(trait_item name: (type_identifier) @name) @trait',
+    '(type_item name: (type_identifier) @name) @type',
+    '(mod_item name: (identifier) @name) @module',
+    '(macro_definition name: (identifier) @name) @macro',
+    '(const_item name: (identifier) @name) @constant',
+    '(static_item name: (identifier) @name) @constant',
+  ],
+  java: [
+    '(method_declaration name: (identifier) @name) @method',
+    '(constructor_declaration name: (identifier) @name) @constructor',
+    '(class_declaration name: (identifier) @name) @class',
+    '(record_declaration name: (identifier) @name) @class',
+    '(interface_declaration name: (identifier) @name) @interface',
+    '(annotation_type_declaration name: (identifier) @name) @interface',
+    '(enum_declaration name: (identifier) @name) @enum',
+  ],
+  csharp: [
+    '(method_declaration name: (identifier) @name) @method',
+    '(local_function_statement name: (identifier) @name) @function',
+    '(constructor_declaration name: (identifier) @name) @constructor',
+    '(class_declaration name: (identifier) @name) @class',
+    '(record_declaration name: (identifier) @name) @class',
+    '(struct_declaration name: (identifier) @name) @struct',
+    '(interface_declaration name: (identifier) @name) @interface',
+    '(enum_declaration name: (identifier) @name) @enum',
+    '(delegate_declaration name: (identifier) @name) @type',
+  ],
+  php: [
+    '(function_definition name: (name) @name) @function',
+    '(method_declaration name: (name) @name) @method',
+    '(class_declaration name: (name) @name) @class',
+    '(interface_declaration name: (name) @name) @interface',
+    '(trait_declaration name: (name) @name) @trait',
+    '(enum_declaration name: (name) @name) @enum',
+  ],
+  ruby: [
+    '(method name: (_) @name) @method',
+    '(singleton_method name: (_) @name) @method',
+    '(class name: (constant) @name) @class',
+    '(module name: (constant) @name) @module',
+  ],
+  cpp: [
+    '(function_definition declarator: (function_declarator declarator: (identifier) @name)) @function',
+    '(class_specifier name: (type_identifier) @name body: (_)) @class',
+    '(struct_specifier name: (type_identifier) @name body: (_)) @struct',
+  ],
+  c: ['(struct_specifier name: (type_identifier) @name body: (_)) @struct'],
+};
+
+const KIND_CAPTURES: ReadonlySet<string> = new Set<ChunkKind>([
+  'function', 'method', 'constructor', 'class', 'interface', 'type', 'enum', 'struct', 'union', 'trait', 'module', 'macro', 'constant',
+]);
+
+/** At most this many definitions are read from one file (a minified bundle can hold tens of thousands). */
+export const MAX_DEFINITIONS_PER_FILE = 20_000;
+
+const queries = new Map<Language, Query | null>();
+
+function queryFor(language: Language, id: string): Query | null {
+  let q = queries.get(language);
+  if (q !== undefined) return q;
+  const patterns = PATTERNS[id] ?? [];
+  if (patterns.length === 0) {
+    queries.set(language, null);
+    return null;
+  }
+  try {
+    q = new TreeSitter.Query(language, patterns.join('\n'));
+    queries.set(language, q);
+    return q;
+  } catch {
+    // Some pattern names a node this grammar lacks: keep the ones it can read.
+  }
+  const usable = patterns.filter((p) => {
+    try {
+      new TreeSitter.Query(language, p).delete();
+      return true;
+    } catch {
+      return false;
+    }
+  });
+  q = usable.length > 0 ? new TreeSitter.Query(language, usable.join('\n')) : null;
+  queries.set(language, q);
+  return q;
+}
+
+/** Every definition the grammar's query finds, in order of name position. */
+export function findDefinitions(root: Node, grammar: string): DefinitionMatch[] {
+  const query = queryFor(root.tree.language, grammar);
+  if (!query) return [];
+  const out: DefinitionMatch[] = [];
+  for (const match of query.matches(root)) {
+    let def: Node | undefined;
+    let kind: string | undefined;
+    let name: Node | undefined;
+    for (const c of match.captures) {
+      if (c.name === 'name') name = c.node;
+      else if (KIND_CAPTURES.has(c.name)) {
+        def = c.node;
+        kind = c.name;
+      }
+    }
+    if (!def || !name || !kind) continue;
+    const text = unquoteName(name.text);
+    if (!text || text.length > 200) continue;
+    out.push({ kind: kind as ChunkKind, name: text, nameAt: name.startIndex + (name.text.length > text.length && /^["'`]/.test(name.text) ? 1 : 0), start: def.startIndex, end: def.endIndex });
+    if (out.length >= MAX_DEFINITIONS_PER_FILE) break;
+  }
+  return out.sort((a, b) => a.nameAt - b.nameAt);
+}
+
+/** `'CallExpression'` (a quoted object key) → `CallExpression`. */
+function unquoteName(text: string): string {
+  return /^(["'`])[\s\S]*\1$/.test(text) ? text.slice(1, -1) : text;
+}
