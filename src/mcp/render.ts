@@ -40,7 +40,9 @@ export function hitHeading(hit: SearchHit, extra = ''): string {
     hit.stale ? `changed since indexing (${hit.staleReason ?? 'modified'}): lines may have moved` : '',
     hit.crossReferenceFrom ? `named in ${hit.crossReferenceFrom}` : '',
   ].filter(Boolean);
-  return `${hit.path}:${hit.startLine}-${hit.endLine}  ${hit.kind}${name ? ` ${name}` : ''}${extra}${tags.length ? `  [${tags.join('; ')}]` : ''}`;
+  // A hit that names a definition says where the name is: the line to open, not the doc comment above it.
+  const at = hit.nameLine !== undefined && hit.nameLine !== hit.startLine ? `  (name at line ${hit.nameLine})` : '';
+  return `${hit.path}:${hit.startLine}-${hit.endLine}  ${hit.kind}${name ? ` ${name}` : ''}${at}${extra}${tags.length ? `  [${tags.join('; ')}]` : ''}`;
 }
 
 export function previewBlock(preview: string, lines: number): string[] {
@@ -71,6 +73,7 @@ export function compactHit(hit: SearchHit | SymbolHit): Record<string, unknown> 
     path: hit.path,
     startLine: hit.startLine,
     endLine: hit.endLine,
+    ...(hit.nameLine !== undefined ? { nameLine: hit.nameLine, nameColumn: hit.nameColumn ?? 1 } : {}),
     kind: hit.kind,
     symbol: hit.context || hit.symbol,
     language: hit.language,

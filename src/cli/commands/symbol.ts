@@ -4,6 +4,7 @@ import type { Command } from '../command';
 import { JSON_OPTION, openEngine, resolveRoot, ROOT_OPTION, STORE_OPTIONS } from '../engineSetup';
 import { CliError, type Output } from '../output';
 import { formatHit } from '../format';
+import type { SymbolHit } from '../../core/search/types';
 import { FILTER_OPTIONS, filterValues, refreshMode } from '../filterOptions';
 
 const spec: CommandSpec = {
@@ -37,11 +38,24 @@ async function run(args: ParsedArgs, out: Output): Promise<number> {
     }
     for (const d of response.diagnostics) out.note(`${d.severity}: ${d.message}`);
     if (response.note) out.line(response.note);
-    for (const hit of response.results) for (const line of formatHit(hit, `  [${hit.match}]`)) out.line(line);
+    for (const hit of response.results) for (const line of formatSymbolHit(hit)) out.line(line);
     return 0;
   } finally {
     await engine.close();
   }
+}
+
+/**
+ * `path:line:column  kind Name  (lines a-b, score)  [match]`: the name's place first, as editors
+ * and terminals open `file:line:column`, then the definition's whole range.
+ */
+function formatSymbolHit(hit: SymbolHit): string[] {
+  if (hit.nameLine === undefined) return formatHit(hit, `  [${hit.match}]`);
+  const [, ...preview] = formatHit(hit);
+  const name = hit.context || hit.symbol;
+  const stale = hit.stale ? `  [stale: ${hit.staleReason}]` : '';
+  const head = `${hit.path}:${hit.nameLine}:${hit.nameColumn ?? 1}  ${hit.kind}${name ? ` ${name}` : ''}  (lines ${hit.startLine}-${hit.endLine}, ${hit.score.toFixed(2)})  [${hit.match}]${stale}`;
+  return [head, ...preview];
 }
 
 export const command: Command = { spec, run };

@@ -275,10 +275,10 @@ export class FileReader {
       id: seg.id(doc),
     };
     if (record.signature) hit.signature = record.signature;
-    if (record.at) {
+    if (record.at && record.at[0] <= endLine - startLine) {
       hit.nameLine = startLine + record.at[0];
       hit.nameColumn = record.at[1];
-    } else if (hit.symbol) {
+    } else if (hit.symbol && !record.at) {
       hit.nameLine = startLine;
       hit.nameColumn = 1;
     }
@@ -308,7 +308,13 @@ export function symbolHit(reader: FileReader, seg: Segment, doc: number, preview
     hit.nameLine = nested.nameLine;
     hit.nameColumn = nested.nameColumn;
     delete hit.signature;
-  } else if (record.end !== undefined && record.end > hit.endLine) hit.endLine = record.end;
+  } else {
+    if (record.end !== undefined && record.end > hit.endLine) hit.endLine = record.end;
+    if (record.at) {
+      hit.nameLine = nameLine;
+      hit.nameColumn = record.at[1];
+    }
+  }
   hit.docid = makeDocid(hit.path, hit.startLine, hit.endLine);
   return hit;
 }

@@ -272,12 +272,14 @@ function finalize(doc: SourceDocument, src: SourceText, drafts: Draft[], definit
     if (d.parent.length > 0) chunk.parent = d.parent.join('.');
     if (d.visibility) chunk.visibility = d.visibility;
     if (d.decorators) chunk.decorators = d.decorators;
-    if (d.part === 0 && d.nameAt >= 0) {
-      const row = src.rowOf(d.nameAt);
-      chunk.nameLine = row + 1;
-      chunk.nameColumn = d.nameAt - src.rowStart(row) + 1;
-      if (d.defEndRow > d.endRow) chunk.definitionEndLine = d.defEndRow + 1;
+    // The first part carries the definition's name wherever it is (a long doc comment can
+    // fill the first part); a later part carries it when the name is on its lines.
+    const nameRow = d.nameAt >= 0 ? src.rowOf(d.nameAt) : -1;
+    if (nameRow >= 0 && (d.part === 0 || (nameRow >= d.startRow && nameRow <= d.endRow))) {
+      chunk.nameLine = nameRow + 1;
+      chunk.nameColumn = d.nameAt - src.rowStart(nameRow) + 1;
     }
+    if (d.part === 0 && d.defEndRow > d.endRow) chunk.definitionEndLine = d.defEndRow + 1;
     if (d.part > 0) chunk.continued = true;
     chunks.push(chunk);
   }

@@ -119,6 +119,12 @@ const KIND_CAPTURES: ReadonlySet<string> = new Set<ChunkKind>([
   'function', 'method', 'constructor', 'class', 'interface', 'type', 'enum', 'struct', 'union', 'trait', 'module', 'macro', 'constant',
 ]);
 
+/** Words that are statements or declarations in the languages above, never a definition's name. */
+const KEYWORDS: ReadonlySet<string> = new Set([
+  'if', 'else', 'for', 'while', 'do', 'switch', 'case', 'catch', 'try', 'finally', 'return', 'const', 'let', 'var',
+  'function', 'new', 'typeof', 'await', 'yield', 'throw', 'import', 'export', 'class', 'delete', 'void', 'with', 'super', 'this',
+]);
+
 /** At most this many definitions are read from one file (a minified bundle can hold tens of thousands). */
 export const MAX_DEFINITIONS_PER_FILE = 20_000;
 
@@ -170,7 +176,8 @@ export function findDefinitions(root: Node, grammar: string): DefinitionMatch[] 
     }
     if (!def || !name || !kind) continue;
     const text = unquoteName(name.text);
-    if (!text || text.length > 200) continue;
+    // Error recovery can read `if (x) {` as a method named `if`: keywords name nothing.
+    if (!text || text.length > 200 || KEYWORDS.has(text)) continue;
     out.push({ kind: kind as ChunkKind, name: text, nameAt: name.startIndex + (name.text.length > text.length && /^["'`]/.test(name.text) ? 1 : 0), start: def.startIndex, end: def.endIndex });
     if (out.length >= MAX_DEFINITIONS_PER_FILE) break;
   }
