@@ -45,6 +45,13 @@ describe('chunk worker wire format', () => {
       { name: 'a path other than the document', input: chunk({ path: 'src/other.ts', docid: makeDocid('src/other.ts', 1, 3) }), expected: true },
       { name: 'optional fields in the order chunkers write them', input: chunk({ signature: 'function a()', docstring: 'Returns one.', parent: '', visibility: 'public', decorators: ['@x', '@y(1)'] }), expected: true },
       { name: 'optional fields in another order (travels as an object)', input: chunk({ decorators: ['@x'], signature: 'function a()', visibility: 'public', parent: '' }), expected: true },
+      { name: 'a name position and the end of a split definition', input: chunk({ signature: 'function a()', nameLine: 1, nameColumn: 17, definitionEndLine: 9 }), expected: true },
+      { name: 'a later part of a split definition', input: chunk({ continued: true }), expected: true },
+      {
+        name: 'nested definitions',
+        input: chunk({ nested: [{ kind: 'function', symbol: 'inner', context: 'a.inner', startLine: 2, endLine: 2, nameLine: 2, nameColumn: 12 }] }),
+        expected: true,
+      },
       { name: 'no decorators, as an empty list', input: chunk({ decorators: [] }), expected: true },
       { name: 'an optional field present but undefined', input: chunk({ signature: undefined }), expected: true },
       { name: 'strings beyond Latin-1 and empty ones', input: chunk({ symbol: 'größe', context: 'Ω.größe', docstring: '😀 emoji\u0000nul', kind: 'code' }), expected: true },
