@@ -210,6 +210,12 @@ const LONG_DOC = [
 ].join('\n');
 
 cases.push({
+  name: 'non-ASCII and astral text before nested definitions leaves their places right',
+  input: { path: 'i18n.js', text: "function outer() {\n  const s = 'größe 😀😀 ünïcode';\n  function inner() { return s; }\n  const après = () => s;\n}\n" },
+  expected: ['function outer 1-5 @1:10', 'nested function outer.inner 3-3 @3:12', 'nested function outer.après 4-4 @4:9'],
+});
+
+cases.push({
   name: 'a definition split for size: the first part names it over its whole range, later parts are continued',
   input: { path: 'big.ts', text: LONG_DOC, budget: 300 },
   expected: ['function big 1-7 @11:17 to 25', 'function big 8-10 @-:- continued', 'function big 11-25 @11:17 continued'],

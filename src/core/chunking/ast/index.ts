@@ -10,7 +10,7 @@ import type { ChunkingPolicy } from '../policy';
 import { scanErrors, type ErrorScan } from './errors';
 import { extract, type Draft } from './extract';
 import { extractImports } from './imports';
-import { findDefinitions, type DefinitionMatch } from './nested';
+import { findDefinitions, type DefinitionMatch, type Range } from './nested';
 import { specFor } from './langs';
 import { GRAMMAR_FILES, GrammarCache, initRuntime, safeParse, type Parser } from './runtime';
 import { SourceText } from './source';
@@ -138,7 +138,7 @@ export class AstChunker implements AstChunkerLike {
       defCount,
       errors: parsed.errors,
       imports: extractImports(parsed.root, parsed.language, src.text),
-      definitions: findDefinitions(parsed.root, parsed.language),
+      definitions: findDefinitions(parsed.root, parsed.language, searchRanges(drafts, src)),
     };
   }
 
@@ -285,6 +285,33 @@ function finalize(doc: SourceDocument, src: SourceText, drafts: Draft[], definit
   }
   attachNested(chunks, src, definitions, taken);
   return chunks;
+}
+
+/**
+ * Kinds whose chunks hold no definition the extractor did not list: containers (their members
+ * are drafts of their own), types, macros, keys. The query searches only the other chunks.
+ */
+const KNOWN_INSIDE: ReadonlySet<string> = new Set(['class', 'struct', 'interface', 'trait', 'impl', 'enum', 'union', 'module', 'namespace', 'type', 'macro', 'key', 'rule', 'element', 'section']);
+
+/** Gaps between chunks up to this many characters are searched too, so neighbours make one range. */
+const RANGE_GAP = 256;
+
+/** The text a definitions query should search: functions, methods and code, as merged offset ranges. */
+function searchRanges(drafts: readonly Draft[], src: SourceText): Range[] {
+  const spans: Array<[number, number]> = [];
+  for (const d of drafts) {
+    if (KNOWN_INSIDE.has(d.kind) || d.part > 0) continue;
+    if (d.nodeStart >= 0) spans.push([d.nodeStart, d.nodeEnd]);
+    else spans.push([src.rowStart(d.startRow), src.rowEnd(d.endRow)]);
+  }
+  spans.sort((a, b) => a[0] - b[0]);
+  const out: Array<[number, number]> = [];
+  for (const s of spans) {
+    const last = out[out.length - 1];
+    if (last && s[0] <= last[1] + RANGE_GAP) last[1] = Math.max(last[1], s[1]);
+    else out.push([s[0], s[1]]);
+  }
+  return out;
 }
 
 /** How far `matchDefinitions` looks among a definition's matches for its own name. */

@@ -138,32 +138,49 @@ function queryFor(language: Language, id: string): Query | null {
     queries.set(language, null);
     return null;
   }
+  // Patterns naming a node or field this grammar lacks are left out before compiling:
+  // compiling them one by one to find out cost a thread more than a second per grammar.
+  const usable = patterns.filter((p) => readable(language, p));
   try {
-    q = new TreeSitter.Query(language, patterns.join('\n'));
-    queries.set(language, q);
-    return q;
+    q = usable.length > 0 ? new TreeSitter.Query(language, usable.join('\n')) : null;
   } catch {
-    // Some pattern names a node this grammar lacks: keep the ones it can read.
+    q = null; // a grammar whose structure no pattern fits: its definitions keep the extractor's names
   }
-  const usable = patterns.filter((p) => {
-    try {
-      new TreeSitter.Query(language, p).delete();
-      return true;
-    } catch {
-      return false;
-    }
-  });
-  q = usable.length > 0 ? new TreeSitter.Query(language, usable.join('\n')) : null;
   queries.set(language, q);
   return q;
 }
 
-/** Every definition the grammar's query finds, in order of name position. */
-export function findDefinitions(root: Node, grammar: string): DefinitionMatch[] {
+/** True when every node type and field a pattern names exists in the grammar. */
+function readable(language: Language, pattern: string): boolean {
+  for (const m of pattern.matchAll(/\((\w+)/g)) if (m[1] !== '_' && language.idForNodeType(m[1] as string, true) === null) return false;
+  for (const m of pattern.matchAll(/(\w+):/g)) if (language.fieldIdForName(m[1] as string) === null) return false;
+  return true;
+}
+
+/** Offsets `[start, end)` of text to search for definitions. */
+export type Range = readonly [start: number, end: number];
+
+/**
+ * Every definition the grammar's query finds within `ranges` (sorted, not overlapping), in
+ * order of name position. A query walks every node it is given, a third of the cost of
+ * parsing them: the caller passes only the text that can hold definitions it does not know.
+ */
+export function findDefinitions(root: Node, grammar: string, ranges: readonly Range[]): DefinitionMatch[] {
+  if (ranges.length === 0) return [];
   const query = queryFor(root.tree.language, grammar);
   if (!query) return [];
   const out: DefinitionMatch[] = [];
-  for (const match of query.matches(root)) {
+  const seen = new Set<number>();
+  for (const [startIndex, endIndex] of ranges) {
+    if (out.length >= MAX_DEFINITIONS_PER_FILE) break;
+    collect(query, root, startIndex, endIndex, out, seen);
+  }
+  return out.sort((a, b) => a.nameAt - b.nameAt);
+}
+
+function collect(query: Query, root: Node, startIndex: number, endIndex: number, out: DefinitionMatch[], seen: Set<number>): void {
+  // Nodes count UTF-16 code units, but a query's range is in bytes of the UTF-16 text the parser read.
+  for (const match of query.matches(root, { startIndex: startIndex * 2, endIndex: endIndex * 2 })) {
     let def: Node | undefined;
     let kind: string | undefined;
     let name: Node | undefined;
@@ -178,10 +195,13 @@ export function findDefinitions(root: Node, grammar: string): DefinitionMatch[] 
     const text = unquoteName(name.text);
     // Error recovery can read `if (x) {` as a method named `if`: keywords name nothing.
     if (!text || text.length > 200 || KEYWORDS.has(text)) continue;
-    out.push({ kind: kind as ChunkKind, name: text, nameAt: name.startIndex + (name.text.length > text.length && /^["'`]/.test(name.text) ? 1 : 0), start: def.startIndex, end: def.endIndex });
+    const nameAt = name.startIndex + (name.text.length > text.length ? 1 : 0);
+    // A definition crossing two ranges is matched in both.
+    if (seen.has(nameAt)) continue;
+    seen.add(nameAt);
+    out.push({ kind: kind as ChunkKind, name: text, nameAt, start: def.startIndex, end: def.endIndex });
     if (out.length >= MAX_DEFINITIONS_PER_FILE) break;
   }
-  return out.sort((a, b) => a.nameAt - b.nameAt);
 }
 
 /** `'CallExpression'` (a quoted object key) → `CallExpression`. */
