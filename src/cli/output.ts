@@ -35,19 +35,19 @@ export class Output {
     return this.stdout.isTTY === true;
   }
 
-  /** One line of text on stdout. */
+  /** One line of text on stdout; control characters a file name or a file's text holds are shown, not obeyed. */
   line(text: string): void {
-    if (!this.closed) this.stdout.write(`${text}\n`);
+    if (!this.closed) this.stdout.write(`${visible(text)}\n`);
   }
 
-  /** One JSON value as a line on stdout. */
+  /** One JSON value as a line on stdout (JSON escapes control characters itself). */
   record(value: unknown): void {
-    this.line(JSON.stringify(value));
+    if (!this.closed) this.stdout.write(`${JSON.stringify(value)}\n`);
   }
 
   /** One line on stderr: progress, warnings, the human summary when stdout is piped. */
   note(text: string): void {
-    this.stderr.write(`${text}\n`);
+    this.stderr.write(`${visible(text)}\n`);
   }
 
   /** A failure: `{"error":{"code","message"}}` with --json, `cairn: message` otherwise. */
@@ -66,4 +66,16 @@ export class Output {
       this.stdout.on('drain', done).on('error', done).on('close', done);
     });
   }
+}
+
+// C0 controls but tab and newline, DEL, and the C1 controls (U+009B is a one-character CSI).
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+
+/**
+ * `text` with every control character a terminal would act on written as `\x1b`-style text:
+ * a file named `ESC[31m…` or holding `ESC]0;…BEL` cannot recolour or retitle the terminal. A
+ * carriage return could overwrite a line, so it is shown too.
+ */
+export function visible(text: string): string {
+  return text.replace(CONTROL, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
 }
