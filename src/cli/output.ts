@@ -69,6 +69,7 @@ export class Output {
 }
 
 // C0 controls but tab and newline, DEL, and the C1 controls (U+009B is a one-character CSI).
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
 
 /**
