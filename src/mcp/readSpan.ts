@@ -1,6 +1,7 @@
 // read_span: the current text of `path:start-end` from the working tree (not from the index, so
 // it is what an edit would change), confined to the root and clamped to a line and token budget.
 import * as fs from 'node:fs';
+import { NotRegularFileError, openRegularSync } from '../core/fsRead';
 import { estimateTokens } from '../core/pack/markdown';
 import { describeFsError, resolveInsideRoot } from './confine';
 import { ToolError } from './errors';
@@ -93,17 +94,17 @@ export function readSpan(root: string, ref: SpanRef, limits: SpanLimits): SpanTe
 }
 
 function readTextFile(realPath: string, relPath: string): string {
-  let fd: number;
+  let opened: { fd: number; stats: fs.Stats };
   try {
-    // The path is already resolved; refusing a link here catches one swapped in since.
-    fd = fs.openSync(realPath, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0));
+    // The path is already resolved; refusing a link here catches one swapped in since, and a
+    // named pipe is refused without waiting for a writer.
+    opened = openRegularSync(realPath);
   } catch (e) {
+    if (e instanceof NotRegularFileError) throw new ToolError(`${relPath} is a ${e.kind}, not a file`);
     throw new ToolError(describeFsError(e, relPath));
   }
+  const { fd, stats } = opened;
   try {
-    const stats = fs.fstatSync(fd);
-    if (stats.isDirectory()) throw new ToolError(`${relPath} is a directory, not a file`);
-    if (!stats.isFile()) throw new ToolError(`${relPath} is not a regular file`);
     if (stats.size > MAX_FILE_BYTES) throw new ToolError(`${relPath} is ${stats.size} bytes, more than the ${MAX_FILE_BYTES} bytes read_span reads`);
     const bytes = fs.readFileSync(fd);
     if (bytes.subarray(0, BINARY_SNIFF_BYTES).includes(0)) throw new ToolError(`${relPath} is a binary file; read_span returns text only`);

@@ -1,6 +1,7 @@
 // read_span's path confinement and clamping (src/mcp/confine.ts, src/mcp/readSpan.ts): nothing
 // outside the root is ever read, whatever the caller passes; long spans are cut and say so.
 import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -81,6 +82,12 @@ describe('mcp read_span: path confinement', () => {
     refused('src/nope.ts', /^no such file: src\/nope\.ts$/);
     refused('src/a.ts/deeper', /^no such file/);
     refused('src', /is a directory/);
+  });
+
+  it('refuses a named pipe at once instead of waiting for a writer', function () {
+    if (process.platform === 'win32') this.skip();
+    execFileSync('mkfifo', [path.join(root, 'src/pipe.ts')]);
+    refused('src/pipe.ts', /is a named pipe, not a file/);
   });
 
   it('normalises ./, doubled slashes and backslashes to the POSIX form', () => {

@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import { bucketOf } from '../languages';
 import { makeDocid } from '../chunking/ids';
 import { hashBytes } from '../discovery/read';
+import { openRegularSync, readRegularSync } from '../fsRead';
 import { NO_START_BYTE, type Segment, type SegmentFile } from '../index/segment';
 import { identifierParts, proseForm } from '../index/tokenizer';
 import { wildcardMatcher, type ParsedQuery } from './query';
@@ -57,9 +58,9 @@ class FilePrefix implements ByteSupply {
     const known = this.bytes.length;
     let got = 0;
     try {
-      const fd = fs.openSync(this.abs, 'r');
+      const { fd, stats } = openRegularSync(this.abs);
       try {
-        this.buffer ??= Buffer.allocUnsafe(Math.max(0, fs.fstatSync(fd).size - this.base));
+        this.buffer ??= Buffer.allocUnsafe(Math.max(0, stats.size - this.base));
         const want = Math.min(Math.max(this.firstRead, known), this.buffer.length - known);
         while (got < want) {
           const n = fs.readSync(fd, this.buffer, known + got, want - got, this.base + known + got);
@@ -204,7 +205,7 @@ export class FileReader {
           v.unchanged = true;
           if (needLines) v.lines = LazyLines.fromFile(abs);
         } else {
-          const bytes = fs.readFileSync(abs);
+          const bytes = readRegularSync(abs);
           if (hashBytes(bytes) !== file.hash) v.stale = 'modified'; // the index's own content hash
           v.lines = LazyLines.of(bytes); // read already: lines cost nothing until asked for
         }
@@ -224,7 +225,7 @@ export class FileReader {
       // Read without a staleness check; hit() still checks when the same file becomes a hit.
       v = {};
       try {
-        v.lines = LazyLines.of(fs.readFileSync(path.join(this.root, relPath)));
+        v.lines = LazyLines.of(readRegularSync(path.join(this.root, relPath)));
       } catch {
         v.stale = 'deleted';
       }
