@@ -2,6 +2,7 @@
 // through the real bundled `cairn` binary on a fixture repository. Agents and the extension's
 // tests depend on these JSON shapes: keep them stable.
 import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
@@ -163,6 +164,27 @@ describe('cairn index / search / symbol / status / export / pack (bundled CLI)',
     const r = json(cairn('search', 'fetchUser', '--root', fixture, '--json'));
     assert.equal((r.results as Array<{ symbol: string }>)[0]?.symbol, 'fetchUser');
     assert.ok((r.diagnostics as Array<{ code: string }>).some((d) => d.code === 'store-corrupt'));
+  });
+
+  it('a store path that cannot be a directory is a one-line error at once, not a wait for a lock', () => {
+    const base = path.dirname(fixture);
+    const file = path.join(base, 'a-file');
+    writeFileSync(file, 'not a store');
+    const fifo = path.join(base, 'a-fifo');
+    execFileSync('mkfifo', [fifo]);
+    checkStore(file, /the store .*a-file exists and is not a directory/);
+    checkStore(fifo, /the store .*a-fifo exists and is not a directory/);
+    // Node's own recursive mkdir spins forever on this one.
+    if (existsSync('/proc/self')) checkStore('/proc/cairn-no-such', /the store \/proc\/cairn-no-such cannot be created/);
+
+    function checkStore(dir: string, message: RegExp): void {
+      const started = Date.now();
+      const r = runCairn(['search', 'fetchUser', '--root', fixture, '--store', dir], { cwd: fixture });
+      assert.equal(r.code, 1, r.stderr);
+      assert.match(r.stderr, message);
+      assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
+      assert.ok(Date.now() - started < 15000, `took ${Date.now() - started} ms`);
+    }
   });
 
   it('usage errors exit 2 with one line; runtime errors exit 1; --json errors are JSON', () => {

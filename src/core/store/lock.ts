@@ -126,6 +126,57 @@ export function breakLockOfDeadThread(dir: string, thread: number): boolean {
 
 const lockFileOf = (dir: string) => path.join(dir, 'write.lock');
 
+/** A store location that cannot hold a store: a file, a FIFO, a folder that cannot be made. */
+export class StoreLocationError extends Error {
+  override readonly name = 'StoreLocationError';
+  readonly code = 'store-location';
+}
+
+/**
+ * `mkdir -p` one folder at a time: Node's recursive mkdir retries forever where the kernel
+ * answers ENOENT for a folder whose parent exists (`/proc/x`).
+ */
+function makeDirectories(dir: string): void {
+  const missing: string[] = [];
+  for (let d = dir; !fs.existsSync(d); d = path.dirname(d)) {
+    missing.push(d);
+    if (path.dirname(d) === d) break;
+  }
+  for (const d of missing.reverse()) {
+    try {
+      fs.mkdirSync(d);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+    }
+  }
+}
+
+/**
+ * Makes the store folder, or says at once why it cannot be one. Without this, a path naming
+ * a file made `mkdir` fail with EEXIST, which the lock loop read as another writer's lock
+ * and waited two minutes for.
+ */
+export function ensureStoreDirectory(dir: string): void {
+  try {
+    makeDirectories(path.resolve(dir));
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code !== 'EEXIST') throw new StoreLocationError(`the store ${dir} cannot be created (${code ?? String(e)})`);
+  }
+  let stats: fs.Stats;
+  try {
+    stats = fs.statSync(dir);
+  } catch (e) {
+    throw new StoreLocationError(`the store ${dir} cannot be read (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
+  }
+  if (!stats.isDirectory()) throw new StoreLocationError(`the store ${dir} exists and is not a directory`);
+  try {
+    fs.accessSync(dir, fs.constants.W_OK);
+  } catch {
+    throw new StoreLocationError(`the store ${dir} is not writable`);
+  }
+}
+
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 /** Acquires the lock `dir/write.lock`, waiting with backoff. Always pair with release(). */
@@ -147,6 +198,12 @@ export async function acquireLock(dir: string, options: LockOptions = {}): Promi
   };
   await previous;
 
+  try {
+    ensureStoreDirectory(dir);
+  } catch (e) {
+    cleanupQueue();
+    throw e;
+  }
   const deadline = Date.now() + timeoutMs;
   let delay = 10;
   const token = nodeCrypto().randomBytes(8).toString('hex');
