@@ -173,7 +173,7 @@ export class Engine {
       {
         root: this.root,
         store: this.store,
-        discovery: this.options.discovery ?? {},
+        discovery: discoveryWithoutStore(this.options.discovery ?? {}, this.root, this.options.storeDir),
         policy: this.policy,
         strategy: this.strategy,
         chunker: () => this.chunker(),
@@ -624,3 +624,21 @@ export class Engine {
 }
 
 export { compareHits };
+
+/**
+ * Discovery options that leave out the store when it lies inside the root: a store indexing
+ * its own segments changes with every refresh and never settles.
+ */
+export function discoveryWithoutStore(discovery: Partial<DiscoveryOptions>, root: string, storeDir: string): Partial<DiscoveryOptions> {
+  const real = (p: string): string => {
+    try {
+      return fs.realpathSync(p);
+    } catch {
+      return path.resolve(p);
+    }
+  };
+  const rel = path.relative(real(root), real(storeDir));
+  if (rel === '' || rel.startsWith('..') || path.isAbsolute(rel)) return discovery;
+  const glob = `${rel.split(path.sep).join('/').replace(/[*?[\]{}()!]/g, '\\$&')}/**`;
+  return { ...discovery, exclude: [...(discovery.exclude ?? []), glob] };
+}
