@@ -1,7 +1,7 @@
 // The MCP server: Cairn's tools (tools.ts) over the Model Context Protocol. stdout carries the
 // protocol and nothing else; everything meant for people goes to stderr.
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { LineTransport } from './lineTransport';
 import { version } from '../../package.json';
 import { runTool, toolSpecs, type ToolDeps } from './tools';
 
@@ -35,7 +35,7 @@ export function createMcpServer(deps: ToolDeps): McpServer {
  */
 export async function serveStdio(deps: ToolDeps, log: (message: string) => void = () => {}): Promise<void> {
   const server = createMcpServer(deps);
-  const transport = new StdioServerTransport();
+  const transport = new LineTransport();
   let stop: (reason: string) => void = () => {};
   const stopped = new Promise<string>((resolve) => (stop = resolve));
   const onEnd = (): void => stop('the client closed stdin');
