@@ -42,7 +42,7 @@ export function hitHeading(hit: SearchHit, extra = ''): string {
   ].filter(Boolean);
   // A hit that names a definition says where the name is: the line to open, not the doc comment above it.
   const at = hit.nameLine !== undefined && hit.nameLine !== hit.startLine ? `  (name at line ${hit.nameLine})` : '';
-  return `${hit.path}:${hit.startLine}-${hit.endLine}  ${hit.kind}${name ? ` ${name}` : ''}${at}${extra}${tags.length ? `  [${tags.join('; ')}]` : ''}`;
+  return `${hit.path}:${hit.startLine}-${hit.endLine}  ${hit.kind}${name ? ` ${name}` : ''}${extra}${tags.length ? `  [${tags.join('; ')}]` : ''}${at}`;
 }
 
 export function previewBlock(preview: string, lines: number): string[] {

@@ -234,6 +234,8 @@ describe('cairn mcp (bundled CLI, MCP SDK client over stdio)', function () {
     const exact = await session.ok('find_symbol', { name: 'parseConfig' });
     assert.match(exact, /^exact match for "parseConfig": 1 definition/);
     assert.match(exact, /src\/config\.ts:\d+-\d+ {2}function parseConfig {2}\[exact\]/);
+    // The doc comment above it is in the range; the name is a line below.
+    assert.match(exact, /src\/config\.ts:6-10 {2}function parseConfig {2}\[exact\] {2}\(name at line 7\)/);
     const misspelt = await session.ok('find_symbol', { name: 'parseConfg' });
     assert.match(misspelt, /^no exact match for "parseConfg"; the closest names are below/);
     assert.match(misspelt, /src\/config\.ts:\d+-\d+ {2}function parseConfig/);
