@@ -60,6 +60,16 @@ describe('previews at the match', () => {
           expected: { text: 'export function «parseConfig»(raw: string): «Config» {\n  const «config» = «parse»(raw);\n  return «config»;', firstLine: 1, matchLines: [1, 2, 3] },
         },
         {
+          name: 'a usage example in the doc comment is not the definition line: the first equal line wins',
+          input: { lines: ['/**', ' * Basic auth middleware.', ' *', ' *   basicAuth({ user })', ' */'], query: 'basic auth', context: { symbol: 'basicAuth' } },
+          expected: { text: '* «Basic» «auth» middleware.\n*\n*   «basicAuth»({ user })', firstLine: 2, matchLines: [2, 4] },
+        },
+        {
+          name: 'a C macro is a definition line, whatever its `#`',
+          input: { lines: ['/* max buffer size */', '#define MAX_BUFFER 4096'], query: 'buffer', context: { symbol: 'MAX_BUFFER' } },
+          expected: { text: '#define «MAX_BUFFER» 4096', firstLine: 2, matchLines: [1, 2] },
+        },
+        {
           name: 'the body matches more of the query than the signature: the body line',
           input: { lines: PARSE, query: 'return config', context: { symbol: 'parseConfig' } },
           expected: { text: '«return» «config»;\n}', firstLine: 3, matchLines: [1, 2, 3] },

@@ -297,6 +297,8 @@ export const MAX_MATCH_LINES = 5;
 const EPSILON = 1e-9;
 /** A line a reader can recognise: it holds a letter or a digit (not `/**`, `---`, `{`, `"""`). */
 const HAS_WORD = /[\p{L}\p{N}]/u;
+/** A line of a comment in most languages: `//`, `/*`, ` * `, `#` (not `#define`), `--`, `;`, `%`, `"""`. */
+const COMMENT_LINE = /^\s*(?:\/\/|\/\*|\*|#(?!\s*define\b)|--|;|%|"""|''')/;
 /** A Markdown, AsciiDoc or reStructuredText-style heading line. */
 const HEADING_LINE = /^ {0,3}(?:#{1,6}|={1,6})[ \t]+\S/;
 
@@ -406,6 +408,8 @@ function definitionLineTest(context: PreviewContext): (line: string) => boolean 
   const name = symbol.slice(start, end);
   if (!name) return () => false;
   return (line) => {
+    // A comment naming the symbol (a usage example in its doc comment) is not its definition.
+    if (COMMENT_LINE.test(line)) return false;
     for (let i = line.indexOf(name); i >= 0; i = line.indexOf(name, i + 1)) {
       if ((i === 0 || !isWordChar(line.charCodeAt(i - 1))) && !isWordChar(line.charCodeAt(i + name.length))) return true;
     }
