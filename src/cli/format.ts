@@ -15,10 +15,14 @@ export function formatCounts(counts: Record<string, number>): string {
     .join(', ');
 }
 
-/** `path:start-end  kind symbol  (score)` then the indented preview. */
+/**
+ * `path:start-end  path:LINE  kind symbol  (score)` then the indented preview, which starts at
+ * LINE (the chunk's best-matching line; a terminal opens `path:LINE` there).
+ */
 export function formatHit(hit: SearchHit, extra = ''): string[] {
   const name = hit.context || hit.symbol;
-  const head = `${hit.path}:${hit.startLine}-${hit.endLine}  ${hit.kind}${name ? ` ${name}` : ''}  (${hit.score.toFixed(2)})${extra}${hit.stale ? `  [stale: ${hit.staleReason}]` : ''}`;
+  const at = hit.previewLine !== undefined && hit.preview ? `  ${hit.path}:${hit.previewLine}` : '';
+  const head = `${hit.path}:${hit.startLine}-${hit.endLine}${at}  ${hit.kind}${name ? ` ${name}` : ''}  (${hit.score.toFixed(2)})${extra}${hit.stale ? `  [stale: ${hit.staleReason}]` : ''}`;
   const preview = hit.preview ? hit.preview.split('\n').map((l) => `    ${l}`) : [];
   return [head, ...preview];
 }

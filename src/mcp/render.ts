@@ -45,12 +45,17 @@ export function hitHeading(hit: SearchHit, extra = ''): string {
   return `${hit.path}:${hit.startLine}-${hit.endLine}  ${hit.kind}${name ? ` ${name}` : ''}${extra}${tags.length ? `  [${tags.join('; ')}]` : ''}${at}`;
 }
 
-export function previewBlock(preview: string, lines: number): string[] {
+/**
+ * A hit's preview lines, indented; with `firstLine`, each numbered `LINE: ` like the ripgrep
+ * provider's previews (which come numbered already, so they are left as they are).
+ */
+export function previewBlock(preview: string, lines: number, firstLine?: number): string[] {
   if (!preview || lines <= 0) return [];
+  const numbered = firstLine !== undefined && !preview.startsWith(`${firstLine}: `);
   return preview
     .split('\n')
     .slice(0, lines)
-    .map((l) => `    ${l.length > 200 ? `${l.slice(0, 200)}…` : l}`);
+    .map((l, i) => `    ${numbered ? `${(firstLine as number) + i}: ` : ''}${l.length > 200 ? `${l.slice(0, 200)}…` : l}`);
 }
 
 /** The blocks that fit `maxTokens` (at least the first), and how many were left out. */
@@ -80,6 +85,8 @@ export function compactHit(hit: SearchHit | SymbolHit): Record<string, unknown> 
     score: hit.score,
     ...('match' in hit ? { match: hit.match } : {}),
     preview: hit.preview,
+    ...(hit.previewLine !== undefined ? { previewLine: hit.previewLine } : {}),
+    ...(hit.matchLines?.length ? { matchLines: hit.matchLines } : {}),
     ...(hit.signature ? { signature: hit.signature } : {}),
     ...(hit.stale ? { stale: hit.staleReason ?? 'modified' } : {}),
     ...(hit.crossReferenceFrom ? { crossReferenceFrom: hit.crossReferenceFrom } : {}),
@@ -141,7 +148,7 @@ export interface HitListOptions<H> {
 /** The hits that fit `maxTokens`, as numbered text blocks or compact JSON objects. */
 export function fitHits<H extends SearchHit>(hits: readonly H[], o: HitListOptions<H>): { text: string[]; json: Array<Record<string, unknown>>; omitted: number } {
   const json = hits.map(compactHit);
-  const text = hits.map((hit, i) => [`${o.firstNumber + i}. ${hitHeading(hit, o.tag(hit))}`, ...previewBlock(hit.preview, o.previewLines)].join('\n'));
+  const text = hits.map((hit, i) => [`${o.firstNumber + i}. ${hitHeading(hit, o.tag(hit))}`, ...previewBlock(hit.preview, o.previewLines, hit.previewLine)].join('\n'));
   const { kept, omitted } = fitBlocks(o.format === 'json' ? json.map((j) => JSON.stringify(j)) : text, o.maxTokens, o.reserved);
   return { text: text.slice(0, kept.length), json: json.slice(0, kept.length), omitted };
 }

@@ -118,7 +118,7 @@ const searchCode = defineTool({
   name: 'search_code',
   title: 'Search code and docs',
   description: [
-    'Ranked search over the workspace\'s indexed code and documentation. Returns the best matching chunks (functions, classes, methods, Markdown sections) as `path:start-end` spans with a short preview, matched words marked «like this».',
+    'Ranked search over the workspace\'s indexed code and documentation. Returns the best matching chunks (functions, classes, methods, Markdown sections) as `path:start-end` spans with a short preview from each chunk\'s best-matching line (numbered `LINE: `; JSON: previewLine, matchLines), matched words marked «like this».',
     'Use it to find where something is implemented, configured or documented when you do not know the exact name; use find_symbol when you know an identifier, get_context_pack to gather everything a task needs, and read_span to read a result in full.',
     'provider: "index" (default; ranked by words and identifier parts), "ripgrep" (exact text, or a regular expression with regex=true), "hybrid" (both, fused). scope: "code" prefers code over prose, "docs" returns prose only.',
     'The index is refreshed incrementally before answering (at most every few seconds); the answer says how current it was.',

@@ -2,6 +2,7 @@
 import * as vscode from 'vscode';
 import type { RefreshProgress } from '../core/engine/indexer';
 import type { ScoreComponent, SearchHit } from '../core/search/types';
+import { shownLine } from './hitLine';
 
 /** `path:start-end`, the reference users paste into chats and agents. */
 export function spanReference(hit: { path: string; startLine: number; endLine: number }): string {
@@ -97,10 +98,20 @@ export function hitTitle(hit: Pick<SearchHit, 'symbol' | 'context' | 'startLine'
   return hit.startLine === hit.endLine ? `line ${hit.startLine}` : `lines ${hit.startLine}–${hit.endLine}`;
 }
 
-/** The first non-empty preview line, without the «match» markers. */
-export function previewLine(hit: Pick<SearchHit, 'preview'>): string {
-  const line = hit.preview.split('\n').map((l) => l.trim()).find((l) => l.length > 0) ?? '';
-  return line.replace(/[«»]/g, '');
+/** The first non-empty preview line (the chunk's best match), without the «match» markers. */
+export function previewLine(hit: Pick<SearchHit, 'preview' | 'previewLine' | 'startLine'>): string {
+  return shownLine(hit).text;
+}
+
+/** `LINE: text` of the line a hit's preview shows, as VS Code's Search view lists a match; '' without a preview. */
+export function matchedLine(hit: Pick<SearchHit, 'preview' | 'previewLine' | 'startLine'>): string {
+  const shown = shownLine(hit);
+  return shown.text ? `${shown.line}: ${shown.text}` : '';
+}
+
+/** The line a hit opens at and names: its preview's line, else its first line. */
+export function hitLine(hit: Pick<SearchHit, 'preview' | 'previewLine' | 'startLine'>): number {
+  return hit.preview ? shownLine(hit).line : hit.startLine;
 }
 
 function componentName(c: ScoreComponent): string {

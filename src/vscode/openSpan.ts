@@ -1,8 +1,11 @@
-// Opens `path:start-end` of a workspace folder: selects the span, reveals it, and highlights it
-// briefly so the eye finds it, then lets the highlight fade out in two steps.
+// Opens `path:start-end` of a workspace folder, reveals the span and highlights it briefly so the
+// eye finds it, then lets the highlight fade out in two steps. A search hit opens with the caret
+// on its matched line (VS Code's Search view opens a match so), nothing selected; a plain span
+// (a context-pack item) opens selected.
 import * as vscode from 'vscode';
+import { caretColumn, caretOf, firstMarkedWord, type CaretHints } from './hitLine';
 
-export interface SpanTarget {
+export interface SpanTarget extends CaretHints {
   folderUri?: string;
   folder?: string;
   path: string;
@@ -49,24 +52,39 @@ export class SpanOpener implements vscode.Disposable {
     const end = Math.min(Math.max(target.endLine - 1, start), last);
     const range = new vscode.Range(start, 0, end, doc.lineAt(end).text.length);
     const editor = await vscode.window.showTextDocument(doc, { preview: true });
-    // Anchor at the end, cursor at the start: the top of the span is what the reader needs first.
-    editor.selection = new vscode.Selection(range.end, range.start);
+    const caret = caretOf(target);
+    if (!caret) {
+      // Anchor at the end, cursor at the start: the top of the span is what the reader needs first.
+      editor.selection = new vscode.Selection(range.end, range.start);
+      editor.revealRange(range, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
+      this.highlight(editor, range, range);
+      return editor;
+    }
+    const line = Math.min(Math.max(caret.line - 1, 0), last);
+    const text = doc.lineAt(line).text;
+    const column = Math.min(Math.max(caret.column ?? caretColumn(text, line === (target.previewLine ?? 0) - 1 ? firstMarkedWord(target.preview) : undefined), 0), text.length);
+    const at = new vscode.Position(line, column);
+    editor.selection = new vscode.Selection(at, at);
+    // The span in view where it fits, and the caret's line in view whatever the span's length.
     editor.revealRange(range, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
-    this.highlight(editor, range);
+    editor.revealRange(new vscode.Range(at, at), vscode.TextEditorRevealType.InCenterIfOutsideViewport);
+    this.highlight(editor, doc.lineAt(line).range, range);
     return editor;
   }
 
-  private highlight(editor: vscode.TextEditor, range: vscode.Range): void {
+  /** `strong` (the caret's line, or the whole span) stands out at first; the span stays faint a little longer. */
+  private highlight(editor: vscode.TextEditor, strong: vscode.Range, span: vscode.Range): void {
     for (const t of this.timers.splice(0)) clearTimeout(t);
     for (const e of vscode.window.visibleTextEditors) {
       e.setDecorations(this.strong, []);
       e.setDecorations(this.faint, []);
     }
-    editor.setDecorations(this.strong, [range]);
+    editor.setDecorations(this.strong, [strong]);
+    editor.setDecorations(this.faint, strong.isEqual(span) ? [] : [span]);
     this.timers.push(
       setTimeout(() => {
         editor.setDecorations(this.strong, []);
-        editor.setDecorations(this.faint, [range]);
+        editor.setDecorations(this.faint, [span]);
       }, STRONG_MS),
       setTimeout(() => editor.setDecorations(this.faint, []), STRONG_MS + FADE_MS),
     );

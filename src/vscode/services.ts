@@ -7,6 +7,7 @@ import type { RefreshProgress, RefreshReport } from '../core/engine/indexer';
 import type { ContextPack, PackOptions } from '../core/pack/types';
 import type { FetchOptions, RegistryFetchResult, RegistrySearchResponse, SearchOptions as RegistrySearchOptions } from '../core/registry/types';
 import type { SearchHit, SearchOptions, SymbolHit, SymbolOptions } from '../core/search/types';
+import type { SpanTarget } from './openSpan';
 import type { CairnSettings } from './settings';
 import type { BasketSpan } from '../webview/pack/protocol';
 
@@ -85,6 +86,10 @@ export interface CairnServices {
   settings(folder?: vscode.WorkspaceFolder): CairnSettings;
   readonly log: vscode.LogOutputChannel;
   readonly basket: PackBasket;
-  /** Opens `path:start-end` of a folder in an editor, revealing and highlighting the range. */
-  openSpan(hit: { folderUri?: string; folder?: string; path: string; startLine: number; endLine: number }): Promise<void>;
+  /**
+   * Opens `path:start-end` of a folder in an editor, revealing and highlighting the range. A hit
+   * with an `at` position or match lines opens with the caret there (nothing selected); a plain
+   * span opens selected.
+   */
+  openSpan(hit: SpanTarget): Promise<void>;
 }

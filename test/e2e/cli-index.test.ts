@@ -85,6 +85,24 @@ describe('cairn index / search / symbol / status / export / pack (bundled CLI)',
     assert.deepEqual([index.files, index.fresh], [6, true]);
   });
 
+  it('search previews start at the line that matched, and say which line that is', () => {
+    const r = json(cairn('search', 'retry users', '--root', fixture, '--json', '--path', 'src/http/**'));
+    const hit = (r.results as Array<Record<string, unknown>>).find((h) => h.docid === 'src/http/client.ts:7-9');
+    assert.ok(hit, JSON.stringify(r.results));
+    // The method's first line names one word (`User`, by stem); its body line names both.
+    assert.equal(hit.previewLine, 8);
+    assert.deepEqual(hit.matchLines, [7, 8]);
+    const first = (hit.preview as string).split('\n')[0];
+    assert.equal(first, 'return «retry»(() => this.get(`/«users»/${id}`), 3);');
+    // The human output names that line beside the span, then shows it.
+    const text = cairn('search', 'retry users', '--root', fixture, '--path', 'src/http/**');
+    assert.equal(text.code, 0, text.stderr);
+    const lines = text.stdout.split('\n');
+    const head = lines.findIndex((l) => l.startsWith('src/http/client.ts:7-9  src/http/client.ts:8  method HttpClient.fetchUser'));
+    assert.ok(head >= 0, text.stdout);
+    assert.equal(lines[head + 1]?.trim(), first);
+  });
+
   it('search filters: --lang, --kind, --path, --scope', () => {
     const paths = (...args: string[]) => [...new Set((json(cairn('search', ...args, '--root', fixture, '--json')).results as Array<{ path: string }>).map((h) => h.path))];
     assert.deepEqual(paths('user', '--lang', 'py'), ['app/models.py']);

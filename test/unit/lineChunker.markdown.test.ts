@@ -70,6 +70,36 @@ describe('line chunker: markdown and other prose', () => {
     );
   });
 
+  describe('headings in labels and breadcrumbs are plain text, as rendered', () => {
+    checkAll<string, string>(
+      [
+        { name: 'anchors, links and code spans', input: '## <a name="x"></a>Install [Linux](url) `code`', expected: 'Install Linux code' },
+        { name: 'closing hashes', input: '### Build steps ###', expected: 'Build steps' },
+        { name: 'emphasis, strong and strikethrough markers', input: '# The *quick* **brown** _fox_ ~~old~~', expected: 'The quick brown fox old' },
+        { name: 'a badge: an image inside a link', input: '# Cairn [![Build](https://ci/x.svg)](https://ci)', expected: 'Cairn Build' },
+        { name: 'reference links, full and collapsed', input: '## [API][api] and [docs][]', expected: 'API and docs' },
+        { name: 'HTML tags, entities and comments', input: '## Use <code>foo</code> &amp; bar <!-- todo -->', expected: 'Use foo & bar' },
+        { name: 'an autolink keeps its address', input: '## Mirror (<https://x.y>)', expected: 'Mirror (https://x.y)' },
+        { name: 'code spans keep their text as written', input: '## `__init__` and ``a `b` c``', expected: '__init__ and a `b` c' },
+        { name: 'underscores inside words and unpaired stars stay', input: '## my_var_name, *args and **kwargs', expected: 'my_var_name, *args and **kwargs' },
+        { name: 'backslash escapes resolved', input: '## Config \\*stars\\*', expected: 'Config *stars*' },
+        { name: 'setext headings too', input: '**Bold** [title](x)\n===', expected: 'Bold title' },
+      ],
+      (heading) => {
+        const chunks = chunk('README.md', text(heading, para('body')));
+        const section = chunks.find((ch) => ch.kind === 'section');
+        assert.ok(section, JSON.stringify(chunks));
+        assert.equal(section.context, section.symbol, 'the breadcrumb of a top-level section is its title');
+        return section.symbol;
+      },
+    );
+
+    it('breadcrumbs join the plain titles', () => {
+      const chunks = chunk('README.md', text('# **Guide** `v2`', para('intro', 30), '', '## <a id="i"></a>[Install](#install)', para('steps', 30)), flatPolicy(400));
+      assert.deepEqual(chunks.map((ch) => [ch.symbol, ch.context, ch.parent]), [['Guide v2', 'Guide v2', undefined], ['Install', 'Guide v2 > Install', 'Guide v2']]);
+    });
+  });
+
   describe('tiny sections', () => {
     checkAll<string, ChunkView[]>(
       [

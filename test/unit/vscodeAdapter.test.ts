@@ -5,6 +5,7 @@ import { checkAll } from './check';
 import { parseSearchInput } from '../../src/vscode/searchQuery';
 import { chunkingOptions, discoveryOptions, languageAllowList } from '../../src/vscode/engineOptions';
 import { mergeSearch, mergeSymbols, type FolderAnswer } from '../../src/vscode/mergeResults';
+import { caretColumn, caretOf, firstMarkedWord, shownLine, type CaretHints } from '../../src/vscode/hitLine';
 import type { CairnSettings } from '../../src/vscode/settings';
 import type { SearchHit, SearchResponse, SymbolHit, SymbolResponse } from '../../src/core/search/types';
 
@@ -32,6 +33,42 @@ describe('vscode adapter', () => {
         { input: 'scope:nowhere symbol:greet', expected: { text: 'scope:nowhere symbol:greet', filters: {}, labels: [] } },
       ],
       parseSearchInput,
+    );
+  });
+
+  describe('opening a hit: where the caret goes (undefined: the span is selected)', () => {
+    const span = { startLine: 10, endLine: 30 };
+    checkAll<CaretHints, ReturnType<typeof caretOf>>(
+      [
+        { name: 'a search hit: the preview\'s matched line', input: { ...span, previewLine: 14, matchLines: [12, 14, 20] }, expected: { line: 14 } },
+        { name: 'a search hit whose preview line did not match: the first matching line', input: { ...span, previewLine: 11, matchLines: [12, 20] }, expected: { line: 12 } },
+        { name: 'a search hit with no matching line (fuzzy, path-only): the preview line', input: { ...span, previewLine: 11, matchLines: [] }, expected: { line: 11 } },
+        { name: 'an explicit position (a symbol\'s name) wins', input: { ...span, at: { line: 13, column: 16 }, previewLine: 14, matchLines: [14] }, expected: { line: 13, column: 16 } },
+        { name: 'a plain span (a context-pack item, a cross-reference): none', input: { ...span, previewLine: 10 }, expected: undefined },
+      ],
+      caretOf,
+    );
+
+    checkAll(
+      [
+        { name: 'before the first marked word of the preview', input: { line: '  return retryRequest(x);', preview: '  return «retryRequest»(x);\n}' }, expected: 9 },
+        { name: 'the whole word, not a word that contains it', input: { line: 'const users = user;', preview: 'const users = «user»;' }, expected: 14 },
+        { name: 'a ripgrep preview, numbered', input: { line: '// TODO(alice): retry', preview: '3: // «TODO(alice)»: retry' }, expected: 3 },
+        { name: 'nothing marked: the first non-blank character', input: { line: '    name: ci', preview: 'name: ci' }, expected: 4 },
+      ],
+      ({ line, preview }) => caretColumn(line, firstMarkedWord(preview)),
+    );
+  });
+
+  describe('the line a view shows for a hit', () => {
+    checkAll(
+      [
+        { name: 'the preview\'s line and number, markers removed', input: { preview: '  return «retryRequest»(x);\n}', previewLine: 16, startLine: 11 }, expected: { line: 16, text: 'return retryRequest(x);' } },
+        { name: 'a ripgrep preview keeps its own numbers', input: { preview: '3: // «TODO»: retry\n9: «TODO» again', previewLine: 3, startLine: 1 }, expected: { line: 3, text: '// TODO: retry' } },
+        { name: 'an older hit without a preview line: its first line', input: { preview: 'export function a() {', startLine: 7 }, expected: { line: 7, text: 'export function a() {' } },
+        { name: 'no preview', input: { preview: '', startLine: 7 }, expected: { line: 7, text: '' } },
+      ],
+      shownLine,
     );
   });
 

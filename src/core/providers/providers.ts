@@ -10,7 +10,7 @@ import type { Segment } from '../index/segment';
 import { analyzeQueryTerm, looksLikeIdentifier } from '../index/tokenizer';
 import { compilePathFilter } from '../search/filters';
 import { resolveLanguageFilter } from '../languages';
-import type { FileReader } from '../search/hydrate';
+import { MAX_MATCH_LINES, type FileReader } from '../search/hydrate';
 import type { ChunkLocator } from '../search/locate';
 import type { SymbolIndex } from '../search/symbols';
 import type { Snapshot } from '../store/store';
@@ -89,6 +89,9 @@ export async function ripgrepProvider(ctx: ProviderContext, query: string, optio
     hit.scoreBreakdown = [{ kind: 'match', name: `ripgrep: ${lines.length} matching line${lines.length === 1 ? '' : 's'}`, value }];
     hit.score = value;
     hit.preview = lines.slice(0, 3).map((l) => `${l.line}: ${markSubmatches(l)}`).join('\n');
+    const matchLines = [...new Set(lines.map((l) => l.line))].sort((a, b) => a - b);
+    hit.previewLine = matchLines[0] as number;
+    hit.matchLines = matchLines.slice(0, MAX_MATCH_LINES);
     return hit;
   });
   hits.sort(compareHits);

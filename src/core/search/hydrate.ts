@@ -8,7 +8,7 @@ import { hashBytes } from '../discovery/read';
 import { openRegularSync, readRegularSync } from '../fsRead';
 import { NO_START_BYTE, type Segment, type SegmentFile } from '../index/segment';
 import { identifierParts, proseForm } from '../index/tokenizer';
-import { wildcardMatcher, type ParsedQuery } from './query';
+import { boundedLevenshtein, wildcardMatcher, type ParsedQuery } from './query';
 import type { NestedDefinition } from '../types';
 import type { SearchHit } from './types';
 
@@ -240,25 +240,31 @@ export class FileReader {
     return bucketOf(hit.language) === 'prose';
   }
 
-  /** A document as a hit; `shown` narrows the preview to some of its lines (a symbol's name line on). */
-  hit(seg: Segment, doc: number, previewLines: number, parsed: ParsedQuery | undefined, shown?: { startLine: number; endLine: number }): SearchHit {
+  /** A document as a hit; `within` narrows the preview to some of its lines (a symbol's name line on). */
+  hit(seg: Segment, doc: number, previewLines: number, parsed: ParsedQuery | undefined, within?: { startLine: number; endLine: number }): SearchHit {
     const file = seg.fileOf(doc);
     const startLine = seg.docStart.at(doc);
     const endLine = seg.docEnd.at(doc);
-    const from = shown ? Math.max(startLine, Math.min(shown.startLine, endLine)) : startLine;
-    const to = shown ? Math.max(from, Math.min(shown.endLine, endLine)) : endLine;
+    const from = within ? Math.max(startLine, Math.min(within.startLine, endLine)) : startLine;
+    const to = within ? Math.max(from, Math.min(within.endLine, endLine)) : endLine;
     const record = seg.record(doc);
     const v = this.view(file, false);
-    let text: string | undefined;
+    const symbol = seg.symbolOf(doc);
+    let shown: Preview | undefined;
+    /** What to add to a preview's line numbers to make them the file's. */
+    let base = 0;
     if (previewLines > 0) {
+      const context: PreviewContext = { symbol, prose: bucketOf(file.language) === 'prose' };
       // An unchanged file is read from the chunk's first line, when the index knows where it
       // starts; otherwise (and for a stale file) from the top.
       const at = v.unchanged && startLine > 1 ? seg.startByteOf(doc) : NO_START_BYTE;
       const window = at !== NO_START_BYTE ? LazyLines.fromFileAt(path.join(this.root, file.path), at) : undefined;
-      if (window) text = preview(window, from - startLine + 1, to - startLine + 1, previewLines, parsed);
-      else {
+      if (window) {
+        shown = preview(window, from - startLine + 1, to - startLine + 1, previewLines, parsed, context);
+        base = startLine - 1;
+      } else {
         const lines = this.view(file, true).lines;
-        if (lines) text = preview(lines, from, to, previewLines, parsed);
+        if (lines) shown = preview(lines, from, to, previewLines, parsed, context);
       }
     }
     const hit: SearchHit = {
@@ -268,13 +274,15 @@ export class FileReader {
       endLine,
       score: 0,
       scoreBreakdown: [],
-      symbol: seg.symbolOf(doc),
+      symbol,
       kind: seg.kindOf(doc),
       language: file.language,
       context: seg.contextOf(doc),
-      preview: text ?? '',
+      preview: shown?.text ?? '',
       id: seg.id(doc),
     };
+    if (shown?.firstLine !== undefined) hit.previewLine = shown.firstLine + base;
+    if (shown?.matchLines) hit.matchLines = shown.matchLines.map((n) => n + base);
     if (record.signature) hit.signature = record.signature;
     if (record.at && record.at[0] <= endLine - startLine) {
       hit.nameLine = startLine + record.at[0];
@@ -320,50 +328,357 @@ export function symbolHit(reader: FileReader, seg: Segment, doc: number, preview
   return hit;
 }
 
-/** The first lines of a span, trimmed of common indentation, with matched words marked «…». */
-export function preview(lines: LazyLines, startLine: number, endLine: number, count: number, parsed: ParsedQuery | undefined): string {
-  const slice: string[] = [];
-  for (let i = startLine - 1; i < endLine && slice.length < count; i++) {
-    const line = lines.get(i, MAX_PREVIEW_LINE);
+/** Lines of a chunk searched for its best preview line: past this, a long chunk is not read. */
+const MAX_SCANNED_LINES = 400;
+/** Characters of a line compared with the query (a minified line is not read whole). */
+const MAX_SCANNED_LINE = 1000;
+/** Lines a hit lists in `matchLines`. */
+export const MAX_MATCH_LINES = 5;
+/** Scores closer than this are a tie. */
+const EPSILON = 1e-9;
+/** A line a reader can recognise: it holds a letter or a digit (not `/**`, `---`, `{`, `"""`). */
+const HAS_WORD = /[\p{L}\p{N}]/u;
+/** A line of a comment in most languages: `//`, `/*`, ` * `, `#` (not `#define`), `--`, `;`, `%`, `"""`. */
+const COMMENT_LINE = /^\s*(?:\/\/|\/\*|\*|#(?!\s*define\b)|--|;|%|"""|''')/;
+/** A Markdown, AsciiDoc or reStructuredText-style heading line. */
+const HEADING_LINE = /^ {0,3}(?:#{1,6}|={1,6})[ \t]+\S/;
+
+/** What a preview knows of its chunk, to prefer its definition line among equally good lines. */
+export interface PreviewContext {
+  /** The chunk's symbol (`Server.start`): a line naming it is the definition line. */
+  symbol?: string;
+  /** Prose: heading lines are the definition lines. */
+  prose?: boolean;
+}
+
+export interface Preview {
+  /** Up to `count` lines from the best line, dedented by its indentation, matches marked «…». */
+  text: string;
+  /** 1-based line (in the numbering of `lines`) where the preview starts; undefined when nothing was read. */
+  firstLine?: number;
+  /**
+   * Lines holding query matches (1-based, ascending, at most MAX_MATCH_LINES: the best ones,
+   * the preview's own line among them); undefined without a query.
+   */
+  matchLines?: number[];
+}
+
+/**
+ * The preview of a span: its best-matching line and the lines after it, up to `count`. The best
+ * line has the most and strongest query matches (a whole word over a part of it; equal lines:
+ * the definition line, then the earlier one). Without a match (fuzzy, path-only or no query) it
+ * is the first line with a word in it, so not a comment opener, a `---` or a lone brace.
+ */
+export function preview(
+  lines: LazyLines,
+  startLine: number,
+  endLine: number,
+  count: number,
+  parsed: ParsedQuery | undefined,
+  context: PreviewContext = {},
+): Preview {
+  const matcher = parsed ? PreviewMatcher.of(parsed) : undefined;
+  const active = matcher && matcher.terms.length > 0 ? matcher : undefined;
+  let best = -1;
+  let bestScore = 0;
+  let bestText = '';
+  let withWord = -1;
+  let nonBlank = -1;
+  const matched: Array<{ line: number; score: number }> = [];
+  let isDefinition: ((line: string) => boolean) | undefined;
+  const last = Math.min(endLine, startLine - 1 + MAX_SCANNED_LINES);
+  for (let n = startLine; n <= last; n++) {
+    const line = lines.get(n - 1, MAX_SCANNED_LINE);
     if (line === undefined) break;
-    if (slice.length === 0 && line.trim() === '') continue;
-    slice.push(line.length > MAX_PREVIEW_LINE ? `${line.slice(0, MAX_PREVIEW_LINE)}…` : line);
+    if (nonBlank < 0 && line.trim() !== '') nonBlank = n;
+    if (withWord < 0 && HAS_WORD.test(line)) {
+      withWord = n;
+      if (!active) break;
+    }
+    if (!active) continue;
+    const score = active.lineScore(line);
+    if (score <= 0) continue;
+    matched.push({ line: n, score });
+    if (score > bestScore + EPSILON) {
+      best = n;
+      bestScore = score;
+      bestText = line;
+    } else if (score > bestScore - EPSILON) {
+      isDefinition ??= definitionLineTest(context);
+      if (!isDefinition(bestText) && isDefinition(line)) {
+        best = n;
+        bestText = line;
+      }
+    }
   }
-  const indent = Math.min(...slice.filter((l) => l.trim()).map((l) => /^\s*/.exec(l)?.[0].length ?? 0));
-  const text = slice.map((l) => l.slice(Number.isFinite(indent) ? indent : 0).trimEnd()).join('\n');
-  return parsed ? markMatches(text, parsed) : text;
+  const first = best > 0 ? best : withWord > 0 ? withWord : nonBlank;
+  const out: Preview = { text: '' };
+  if (matcher) out.matchLines = strongest(matched, best);
+  if (first < 0) return out;
+  out.firstLine = first;
+  const slice: string[] = [];
+  for (let n = first; n <= endLine && slice.length < count; n++) {
+    const line = lines.get(n - 1, MAX_SCANNED_LINE);
+    if (line === undefined) break;
+    slice.push(line.trimEnd());
+  }
+  // Dedented by the first line's indentation (a line after it loses at most what it has): the
+  // best line reads from its first word, wherever in a block it sits.
+  const indent = /^\s*/.exec(slice[0] ?? '')?.[0].length ?? 0;
+  const text = slice.map((l) => clipLine(l.slice(Math.min(indent, /^\s*/.exec(l)?.[0].length ?? 0)), active)).join('\n');
+  out.text = active ? active.mark(text) : text;
+  return out;
+}
+
+/** The lines of the strongest matches, the best line first among them, in line order. */
+function strongest(matched: ReadonlyArray<{ line: number; score: number }>, best: number): number[] {
+  if (matched.length <= MAX_MATCH_LINES) return matched.map((m) => m.line);
+  const ranked = [...matched].sort((a, b) => (a.line === best ? -1 : b.line === best ? 1 : b.score - a.score || a.line - b.line));
+  return ranked.slice(0, MAX_MATCH_LINES).map((m) => m.line).sort((a, b) => a - b);
+}
+
+/** Whether a line is where the chunk's definition is: it names the symbol, or is a prose heading. */
+function definitionLineTest(context: PreviewContext): (line: string) => boolean {
+  if (context.prose) return (line) => HEADING_LINE.test(line);
+  const symbol = context.symbol ?? '';
+  // The last name of a qualified symbol (`Server.start` → `start`).
+  let end = symbol.length;
+  while (end > 0 && !isWordChar(symbol.charCodeAt(end - 1))) end--;
+  let start = end;
+  while (start > 0 && isWordChar(symbol.charCodeAt(start - 1))) start--;
+  const name = symbol.slice(start, end);
+  if (!name) return () => false;
+  return (line) => {
+    // A comment naming the symbol (a usage example in its doc comment) is not its definition.
+    if (COMMENT_LINE.test(line)) return false;
+    for (let i = line.indexOf(name); i >= 0; i = line.indexOf(name, i + 1)) {
+      if ((i === 0 || !isWordChar(line.charCodeAt(i - 1))) && !isWordChar(line.charCodeAt(i + name.length))) return true;
+    }
+    return false;
+  };
+}
+
+/** A character of an identifier: ASCII letters, digits, `_`, `$`, and any non-ASCII character (NaN past the end: no). */
+function isWordChar(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 36 || c >= 128;
+}
+
+/**
+ * A line cut to MAX_PREVIEW_LINE characters. When its first match lies beyond what would be
+ * shown, the cut keeps the match and a little before it (`…` marks each cut).
+ */
+function clipLine(line: string, matcher: PreviewMatcher | undefined): string {
+  if (line.length <= MAX_PREVIEW_LINE) return line;
+  const at = matcher ? matcher.firstMatch(line) : -1;
+  let from = 0;
+  if (at > MAX_PREVIEW_LINE - 60) {
+    from = at - 40;
+    const space = line.lastIndexOf(' ', from);
+    if (space > from - 20) from = space + 1;
+  }
+  const body = line.slice(from, from + MAX_PREVIEW_LINE);
+  return `${from > 0 ? '…' : ''}${body}${from + MAX_PREVIEW_LINE < line.length ? '…' : ''}`;
 }
 
 const WORD = /[\p{L}_$][\p{L}\p{N}_$]*|\p{N}[\p{L}\p{N}_]*/gu;
 
 /** Wraps words of `text` that the query matched in «». */
 export function markMatches(text: string, parsed: ParsedQuery): string {
-  const exact = new Set<string>();
-  const stems = new Set<string>();
-  const wildcards: Array<(t: string) => boolean> = [];
-  for (const c of parsed.clauses) {
-    if (c.presence === 'prohibited') continue;
-    if (c.wildcard) wildcards.push(wildcardMatcher(c.wildcard).test);
-    for (const w of c.words) {
-      for (const t of [w.whole, ...w.parts]) {
-        exact.add(t);
-        const s = proseForm(t);
-        if (s) stems.add(s);
+  return PreviewMatcher.of(parsed).mark(text);
+}
+
+/** How strongly a preview word matches a query word. */
+const WHOLE = 1; // one of the word's index tokens (itself or a part) is the query word
+const STEM = 0.9; // the same prose stem (`parses` for `parsing`)
+const FUZZY = 0.8; // within a fuzzy term's edit distance
+/** All parts of a query identifier matched separately (`fetch(user)` for `fetchUser`), scaled by the share matched. */
+const ALL_PARTS = 0.6;
+/** Weight of a stop word of the query (`the`, `for`) beside its other words. */
+const STOP_WORD_WEIGHT = 0.2;
+
+/** One word of the query that preview words are compared with (a wildcard term is one too). */
+interface PreviewTerm {
+  /** The word, lower-cased (for a wildcard term: its letters before the first `*`). */
+  whole: string;
+  wholeStem: string;
+  parts: readonly string[];
+  partStems: readonly string[];
+  weight: number;
+  editDistance: number;
+  wildcard?: (token: string) => boolean;
+}
+
+/** A preview word's match of one term: how strongly as a whole, and which of the term's parts (bits). */
+interface WordMatch {
+  term: number;
+  whole: number;
+  parts: number;
+}
+
+/**
+ * A query's words as preview lines are compared with them, made once per query. A word of a line
+ * matches by the index's own rules: its tokens (the word whole, lower-cased, and its identifier
+ * parts) against the query's, or prose stems against prose stems. Excluded terms and terms only
+ * of the path field match nothing.
+ */
+export class PreviewMatcher {
+  readonly terms: PreviewTerm[] = [];
+  /** Matches of each word seen, or null: the words of code repeat across lines and hits. */
+  private readonly memo = new Map<string, readonly WordMatch[] | null>();
+  private readonly wholeOf: Float64Array;
+  private readonly partsOf: Int32Array;
+  /**
+   * The first two letters of the query's prose stems. A stem keeps its word's first letters
+   * (Porter rewrites suffixes only), so a word starting otherwise is never stemmed.
+   */
+  private readonly stemStarts = new Set<string>();
+  /** Strings one of which a matching line holds (lower-cased); undefined when any line may match. */
+  private readonly needles: string[] | undefined;
+
+  private static readonly byQuery = new WeakMap<ParsedQuery, PreviewMatcher>();
+
+  static of(parsed: ParsedQuery): PreviewMatcher {
+    let m = PreviewMatcher.byQuery.get(parsed);
+    if (!m) PreviewMatcher.byQuery.set(parsed, (m = new PreviewMatcher(parsed)));
+    return m;
+  }
+
+  private constructor(parsed: ParsedQuery) {
+    for (const c of parsed.clauses) {
+      if (c.presence === 'prohibited' || !c.fields.some((f) => f !== 'path')) continue;
+      if (c.wildcard) {
+        const compiled = wildcardMatcher(c.wildcard);
+        this.terms.push({ whole: compiled.prefix, wholeStem: '', parts: [], partStems: [], weight: c.boost, editDistance: 0, wildcard: compiled.test });
+      }
+      for (const w of c.words) {
+        const wholeStem = proseForm(w.whole);
+        const stop = wholeStem === '' && /^\p{L}+$/u.test(w.whole);
+        this.terms.push({
+          whole: w.whole,
+          wholeStem,
+          parts: w.parts.slice(0, 30),
+          partStems: w.parts.slice(0, 30).map(proseForm),
+          weight: c.boost * (stop ? STOP_WORD_WEIGHT : 1),
+          editDistance: c.editDistance,
+        });
       }
     }
+    for (const t of this.terms) for (const stem of [t.wholeStem, ...t.partStems]) if (stem) this.stemStarts.add(stem.slice(0, 2));
+    // What a line must contain (lower-cased) to match at all: a token is a piece of its word, and
+    // a word with a stem holds all of that stem but its last two letters (Porter rewrites at most
+    // those: `happi` ← `happy`, `possibl` ← `possibly`). Fuzzy terms and wildcards with no prefix
+    // can match anything.
+    const needles = new Set<string>();
+    for (const t of this.terms) {
+      for (const piece of t.wildcard ? [t.whole] : [t.whole, ...t.parts]) if (piece) needles.add(piece);
+      for (const stem of [t.wholeStem, ...t.partStems]) if (stem) needles.add(stem.slice(0, Math.max(2, stem.length - 2)));
+    }
+    const anyLine = this.terms.some((t) => t.editDistance > 0 || (t.wildcard && !t.whole));
+    this.needles = anyLine ? undefined : [...needles];
+    this.wholeOf = new Float64Array(this.terms.length);
+    this.partsOf = new Int32Array(this.terms.length);
   }
-  if (exact.size === 0 && wildcards.length === 0) return text;
-  return text.replace(WORD, (word) => {
+
+  /** How well a line matches the query: per query word its strongest match, weighted and summed. */
+  lineScore(line: string): number {
+    // Most lines of a chunk hold no query word: two native searches rule them out, where
+    // tokenising them cost a cold query most of its preview time.
+    if (this.needles) {
+      const lower = line.toLowerCase();
+      if (!this.needles.some((n) => lower.includes(n))) return 0;
+    }
+    const { wholeOf, partsOf, terms } = this;
+    wholeOf.fill(0);
+    partsOf.fill(0);
+    let any = false;
+    WORD.lastIndex = 0;
+    for (let m = WORD.exec(line); m; m = WORD.exec(line)) {
+      const matches = this.matchesOf(m[0]);
+      if (!matches) continue;
+      any = true;
+      for (const wm of matches) {
+        if (wm.whole > (wholeOf[wm.term] as number)) wholeOf[wm.term] = wm.whole;
+        partsOf[wm.term] = (partsOf[wm.term] as number) | wm.parts;
+      }
+    }
+    if (!any) return 0;
+    let score = 0;
+    for (let t = 0; t < terms.length; t++) {
+      const term = terms[t] as PreviewTerm;
+      const parts = term.parts.length > 0 ? (ALL_PARTS * bitCount(partsOf[t] as number)) / term.parts.length : 0;
+      score += term.weight * Math.max(wholeOf[t] as number, parts);
+    }
+    return score;
+  }
+
+  /** Where the first matched word of a line starts, or -1. */
+  firstMatch(line: string): number {
+    WORD.lastIndex = 0;
+    for (let m = WORD.exec(line); m; m = WORD.exec(line)) if (this.matchesOf(m[0])) return m.index;
+    return -1;
+  }
+
+  /** `text` with every matched word wrapped in «». */
+  mark(text: string): string {
+    if (this.terms.length === 0) return text;
+    return text.replace(WORD, (word) => (this.matchesOf(word) ? `«${word}»` : word));
+  }
+
+  private matchesOf(word: string): readonly WordMatch[] | null {
+    const known = this.memo.get(word);
+    if (known !== undefined) return known;
+    if (this.needles) {
+      // Most words of a line that holds a query word are other words: no splitting or stemming for them.
+      const lower = word.toLowerCase();
+      if (!this.needles.some((n) => lower.includes(n))) return this.remember(word, null);
+    }
     const forms = formsOf(word);
-    const hit = exact.has(forms.lower) || stems.has(forms.prose) || forms.parts.some((p) => exact.has(p)) || wildcards.some((t) => t(forms.lower));
-    return hit ? `«${word}»` : word;
-  });
+    const tokens = forms.parts.length > 0 ? [forms.lower, ...forms.parts] : [forms.lower];
+    const lower = forms.lower;
+    const prose = this.stemStarts.has(lower.slice(0, 2)) || this.stemStarts.has(lower.slice(0, 1)) ? proseOf(forms) : '';
+    const out: WordMatch[] = [];
+    this.terms.forEach((term, t) => {
+      let whole = 0;
+      if (term.wildcard) {
+        if (tokens.some(term.wildcard)) whole = WHOLE;
+      } else if (tokens.includes(term.whole)) whole = WHOLE;
+      else if (term.wholeStem && prose === term.wholeStem) whole = STEM;
+      else if (term.editDistance > 0 && tokens.some((tok) => tok.length >= MIN_FUZZY_LENGTH && boundedLevenshtein(tok, term.whole, term.editDistance) <= term.editDistance)) whole = FUZZY;
+      let parts = 0;
+      term.parts.forEach((p, k) => {
+        const stem = term.partStems[k];
+        if (tokens.includes(p) || (stem && prose === stem)) parts |= 1 << k;
+      });
+      if (whole > 0 || parts !== 0) out.push({ term: t, whole, parts });
+    });
+    return this.remember(word, out.length > 0 ? out : null);
+  }
+
+  private remember(word: string, result: readonly WordMatch[] | null): readonly WordMatch[] | null {
+    if (this.memo.size >= WORD_FORMS_KEPT) this.memo.clear();
+    this.memo.set(word, result);
+    return result;
+  }
+}
+
+/** Tokens shorter than this never match a fuzzy term (`a` is one edit from every one-letter word). */
+const MIN_FUZZY_LENGTH = 2;
+
+function bitCount(n: number): number {
+  let c = 0;
+  for (let v = n; v !== 0; v &= v - 1) c++;
+  return c;
 }
 
 interface WordForms {
   lower: string;
-  prose: string;
   parts: readonly string[];
+  /** The prose stem of `lower`, once asked for (stemming is most of a cold query's preview cost). */
+  prose?: string;
+}
+
+function proseOf(forms: WordForms): string {
+  return (forms.prose ??= proseForm(forms.lower));
 }
 
 /**
@@ -374,7 +689,7 @@ function formsOf(word: string): WordForms {
   const known = wordForms.get(word);
   if (known) return known;
   const lower = word.toLowerCase().replace(/^[_$]+|[_$]+$/g, '');
-  const forms: WordForms = { lower, prose: proseForm(lower), parts: identifierParts(word) };
+  const forms: WordForms = { lower, parts: identifierParts(word) };
   if (wordForms.size >= WORD_FORMS_KEPT) wordForms.clear();
   wordForms.set(word, forms);
   return forms;

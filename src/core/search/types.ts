@@ -49,8 +49,15 @@ export interface SearchHit {
   kind: ChunkKind;
   language: string;
   context: string;
-  /** The chunk's first lines, matched words marked «like this». */
+  /**
+   * Lines of the chunk from its best-matching line (the one with the most query words; without
+   * a match, its first line with a word in it), matched words marked «like this».
+   */
   preview: string;
+  /** 1-based file line of the preview's first line (absent without a preview). */
+  previewLine?: number;
+  /** 1-based lines of the chunk where query words occur: at most 5, the best ones, ascending (absent without a query). */
+  matchLines?: number[];
   signature?: string;
   /**
    * Where the hit's symbol is named (1-based line and UTF-16 column), for hits that name one:

@@ -3,7 +3,7 @@
 // the context pack. The view is empty (and shows its welcome content) until a search ran.
 import * as vscode from 'vscode';
 import type { SearchHit } from '../../core/search/types';
-import { count, hitTitle, hitTooltip, kindIcon, previewLine } from '../format';
+import { count, hitTitle, hitTooltip, kindIcon, matchedLine } from '../format';
 import type { LastSearch, SavedSearch } from '../lastSearch';
 import type { FolderHit } from '../services';
 
@@ -100,9 +100,11 @@ export class ResultsTreeProvider implements vscode.TreeDataProvider<ResultNode>,
     item.id = `hit:${hit.folderUri}:${hit.docid}`;
     item.iconPath = new vscode.ThemeIcon(hit.stale ? 'warning' : kindIcon(hit.kind));
     const lines = hit.startLine === hit.endLine ? `${hit.startLine}` : `${hit.startLine}–${hit.endLine}`;
-    // A chunk without a name is already labelled by its lines: do not repeat them.
+    // The line the preview shows (the best match) with its number, as VS Code's Search view lists
+    // a match; without a preview, the chunk's lines (unless they are its label already).
     const named = !!(hit.symbol || hit.context);
-    item.description = [named ? lines : '', hit.stale ? 'changed since indexed' : '', previewLine(hit)].filter(Boolean).join('  ');
+    const matched = matchedLine(hit);
+    item.description = [matched ? '' : named ? lines : '', hit.stale ? 'changed since indexed' : '', matched].filter(Boolean).join('  ');
     item.tooltip = hitTooltip(hit, multi);
     item.contextValue = 'cairn.hit';
     item.command = { command: 'cairn.openSpan', title: 'Open', arguments: [hit] };

@@ -3,7 +3,7 @@
 import * as vscode from 'vscode';
 import type { SearchHit } from '../../core/search/types';
 import type { CommandDeps } from '../commands/types';
-import { hitTitle, kindIcon, previewLine } from '../format';
+import { hitLine, hitTitle, kindIcon, previewLine } from '../format';
 import { parseSearchInput } from '../searchQuery';
 import type { FolderHit, MultiSearchResult } from '../services';
 import { ADD_BUTTON, COPY_BUTTON, multiRoot, showLivePick } from './livePick';
@@ -17,7 +17,8 @@ const SHOW_IN_VIEW_BUTTON: vscode.QuickInputButton = { iconPath: new vscode.Them
 export const SEARCH_PLACEHOLDER = 'Search code and docs (filters: lang:ts kind:function path:src/** scope:docs)';
 
 export function hitItem(hit: FolderHit<SearchHit>, withFolder: boolean, buttons: readonly vscode.QuickInputButton[]): HitItem {
-  const where = `${hit.path}:${hit.startLine}`;
+  // Where the hit opens: the line its preview shows (the best match), as VS Code's Search lists a match.
+  const where = `${hit.path}:${hitLine(hit)}`;
   return {
     label: `$(${kindIcon(hit.kind)}) ${hitTitle(hit)}`,
     description: withFolder ? `${where} · ${hit.folder}` : where,

@@ -2,7 +2,8 @@
 // click-to-open, persistence, screenshots), inline filters, and Go to Symbol.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { hitTitle, hitTooltip, spanReference } from '../../../src/vscode/format';
+import { hitLine, hitTitle, hitTooltip, spanReference } from '../../../src/vscode/format';
+import { caretOf } from '../../../src/vscode/hitLine';
 import { parseSearchInput } from '../../../src/vscode/searchQuery';
 import { api, poll, ready, sleep } from './cairnHelpers';
 import { click, getText, press, screenshot, typeText, ui, uiAvailable, waitForText } from './ui';
@@ -51,7 +52,7 @@ describe('Cairn: search', () => {
     assert.ok(docs.results.length > 0 && docs.results.every((h) => h.path.endsWith('.md')), `scope:docs gave ${docs.results.map((h) => h.path).join(', ')}`);
   });
 
-  it('Cairn: Search — type a query, accept, and the span opens selected', async function () {
+  it('Cairn: Search — type a query, accept, and the hit opens with the caret on its matched line', async function () {
     if (!uiAvailable()) this.skip();
     this.timeout(60000);
     const a = await api();
@@ -63,8 +64,8 @@ describe('Cairn: search', () => {
     void vscode.commands.executeCommand('cairn.search');
     await waitForQuickInput();
     await typeText(query);
-    // The first row shows the top hit's path:line once the debounced search answered.
-    await waitForText(`${expected.path}:${expected.startLine}`);
+    // The first row shows the top hit's path:line (its matched line) once the debounced search answered.
+    await waitForText(`${expected.path}:${hitLine(expected)}`);
     await waitForText('result');
     await screenshot('search-quickpick', { clip: '.quick-input-widget' });
     await press('Enter');
@@ -72,7 +73,11 @@ describe('Cairn: search', () => {
       const s = activeSpan();
       return s && s.path === expected.path ? s : undefined;
     });
-    assert.deepEqual(opened, { path: expected.path, startLine: expected.startLine, endLine: expected.endLine });
+    // The caret on the matched line, nothing selected (as VS Code's Search opens a match).
+    const caret = caretOf(expected)?.line ?? expected.startLine;
+    assert.ok(caret >= expected.startLine && caret <= expected.endLine, `caret line ${caret} outside ${spanReference(expected)}`);
+    assert.deepEqual(opened, { path: expected.path, startLine: caret, endLine: caret });
+    assert.ok(vscode.window.activeTextEditor?.selection.isEmpty, 'the span is not selected');
     await screenshot('editor-span', { clip: '.part.editor' });
     // Accepting also fills the Results view with that search.
     assert.equal(a.lastSearch.current?.query, query);
@@ -85,7 +90,7 @@ describe('Cairn: search', () => {
     await vscode.env.clipboard.writeText('');
     void vscode.commands.executeCommand('cairn.search', 'vector length');
     await waitForQuickInput();
-    await waitForText(`${top.path}:${top.startLine}`);
+    await waitForText(`${top.path}:${hitLine(top)}`);
     await click({ selector: '.quick-input-widget .monaco-list-row.focused .codicon-copy' });
     await poll('the reference on the clipboard', async () => (await vscode.env.clipboard.readText()) === spanReference(top) || undefined, 5000);
     await press('Escape');
@@ -104,7 +109,7 @@ describe('Cairn: search', () => {
     await press('Escape');
   });
 
-  it('Results view: shows files with their chunks, opens a chunk at its range, survives as last search', async function () {
+  it('Results view: shows files with their chunks, opens a chunk at its matched line, survives as last search', async function () {
     this.timeout(60000);
     const a = await api();
     await closeEditors();
@@ -127,7 +132,8 @@ describe('Cairn: search', () => {
       const s = activeSpan();
       return s && s.path === top.path ? s : undefined;
     });
-    assert.deepEqual(opened, { path: top.path, startLine: top.startLine, endLine: top.endLine });
+    const caret = caretOf(top)?.line ?? top.startLine;
+    assert.deepEqual(opened, { path: top.path, startLine: caret, endLine: caret });
     // Keyboard: back in the Results view, Ctrl+C copies the selected chunk's reference.
     await vscode.env.clipboard.writeText('');
     await vscode.commands.executeCommand('cairn.results.focus');

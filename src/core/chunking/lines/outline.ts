@@ -152,16 +152,63 @@ function stripClosingHashes(title: string): string {
   return title.replace(/(?:^|[ \t]+)#+[ \t]*$/, '');
 }
 
-/** Heading text as a reader would name it: no link targets, code ticks, bold markers or anchors. */
-function cleanTitle(raw: string): string {
-  const title = raw
-    .replace(/\s*\{#[^}]*\}\s*$/, '')
-    .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
-    .replace(/`+/g, '')
-    .replace(/\*\*|__/g, '')
-    .replace(/\s+/g, ' ')
-    .trim();
+/**
+ * Heading text as a reader sees it rendered: plain text, no markup. Code spans keep their text
+ * as written (ticks dropped); elsewhere HTML tags and comments go, links and images become their
+ * text, emphasis and strikethrough markers go, entities and backslash escapes are resolved.
+ * `<a name="x"></a>Install [Linux](url) \`code\`` → `Install Linux code`.
+ */
+export function cleanTitle(raw: string): string {
+  const pieces: string[] = [];
+  let last = 0;
+  const text = raw.replace(/\s*\{#[^}]*\}\s*$/, '');
+  for (const m of text.matchAll(CODE_SPAN)) {
+    pieces.push(plainMarkup(text.slice(last, m.index)), (m[2] as string).trim());
+    last = m.index + m[0].length;
+  }
+  pieces.push(plainMarkup(text.slice(last)));
+  const title = pieces.join('').replace(/\s+/g, ' ').trim();
   return title.length > MAX_TITLE_CHARS ? title.slice(0, MAX_TITLE_CHARS) : title;
+}
+
+/** A code span: a run of backticks, text, the same run (CommonMark). */
+const CODE_SPAN = /(`+)([\s\S]*?[^`])\1(?!`)/g;
+const HTML_COMMENT = /<!--[\s\S]*?(?:-->|$)/g;
+const HTML_TAG = /<\/?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?\/?>/g;
+const AUTOLINK = /<((?:https?|ftp|mailto):[^<>\s]*)>/g;
+/** An inline link or image with no brackets inside its text: replaced from the innermost out. */
+const INLINE_LINK = /!?\[([^[\]]*)\]\((?:[^()]|\([^()]*\))*\)/g;
+/** A reference link or image, full (`[text][ref]`), collapsed (`[text][]`). */
+const REFERENCE_LINK = /!?\[([^[\]]*)\]\[[^[\]]*\]/g;
+/**
+ * Emphasis, strong emphasis and strikethrough: an opening and a closing run around text that
+ * neither starts nor ends with a space (CommonMark's flanking rule, simplified); `_` only at the
+ * edges of words, never inside one (`snake_case`). An unpaired `*` (`*args`) stays.
+ */
+const EMPHASIS = [
+  /(?<![\\*])\*\*(?=[^\s*])(.+?)(?<=[^\s*\\])\*\*(?!\*)/g,
+  /(?<![\p{L}\p{N}_\\])__(?=[^\s_])(.+?)(?<=[^\s_\\])__(?![\p{L}\p{N}_])/gu,
+  /(?<![\\*])\*(?=[^\s*])(.+?)(?<=[^\s*\\])\*(?!\*)/g,
+  /(?<![\p{L}\p{N}_\\])_(?=[^\s_])(.+?)(?<=[^\s_\\])_(?![\p{L}\p{N}_])/gu,
+  /(?<!\\)~~(?=\S)(.+?)(?<=\S)~~/g,
+];
+const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', '#39': "'" };
+
+/** Text outside code spans as rendered: see cleanTitle. */
+function plainMarkup(text: string): string {
+  let t = text.replace(HTML_COMMENT, '').replace(AUTOLINK, '$1').replace(HTML_TAG, '');
+  for (let before = ''; before !== t; ) {
+    before = t;
+    t = t.replace(INLINE_LINK, '$1');
+  }
+  t = t.replace(REFERENCE_LINK, '$1');
+  for (let before = ''; before !== t; ) {
+    before = t;
+    for (const re of EMPHASIS) t = t.replace(re, '$1');
+  }
+  return t
+    .replace(/&(amp|lt|gt|quot|apos|nbsp|#39);/g, (_, name: string) => ENTITIES[name] as string)
+    .replace(/\\([!-/:-@[-`{-~])/g, '$1');
 }
 
 // ---------------------------------------------------------------------------

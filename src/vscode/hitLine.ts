@@ -1,0 +1,62 @@
+// Which line of a hit the views show and the editor opens at: the preview's line (the chunk's
+// best match), as VS Code's own Search view shows and opens a match. Plain functions of a hit,
+// without `vscode`, so they are tested in plain Node.
+
+/** A place in a file: 1-based line (as every Cairn line), 0-based column in UTF-16 units (VS Code's `character`). */
+export interface CaretPosition {
+  line: number;
+  column?: number;
+}
+
+/** What opening a hit needs to know beyond its span. */
+export interface CaretHints {
+  startLine: number;
+  endLine: number;
+  /** An explicit place (a symbol's name, when hits carry one). */
+  at?: CaretPosition;
+  preview?: string;
+  previewLine?: number;
+  matchLines?: readonly number[];
+}
+
+/**
+ * Where opening a hit puts the caret: the explicit place; else, for a search hit (one with
+ * `matchLines`), the preview's line when it matched, or the first matching line, or the preview's
+ * line. Undefined for a plain span (nothing to point at): the span is selected instead.
+ */
+export function caretOf(hit: CaretHints): CaretPosition | undefined {
+  if (hit.at) return hit.at;
+  if (!hit.matchLines) return undefined;
+  const line = hit.previewLine !== undefined && hit.matchLines.includes(hit.previewLine) ? hit.previewLine : (hit.matchLines[0] ?? hit.previewLine ?? hit.startLine);
+  return { line };
+}
+
+/** The first word marked «…» in the preview's first line (what the caret goes before), if any. */
+export function firstMarkedWord(preview: string | undefined): string | undefined {
+  const first = preview?.split('\n', 1)[0] ?? '';
+  return /«([^»]+)»/.exec(first)?.[1];
+}
+
+/** The column of `word` as a whole word in `lineText`, else of its first non-blank character. */
+export function caretColumn(lineText: string, word: string | undefined): number {
+  if (word) {
+    for (let i = lineText.indexOf(word); i >= 0; i = lineText.indexOf(word, i + 1)) {
+      const before = lineText[i - 1];
+      const after = lineText[i + word.length];
+      if ((before === undefined || !/[\p{L}\p{N}_$]/u.test(before)) && (after === undefined || !/[\p{L}\p{N}_$]/u.test(after))) return i;
+    }
+  }
+  const indent = /^\s*/.exec(lineText)?.[0].length ?? 0;
+  return indent < lineText.length ? indent : 0;
+}
+
+/** The line a view shows for a hit: its number and text (trimmed, markers removed); text '' without a preview. */
+export function shownLine(hit: { preview: string; previewLine?: number; startLine: number }): { line: number; text: string } {
+  const lines = hit.preview.split('\n');
+  const k = lines.findIndex((l) => l.trim().length > 0);
+  const text = k >= 0 ? (lines[k] as string).trim().replace(/[«»]/g, '') : '';
+  // A ripgrep preview numbers its lines already (`12: text`).
+  const numbered = /^(\d+): (.*)$/.exec(text);
+  if (numbered && Number(numbered[1]) === hit.previewLine) return { line: hit.previewLine, text: numbered[2] as string };
+  return { line: (hit.previewLine ?? hit.startLine) + Math.max(k, 0), text };
+}
