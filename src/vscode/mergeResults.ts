@@ -56,7 +56,7 @@ export function mergeSearch(answers: ReadonlyArray<FolderAnswer<SearchResponse>>
   };
 }
 
-export type LabelledFile = FileHit & { folder: string; folderUri: string };
+export type LabelledFile = Omit<FileHit, 'spans'> & { spans: Array<LabelledHit<SearchHit>>; folder: string; folderUri: string };
 
 /** Files ranked as files in every folder, merged by score (ties: folder order, then rank), spans labelled too. */
 export function mergeFiles(answers: ReadonlyArray<FolderAnswer<FileSearchResponse>>, limit: number): { files: LabelledFile[]; total: number; totalIsLowerBound?: boolean; warnings: string[] } {

@@ -72,9 +72,14 @@ describe('files ranked as files', () => {
         { name: 'one chunk: its score', input: { path: 'src/a.ts', scores: [4] }, expected: { score: 4, parts: ['best chunk'] } },
         { name: 'others damped: 4 + 0.5·2 + 0.25·2', input: { path: 'src/a.ts', scores: [4, 2, 2] }, expected: { score: 5.5, parts: ['best chunk', '2 other matching chunks (damped)'] } },
         { name: 'file-name boost on the sum', input: { path: 'lib/router/index.js', scores: [4, 2] }, expected: { score: 6.25, parts: ['best chunk', '1 other matching chunk (damped)', 'file-name'] } },
+        {
+          name: 'words only other chunks match: half their weight',
+          input: { path: 'src/a.ts', scores: [4, 2], coverage: { words: 2, weight: 3 } },
+          expected: { score: 6.5, parts: ['best chunk', '1 other matching chunk (damped)', '2 more query words in other chunks'] },
+        },
       ],
-      ({ path: p, scores }) => {
-        const r = fileScore(p, scores.map((score) => ({ score })), names, { ...DEFAULT_RANKING, fileOtherChunks: 0.5, fileChunkDecay: 0.5, fileName: 1.25 });
+      ({ path: p, scores, coverage }: { path: string; scores: number[]; coverage?: { words: number; weight: number } }) => {
+        const r = fileScore(p, scores.map((score) => ({ score })), names, { ...DEFAULT_RANKING, fileOtherChunks: 0.5, fileChunkDecay: 0.5, fileName: 1.25, fileCoverage: 0.5 }, coverage);
         assert.equal(sum(r.breakdown), r.score);
         return { score: r.score, parts: r.breakdown.map((b) => (b.kind === 'field' ? b.term : b.name)) };
       },

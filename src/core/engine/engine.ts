@@ -483,7 +483,7 @@ export class Engine {
         const depth = Math.max(30, ((options.limit ?? 20) + (options.offset ?? 0)) * 3);
         const idx = indexAnswer({ ...options, limit: depth, offset: 0 });
         const rg = await ripgrepWordsProvider(ctx, query, { ...options, limit: depth, offset: 0 });
-        const fused = fuseHybrid(ctx, query, [{ name: 'index', hits: idx.hits }, { name: 'ripgrep', hits: rg.hits }], options);
+        const fused = fuseHybrid(ctx, query, [{ name: 'index', hits: idx.hits }, { name: 'ripgrep', hits: rg.hits, weight: this.ranking.hybridRipgrep }], options);
         return { hits: fused.hits, total: fused.total, warnings: [...idx.warnings, ...rg.warnings], diagnostics: rg.diagnostics };
       }
       default:

@@ -187,13 +187,20 @@ export async function ripgrepWordsProvider(ctx: ProviderContext, query: string, 
     if (!f) fileWords.set(m.path, (f = new Set()));
     for (const w of found) f.add(w);
   }
+  // A word found in few files says more than one found everywhere: each counts its idf over
+  // the indexed files (its document frequency being the files ripgrep found it in).
+  const n = Math.max(ctx.snapshot.manifest.files, fileWords.size, 1);
+  const df = new Array<number>(words.length).fill(0);
+  for (const f of fileWords.values()) for (const w of f) df[w] = (df[w] as number) + 1;
+  const idf = df.map((d) => Math.log(1 + (n - d + 0.5) / (d + 0.5)));
+  const weigh = (set: ReadonlySet<number>) => [...set].reduce((t, w) => t + (idf[w] as number), 0);
   const ranked = [...chunks.values()].map((c) => {
     const seg = ctx.snapshot.segments[c.seg] as Segment;
     const path = seg.pathOf(c.doc);
-    const inFile = fileWords.get(path)?.size ?? 0;
+    const inFile = fileWords.get(path) ?? new Set<number>();
     const parts: ScoreComponent[] = [
-      { kind: 'match', name: `ripgrep: ${c.words.size} of ${words.length} query words in the chunk`, value: c.words.size },
-      { kind: 'match', name: `ripgrep: ${inFile} query words in the file`, value: round(0.1 * inFile) },
+      { kind: 'match', name: `ripgrep: ${c.words.size} of ${words.length} query words in the chunk (by idf)`, value: round(weigh(c.words)) },
+      { kind: 'match', name: `ripgrep: ${inFile.size} query words in the file (by idf, × 0.1)`, value: round(0.1 * weigh(inFile)) },
       { kind: 'match', name: `ripgrep: ${c.lines.length} matching line${c.lines.length === 1 ? '' : 's'}`, value: round(0.01 * Math.min(c.lines.length, 10)) },
     ];
     return { c, path, parts, score: round(parts.reduce((t, p) => t + p.value, 0)) };
@@ -230,7 +237,8 @@ function markSubmatches(m: RipgrepMatch): string {
 export function fuseHybrid(
   ctx: ProviderContext,
   query: string,
-  lists: Array<{ name: string; hits: SearchHit[] }>,
+  /** Each list's RRF weight (default 1). */
+  lists: Array<{ name: string; hits: SearchHit[]; weight?: number }>,
   options: SearchOptions,
 ): { hits: SearchHit[]; total: number } {
   const limit = Math.max(1, options.limit ?? 20);
@@ -238,9 +246,10 @@ export function fuseHybrid(
   const fused = new Map<string, { hit: SearchHit; parts: ScoreComponent[] }>();
   for (const list of lists) {
     list.hits.forEach((h, rank) => {
-      const value = 1 / (RRF_K + rank + 1);
+      const weight = list.weight ?? 1;
+      const value = weight / (RRF_K + rank + 1);
       const entry = fused.get(h.docid) ?? { hit: { ...h }, parts: [] };
-      entry.parts.push({ kind: 'match', name: `rrf: ${list.name} rank ${rank + 1}`, value: round(value) });
+      entry.parts.push({ kind: 'match', name: `rrf: ${list.name} rank ${rank + 1}${weight !== 1 ? ` (× ${weight})` : ''}`, value: round(value) });
       fused.set(h.docid, entry);
     });
   }

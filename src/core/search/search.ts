@@ -38,6 +38,14 @@ export interface RankingParams {
   fileOtherChunks: number;
   /** …and the factor each further chunk's weight is multiplied by (a damped sum). */
   fileChunkDecay: number;
+  /**
+   * File ranking: each query word a file's other chunks match and its best chunk does not,
+   * at this share of the word's weight × idf (the file covers more of the query). Off (0):
+   * measured worse (docs/file-ranking-runs.md).
+   */
+  fileCoverage: number;
+  /** Hybrid provider: the ripgrep list's weight in the rank fusion (the index list's is 1). */
+  hybridRipgrep: number;
   /** File ranking: a query word is the file's name (`router` → `lib/router.js`, `lib/router/index.js`). */
   fileName: number;
 }
@@ -56,6 +64,8 @@ export const DEFAULT_RANKING: RankingParams = {
   fileOtherChunks: 0.5,
   fileChunkDecay: 0.5,
   fileName: 1.25,
+  fileCoverage: 0,
+  hybridRipgrep: 0.1,
 };
 
 /** A grouped search scores this many chunks per file asked for (bounded by MAX_FILE_POOL). */
@@ -176,7 +186,23 @@ export function searchFilesSnapshot(
     else byFile.set(p, [x]);
   }
   const names = fileNameWords(parsed);
-  const grouped = [...byFile].map(([path, chunks]) => ({ path, chunks, ...fileScore(path, chunks, names, ranking) }));
+  // What each query word is worth (weight × idf of its best term), by presence bit.
+  const wordWeight = new Float64Array(32);
+  for (const t of run.scoring.terms) if (t.presenceBit >= 0) wordWeight[t.presenceBit] = Math.max(wordWeight[t.presenceBit] as number, t.weight * t.idf);
+  const grouped = [...byFile].map(([path, chunks]) => {
+    let more = 0;
+    for (const x of chunks) more |= x.c.bits;
+    more &= ~(chunks[0] as Ranked).c.bits;
+    let words = 0;
+    let coverage = 0;
+    for (let b = 0; more !== 0 && b < 32; b++, more >>>= 1) {
+      if (more & 1) {
+        words++;
+        coverage += wordWeight[b] as number;
+      }
+    }
+    return { path, chunks, ...fileScore(path, chunks, names, ranking, { words, weight: coverage }) };
+  });
   grouped.sort((a, b) => b.score - a.score || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   if (grouped.length === 0) return { files: [], total: 0, totalIsLowerBound: false, warnings, parsed };
   const files = grouped.slice(offset, offset + limit).map((g): FileHit => {
@@ -200,7 +226,14 @@ export function searchFilesSnapshot(
  * others (`fileOtherChunks`, then × `fileChunkDecay` per further chunk), and the file-name
  * boost. The breakdown's values add up to the score.
  */
-export function fileScore(path: string, chunks: ReadonlyArray<{ score: number }>, nameWords: ReadonlySet<string>, ranking: RankingParams): { score: number; breakdown: ScoreComponent[] } {
+export function fileScore(
+  path: string,
+  chunks: ReadonlyArray<{ score: number }>,
+  nameWords: ReadonlySet<string>,
+  ranking: RankingParams,
+  /** Query words only the file's other chunks match, and their summed weight × idf. */
+  coverage: { words: number; weight: number } = { words: 0, weight: 0 },
+): { score: number; breakdown: ScoreComponent[] } {
   const breakdown: ScoreComponent[] = [];
   const best = round((chunks[0] as { score: number }).score);
   breakdown.push({ kind: 'match', name: 'best chunk', value: best });
@@ -208,6 +241,9 @@ export function fileScore(path: string, chunks: ReadonlyArray<{ score: number }>
   let w = ranking.fileOtherChunks;
   for (let i = 1; i < chunks.length && w > 1e-6; i++, w *= ranking.fileChunkDecay) others += w * (chunks[i] as { score: number }).score;
   if (chunks.length > 1 && others > 0) breakdown.push({ kind: 'match', name: `${chunks.length - 1} other matching chunk${chunks.length === 2 ? '' : 's'} (damped)`, value: round(others) });
+  if (coverage.words > 0 && ranking.fileCoverage > 0) {
+    breakdown.push({ kind: 'match', name: `${coverage.words} more query word${coverage.words === 1 ? '' : 's'} in other chunks`, value: round(coverage.weight * ranking.fileCoverage) });
+  }
   let running = breakdown.reduce((t, p) => t + p.value, 0);
   if (ranking.fileName !== 1 && nameWords.size > 0 && nameWords.has(fileNameOf(path))) {
     const value = round(running * (ranking.fileName - 1));
