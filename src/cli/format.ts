@@ -1,5 +1,5 @@
 // Human-readable rendering shared by commands.
-import type { SearchHit } from '../core/search/types';
+import type { FileHit, SearchHit } from '../core/search/types';
 import type { Output } from './output';
 
 export function formatBytes(n: number): string {
@@ -25,6 +25,21 @@ export function formatHit(hit: SearchHit, extra = ''): string[] {
   const head = `${hit.path}:${hit.startLine}-${hit.endLine}${at}  ${hit.kind}${name ? ` ${name}` : ''}  (${hit.score.toFixed(2)})${extra}${hit.stale ? `  [stale: ${hit.staleReason}]` : ''}`;
   const preview = hit.preview ? hit.preview.split('\n').map((l) => `    ${l}`) : [];
   return [head, ...preview];
+}
+
+/** `path  (score, N matching chunks)` then each best span's `start-end  kind name` and its first preview line. */
+export function formatFiles(files: readonly FileHit[]): string[] {
+  const out: string[] = [];
+  for (const f of files) {
+    out.push(`${f.path}  (${f.score.toFixed(2)}, ${f.matchedChunks} matching chunk${f.matchedChunks === 1 ? '' : 's'})${f.stale ? '  [stale]' : ''}`);
+    for (const h of f.spans) {
+      const name = h.context || h.symbol;
+      out.push(`    ${h.startLine}-${h.endLine}  ${h.kind}${name ? ` ${name}` : ''}  (${h.score.toFixed(2)})`);
+      const first = h.preview.split('\n').find((l) => l.trim());
+      if (first) out.push(`        ${first.trim()}`);
+    }
+  }
+  return out;
 }
 
 /** A single self-overwriting progress line on stderr, only when stderr is a terminal. */

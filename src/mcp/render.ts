@@ -3,7 +3,7 @@
 import type { IndexStatus } from '../core/engine/engine';
 import type { RefreshReport } from '../core/engine/indexer';
 import { estimateTokens } from '../core/pack/markdown';
-import type { SearchHit, SymbolHit } from '../core/search/types';
+import type { FileHit, SearchHit, SymbolHit } from '../core/search/types';
 import type { FreshnessState, FreshnessSummary } from './freshness';
 
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`;
@@ -149,6 +149,28 @@ export interface HitListOptions<H> {
 export function fitHits<H extends SearchHit>(hits: readonly H[], o: HitListOptions<H>): { text: string[]; json: Array<Record<string, unknown>>; omitted: number } {
   const json = hits.map(compactHit);
   const text = hits.map((hit, i) => [`${o.firstNumber + i}. ${hitHeading(hit, o.tag(hit))}`, ...previewBlock(hit.preview, o.previewLines, hit.previewLine)].join('\n'));
+  const { kept, omitted } = fitBlocks(o.format === 'json' ? json.map((j) => JSON.stringify(j)) : text, o.maxTokens, o.reserved);
+  return { text: text.slice(0, kept.length), json: json.slice(0, kept.length), omitted };
+}
+
+/** Files (groupBy "file") that fit `maxTokens`: a numbered heading per file, then its best spans. */
+export function fitFiles(
+  files: readonly FileHit[],
+  o: { format: 'text' | 'json'; maxTokens: number; reserved: string; firstNumber: number; previewLines: number },
+): { text: string[]; json: Array<Record<string, unknown>>; omitted: number } {
+  const json = files.map((f) => ({
+    path: f.path,
+    score: f.score,
+    matchedChunks: f.matchedChunks,
+    ...(f.stale ? { stale: true } : {}),
+    spans: f.spans.map(compactHit),
+  }));
+  const text = files.map((f, i) =>
+    [
+      `${o.firstNumber + i}. ${f.path}  (score ${f.score.toFixed(2)}; ${f.matchedChunks} matching chunk${f.matchedChunks === 1 ? '' : 's'})`,
+      ...f.spans.flatMap((h) => [`   - ${hitHeading(h).slice(h.path.length + 1)}`, ...previewBlock(h.preview, Math.min(o.previewLines, 1)).map((l) => `  ${l}`)]),
+    ].join('\n'),
+  );
   const { kept, omitted } = fitBlocks(o.format === 'json' ? json.map((j) => JSON.stringify(j)) : text, o.maxTokens, o.reserved);
   return { text: text.slice(0, kept.length), json: json.slice(0, kept.length), omitted };
 }

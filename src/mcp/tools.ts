@@ -8,17 +8,19 @@ import { ADVISORY_NOTICE, type ContextRegistry } from '../core/registry';
 import { registryGuidance } from '../core/pack/guidance';
 import { renderPackMarkdown } from '../core/pack/markdown';
 import type { ContextPack, GuidanceEntry, PackOptions } from '../core/pack/types';
-import type { SearchOptions, SearchResponse, SymbolOptions, SymbolResponse } from '../core/search/types';
+import type { FileSearchResponse, SearchOptions, SearchResponse, SymbolOptions, SymbolResponse } from '../core/search/types';
 import { normaliseRequestedPath } from './confine';
 import { ToolError } from './errors';
 import type { FreshnessState, IndexFreshness } from './freshness';
 import { parseSpanRef, readSpan, renderSpan, type SpanRef } from './readSpan';
-import { describeFreshness, describeRefresh, fitHits, renderStatus } from './render';
+import { describeFreshness, describeRefresh, fitFiles, fitHits, renderStatus } from './render';
 import { describeFetchFailure, renderRegistryFetch, renderRegistrySearch, TRUST_LINE } from './renderRegistry';
 
 /** The engine calls the tools make (the `Engine` class satisfies it; a worker-thread proxy can too). */
 export interface ToolEngine {
   search(query: string, options: SearchOptions & { refresh?: RefreshMode; refreshStale?: boolean }): Promise<SearchResponse>;
+  /** Files ranked as files (`groupBy: "file"`). */
+  searchFiles(query: string, options: SearchOptions & { refresh?: RefreshMode; refreshStale?: boolean }): Promise<FileSearchResponse>;
   findSymbol(name: string, options: SymbolOptions & { refresh?: RefreshMode }): Promise<SymbolResponse>;
   buildPack(task: string, options: PackOptions & { refresh?: RefreshMode; guidance?: (task: string) => Promise<GuidanceEntry[]> }): Promise<ContextPack>;
   status(): IndexStatus | Promise<IndexStatus>;
@@ -121,6 +123,7 @@ const searchCode = defineTool({
     'Ranked search over the workspace\'s indexed code and documentation. Returns the best matching chunks (functions, classes, methods, Markdown sections) as `path:start-end` spans with a short preview from each chunk\'s best-matching line (numbered `LINE: `; JSON: previewLine, matchLines), matched words marked «like this».',
     'Use it to find where something is implemented, configured or documented when you do not know the exact name; use find_symbol when you know an identifier, get_context_pack to gather everything a task needs, and read_span to read a result in full.',
     'provider: "index" (default; ranked by words and identifier parts), "ripgrep" (exact text, or a regular expression with regex=true), "hybrid" (both, fused). scope: "code" prefers code over prose, "docs" returns prose only.',
+    'groupBy: "chunk" (default) lists chunks, at most 3 per file on a page; "file" ranks files by all their matching chunks, each with its best spans (limit then counts files) — use it to decide which files to open.',
     'The index is refreshed incrementally before answering (at most every few seconds); the answer says how current it was.',
   ].join(' '),
   input: z
@@ -132,7 +135,8 @@ const searchCode = defineTool({
       kinds,
       paths,
       scope: z.enum(['code', 'docs', 'all']).default('all').describe('"code": code first (prose heavily demoted); "docs": only prose; "all" (default): no preference.'),
-      limit: z.number().int().min(1).max(50).default(10).describe('Number of results (default 10, at most 50).'),
+      groupBy: z.enum(['chunk', 'file']).default('chunk').describe('"chunk" (default): ranked chunks; "file": ranked files, each with its best spans (at most 3).'),
+      limit: z.number().int().min(1).max(50).default(10).describe('Number of results (default 10, at most 50; files with groupBy "file").'),
       offset: z.number().int().min(0).max(10_000).default(0).describe('Skip this many results (for the next page).'),
       previewLines,
       maxTokens: maxTokens(2500),
@@ -143,6 +147,7 @@ const searchCode = defineTool({
   async run(a, deps) {
     if (a.regex && a.provider !== 'ripgrep') throw new ToolError('regex=true needs provider "ripgrep"');
     const { state, note } = await freshen(deps);
+    if (a.groupBy === 'file') return searchFilesTool(a, deps, state, note);
     const response = await deps.engine.search(a.query, {
       provider: a.provider,
       regex: a.regex,
@@ -181,6 +186,44 @@ const searchCode = defineTool({
     return text([head, note, '', ...hits.text, ...(moreLine ? [moreLine] : []), ...warnings.map((w) => `warning: ${w}`)].join('\n'));
   },
 });
+
+/** search_code with groupBy "file": files ranked as files, each with its best spans. */
+async function searchFilesTool(
+  a: { query: string; provider: 'index' | 'ripgrep' | 'hybrid'; regex: boolean; languages?: string[]; kinds?: string[]; paths?: string[]; scope: 'code' | 'docs' | 'all'; limit: number; offset: number; previewLines: number; maxTokens: number; format: 'text' | 'json' },
+  deps: ToolDeps,
+  state: FreshnessState,
+  note: string,
+): Promise<ToolResult> {
+  const response = await deps.engine.searchFiles(a.query, {
+    provider: a.provider,
+    regex: a.regex,
+    languages: a.languages,
+    kinds: a.kinds,
+    paths: a.paths,
+    scope: a.scope,
+    limit: a.limit,
+    offset: a.offset,
+    previewLines: a.previewLines,
+    groupBy: 'file',
+    refresh: 'never',
+    refreshStale: state.kind !== 'refreshing',
+  });
+  if (response.index.generation === 0) throw missingIndex(state);
+  const warnings = [...response.warnings, ...response.diagnostics.filter((d) => d.severity !== 'info').map((d) => d.message)];
+  const files = fitFiles(response.files, { format: a.format, maxTokens: a.maxTokens, reserved: note, firstNumber: a.offset + 1, previewLines: a.previewLines });
+  const nextOffset = a.offset + files.json.length;
+  const more = response.total - nextOffset;
+  const plus = response.totalIsLowerBound ? '+' : '';
+  const moreLine = more > 0 ? `${more}${plus} more files; call again with offset=${nextOffset}${files.omitted ? ` (${files.omitted} of this page left out to fit maxTokens=${a.maxTokens})` : ''}` : '';
+  if (a.format === 'json') {
+    return text(JSON.stringify({ query: a.query, provider: a.provider, groupBy: 'file', total: response.total, ...(plus ? { totalIsLowerBound: true } : {}), offset: a.offset, files: files.json, index: note, ...(moreLine ? { more: moreLine } : {}), warnings }));
+  }
+  const head =
+    response.files.length === 0
+      ? `no results for ${JSON.stringify(a.query)} (${response.index.files} files, ${response.index.chunks} chunks indexed${a.languages || a.kinds || a.paths || a.scope !== 'all' ? '; filters applied' : ''})`
+      : `${files.json.length} of ${response.total}${plus} files for ${JSON.stringify(a.query)}${a.offset ? ` from offset ${a.offset}` : ''} (${a.provider} provider, ranked as files)`;
+  return text([head, note, '', ...files.text, ...(moreLine ? [moreLine] : []), ...warnings.map((w) => `warning: ${w}`)].join('\n'));
+}
 
 const findSymbol = defineTool({
   name: 'find_symbol',

@@ -8,12 +8,12 @@ import type { RefreshMode } from '../core/engine/engine';
 import type { RefreshReport } from '../core/engine/indexer';
 import type { ContextPack, PackOptions } from '../core/pack/types';
 import type { FetchOptions, RegistryFetchResult, RegistrySearchResponse, SearchOptions as RegistrySearchOptions } from '../core/registry/types';
-import type { SearchOptions, SearchResponse, SymbolHit, SymbolOptions, SymbolResponse } from '../core/search/types';
+import type { FileSearchResponse, SearchOptions, SearchResponse, SymbolHit, SymbolOptions, SymbolResponse } from '../core/search/types';
 import { folderKey, storeDirFor, type ExtensionAssets } from './assets';
 import { EngineHost } from './engineHost';
 import { FolderIndex } from './folderIndex';
-import { mergeSearch, mergeSymbols, type FolderAnswer } from './mergeResults';
-import type { EngineClient, FolderState, MultiSearchResult } from './services';
+import { mergeFiles, mergeSearch, mergeSymbols, type FolderAnswer } from './mergeResults';
+import type { EngineClient, FolderFile, FolderState, MultiSearchResult } from './services';
 import { chunkingOptions, discoveryOptions } from './engineOptions';
 import { readSettings } from './settings';
 
@@ -162,6 +162,15 @@ export class WorkerEngineClient implements EngineClient, vscode.Disposable {
     const answers = await this.ask<SearchResponse>(this.targets(folder), (key) => this.host.call('search', [key, query, engineOptions]));
     const merged = mergeSearch(answers, limit);
     return { ...merged, tookMs: Math.round(performance.now() - started) };
+  }
+
+  async searchFiles(query: string, options: SearchOptions & { folder?: vscode.WorkspaceFolder } = {}): Promise<{ files: FolderFile[]; total: number; totalIsLowerBound?: boolean; tookMs: number; warnings: string[] }> {
+    const started = performance.now();
+    const { folder, ...rest } = options;
+    const limit = rest.limit ?? readSettings().resultLimit;
+    const engineOptions: SearchOptions = { ...rest, limit, groupBy: 'file', ...NO_REFRESH };
+    const answers = await this.ask<FileSearchResponse>(this.targets(folder), (key) => this.host.call('searchFiles', [key, query, engineOptions]));
+    return { ...mergeFiles(answers, limit), tookMs: Math.round(performance.now() - started) };
   }
 
   async findSymbol(name: string, options: SymbolOptions & { folder?: vscode.WorkspaceFolder } = {}): Promise<MultiSearchResult<SymbolHit>> {

@@ -1,6 +1,6 @@
 // Merging per-folder answers into one multi-root answer. Pure functions (unit-testable without
 // VS Code): every hit is labelled with its folder, order is by score and stable across folders.
-import type { SearchHit, SearchResponse, SymbolHit, SymbolResponse } from '../core/search/types';
+import type { FileHit, FileSearchResponse, SearchHit, SearchResponse, SymbolHit, SymbolResponse } from '../core/search/types';
 
 export interface FolderLabel {
   name: string;
@@ -50,6 +50,26 @@ export function mergeSearch(answers: ReadonlyArray<FolderAnswer<SearchResponse>>
   const lists = answers.map((a) => (a.response?.results ?? []).map((h) => label(h, a.folder)));
   return {
     results: stableByScore(lists, (h) => h.score).slice(0, limit),
+    total: answers.reduce((n, a) => n + (a.response?.total ?? 0), 0),
+    ...(answers.some((a) => a.response?.totalIsLowerBound) ? { totalIsLowerBound: true } : {}),
+    warnings: notesOf(answers),
+  };
+}
+
+export type LabelledFile = Omit<FileHit, 'spans'> & { spans: Array<LabelledHit<SearchHit>>; folder: string; folderUri: string };
+
+/** Files ranked as files in every folder, merged by score (ties: folder order, then rank), spans labelled too. */
+export function mergeFiles(answers: ReadonlyArray<FolderAnswer<FileSearchResponse>>, limit: number): { files: LabelledFile[]; total: number; totalIsLowerBound?: boolean; warnings: string[] } {
+  const flat = answers.flatMap((a, f) =>
+    (a.response?.files ?? []).map((file, rank) => ({
+      file: { ...file, spans: file.spans.map((h) => label(h, a.folder)), folder: a.folder.name, folderUri: a.folder.uri, root: a.folder.uri },
+      f,
+      rank,
+    })),
+  );
+  flat.sort((a, b) => b.file.score - a.file.score || a.f - b.f || a.rank - b.rank);
+  return {
+    files: flat.slice(0, limit).map((x) => x.file),
     total: answers.reduce((n, a) => n + (a.response?.total ?? 0), 0),
     ...(answers.some((a) => a.response?.totalIsLowerBound) ? { totalIsLowerBound: true } : {}),
     warnings: notesOf(answers),

@@ -6,7 +6,7 @@ import type { IndexStatus } from '../core/engine/engine';
 import type { RefreshProgress, RefreshReport } from '../core/engine/indexer';
 import type { ContextPack, PackOptions } from '../core/pack/types';
 import type { FetchOptions, RegistryFetchResult, RegistrySearchResponse, SearchOptions as RegistrySearchOptions } from '../core/registry/types';
-import type { SearchHit, SearchOptions, SymbolHit, SymbolOptions } from '../core/search/types';
+import type { FileHit, SearchHit, SearchOptions, SymbolHit, SymbolOptions } from '../core/search/types';
 import type { SpanTarget } from './openSpan';
 import type { CairnSettings } from './settings';
 import type { BasketSpan } from '../webview/pack/protocol';
@@ -29,8 +29,13 @@ export interface FolderState {
 /** A hit from one workspace folder, labelled with the folder (multi-root). */
 export type FolderHit<T extends SearchHit = SearchHit> = T & { folder: string; folderUri: string };
 
+/** A file ranked as a file (`groupBy: 'file'`), labelled with its folder. */
+export type FolderFile = FileHit & { folder: string; folderUri: string };
+
 export interface MultiSearchResult<T extends SearchHit = SearchHit> {
   results: Array<FolderHit<T>>;
+  /** The same query's files ranked as files, when asked for: the Results view lists files in this order. */
+  files?: FolderFile[];
   total: number;
   /** Some folder stopped counting exactly: at least `total` match. */
   totalIsLowerBound?: boolean;
@@ -45,6 +50,8 @@ export interface MultiSearchResult<T extends SearchHit = SearchHit> {
 export interface EngineClient {
   /** Searches every indexed folder (or one) and merges results by score, stable order. */
   search(query: string, options?: SearchOptions & { folder?: vscode.WorkspaceFolder }): Promise<MultiSearchResult>;
+  /** Files ranked as files over every folder (or one). */
+  searchFiles(query: string, options?: SearchOptions & { folder?: vscode.WorkspaceFolder }): Promise<{ files: FolderFile[]; total: number; totalIsLowerBound?: boolean; tookMs: number; warnings: string[] }>;
   findSymbol(name: string, options?: SymbolOptions & { folder?: vscode.WorkspaceFolder }): Promise<MultiSearchResult<SymbolHit>>;
   /** A context pack for a task in one folder (default: the folder of the active editor, else the first). */
   buildPack(task: string, options?: PackOptions & { folder?: vscode.WorkspaceFolder }): Promise<ContextPack & { folder: string }>;

@@ -42,7 +42,7 @@ describe('cairn eval (bundled CLI)', function () {
     const report = JSON.parse(r.stdout) as JsonReport;
     assert.equal(report.evaluated, 4);
     assert.equal(report.mining.scanned, 15);
-    assert.deepEqual(report.systems.map((s) => s.name), ['cairn index', 'cairn hybrid', 'cairn pack', 'bm25 whole-file', 'rg query-words']);
+    assert.deepEqual(report.systems.map((s) => s.name), ['cairn index', 'cairn files', 'cairn hybrid', 'cairn pack', 'bm25 whole-file', 'rg query-words']);
     for (const s of report.systems) {
       assert.equal(s.cases, 4, s.name);
       const m = s.metrics;
@@ -52,7 +52,7 @@ describe('cairn eval (bundled CLI)', function () {
       else assert.equal(m.hitAt10, null, `${s.name} returns whole files: n/a`);
       assert.equal(typeof m.packCoverage, s.system === 'pack' ? 'number' : 'object', s.name);
     }
-    assert.deepEqual(report.cases.map((c) => Object.keys(c.outcomes).length), [5, 5, 5, 5]);
+    assert.deepEqual(report.cases.map((c) => Object.keys(c.outcomes).length), [6, 6, 6, 6]);
     assert.deepEqual(report.warnings, []);
     assert.deepEqual(readdirSync(scratchParent), [], 'the scratch folder is removed');
   });

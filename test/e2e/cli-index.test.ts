@@ -103,6 +103,30 @@ describe('cairn index / search / symbol / status / export / pack (bundled CLI)',
     assert.equal(lines[head + 1]?.trim(), first);
   });
 
+  it('search --group file --json ranks files: each with a score, its breakdown and its best spans', () => {
+    const r = json(cairn('search', 'retry fetch user', '--root', fixture, '--json', '--group', 'file', '--limit', '2'));
+    const files = r.files as Array<{ path: string; score: number; scoreBreakdown: Array<{ value: number }>; spans: Array<Record<string, unknown>>; matchedChunks: number }>;
+    assert.equal(files.length, 2, '--limit counts files');
+    assert.equal(new Set(files.map((f) => f.path)).size, 2, 'each file once');
+    assert.ok(files[0]!.score >= files[1]!.score);
+    for (const f of files) {
+      const sum = f.scoreBreakdown.reduce((s, p) => s + p.value, 0);
+      assert.ok(Math.abs(sum - f.score) < 1e-5, `${f.path}: breakdown adds up`);
+      assert.ok(f.spans.length >= 1 && f.spans.length <= 3);
+      for (const h of f.spans) {
+        assert.equal(h.path, f.path);
+        for (const k of ['docid', 'startLine', 'endLine', 'score', 'scoreBreakdown', 'preview']) assert.ok(k in h, `missing ${k}`);
+      }
+    }
+    for (const k of ['total', 'tookMs', 'index', 'warnings', 'diagnostics']) assert.ok(k in r, `missing ${k}`);
+    assert.ok((r.total as number) >= 2);
+    const text = cairn('search', 'retry fetch user', '--root', fixture, '--group', 'file', '--limit', '2');
+    assert.equal(text.code, 0);
+    assert.match(text.stdout, new RegExp(`^${files[0]!.path}  \\(`, 'm'));
+    assert.match(text.stdout, /^ {4}\d+-\d+ {2}\w+/m, 'span lines under each file');
+    assert.equal(cairn('search', 'x', '--group', 'folder').code, 2);
+  });
+
   it('search filters: --lang, --kind, --path, --scope', () => {
     const paths = (...args: string[]) => [...new Set((json(cairn('search', ...args, '--root', fixture, '--json')).results as Array<{ path: string }>).map((h) => h.path))];
     assert.deepEqual(paths('user', '--lang', 'py'), ['app/models.py']);

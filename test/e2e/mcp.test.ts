@@ -230,6 +230,26 @@ describe('cairn mcp (bundled CLI, MCP SDK client over stdio)', function () {
     assert.match(json.index, /^index: checked/);
   });
 
+  it('search_code with groupBy "file" ranks files, each with its best spans', async () => {
+    const textAnswer = await session.ok('search_code', { query: 'parse config port server', groupBy: 'file', limit: 2 });
+    assert.match(textAnswer, /^2 of \d+\+? files for "parse config port server" \(index provider, ranked as files\)/);
+    assert.match(textAnswer, /^1\. src\/\S+ {2}\(score [\d.]+; \d+ matching chunks?\)/m);
+    assert.match(textAnswer, /^ {3}- \d+-\d+ {2}\w+/m);
+    const json = JSON.parse(await session.ok('search_code', { query: 'parse config port server', groupBy: 'file', limit: 2, format: 'json' })) as {
+      groupBy: string;
+      total: number;
+      files: Array<{ path: string; score: number; matchedChunks: number; spans: Array<{ span: string; path: string }> }>;
+    };
+    assert.equal(json.groupBy, 'file');
+    assert.equal(json.files.length, 2);
+    assert.equal(new Set(json.files.map((f) => f.path)).size, 2);
+    assert.ok(json.files[0]!.score >= json.files[1]!.score);
+    for (const f of json.files) {
+      assert.ok(f.spans.length >= 1 && f.spans.length <= 3);
+      for (const s of f.spans) assert.equal(s.path, f.path);
+    }
+  });
+
   it('find_symbol: exact matches first; otherwise says so plainly and lists the closest', async () => {
     const exact = await session.ok('find_symbol', { name: 'parseConfig' });
     assert.match(exact, /^exact match for "parseConfig": 1 definition/);

@@ -111,6 +111,7 @@ describe('eval: a run over the fixture history', function () {
     assert.equal(report.evaluated, 4);
     assert.deepEqual(report.systems.map((s) => [s.name, s.cases, s.spans]), [
       ['cairn index', 4, true],
+      ['cairn files', 4, false],
       ['cairn hybrid', 4, true],
       ['cairn pack', 4, true],
       ['bm25 whole-file', 4, false],

@@ -25,6 +25,10 @@ function deps(root: string, over: { state?: FreshnessState; exists?: boolean } =
       calls.push('search');
       return { query, results: [], total: 0, tookMs: 0, index, warnings: exists ? [] : ['no index yet'], diagnostics: [] };
     },
+    searchFiles: async (query) => {
+      calls.push('searchFiles');
+      return { query, files: [], total: 0, tookMs: 0, index, warnings: exists ? [] : ['no index yet'], diagnostics: [] };
+    },
     findSymbol: async (name) => {
       calls.push('findSymbol');
       return { query: name, exact: false, results: [], tookMs: 0, index, diagnostics: [] };

@@ -55,11 +55,35 @@ describe('retrieval providers', function () {
     assert.equal(hybrid.diagnostics[0]?.code, 'ripgrep-missing');
   });
 
-  it('reports matches in files the index does not hold as line spans', async () => {
-    ws.write('big/huge.txt', `${'filler line\n'.repeat(100000)}needle-in-huge-file\n`);
-    const e = ws.engine({ strategy: 'lines', ripgrepPath: RG });
-    const r = await e.search('needle-in-huge-file', { provider: 'ripgrep' });
-    assert.deepEqual(r.results.map((h) => h.docid), ['big/huge.txt:100001-100001']);
+  describe('ripgrep answers only from files discovery indexes', () => {
+    // Each file holds the needle; only the last is one discovery would index.
+    const refused: Record<string, string> = {
+      '.cairnignore': 'ignored/\n',
+      'ignored/notes.ts': 'export const needleword = 1;\n',
+      'id_rsa': 'needleword\n',
+      'config/credentials.json': '{"needleword": 1}\n',
+      'big/huge.txt': `${'filler line\n'.repeat(100000)}needleword\n`,
+      'src/kept.ts': 'export const needleword = 2;\n',
+    };
+    checkAll(
+      [
+        { name: 'ripgrep provider', input: 'ripgrep' as const, expected: ['src/kept.ts'] },
+        { name: 'hybrid provider (a one-word literal)', input: 'hybrid' as const, expected: ['src/kept.ts'] },
+      ],
+      async (provider) => {
+        for (const [p, text] of Object.entries(refused)) ws.write(p, text);
+        const e = ws.engine({ strategy: 'lines', ripgrepPath: RG, discovery: { maxFileBytes: 64 * 1024 } });
+        const r = await e.search('needleword', { provider, limit: 50 });
+        return [...new Set(r.results.map((h) => h.path))].sort();
+      },
+    );
+
+    it('the hybrid words search leaves them out too', async () => {
+      for (const [p, text] of Object.entries(refused)) ws.write(p, text);
+      const e = ws.engine({ strategy: 'lines', ripgrepPath: RG, discovery: { maxFileBytes: 64 * 1024 } });
+      const r = await e.search('where is the needleword defined', { provider: 'hybrid', limit: 50 });
+      assert.deepEqual([...new Set(r.results.map((h) => h.path))].sort(), ['src/kept.ts']);
+    });
   });
 
   it('hybrid gives an exact definition a guaranteed place even against noisy mentions', async () => {

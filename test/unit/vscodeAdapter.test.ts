@@ -4,10 +4,10 @@ import * as assert from 'node:assert/strict';
 import { checkAll } from './check';
 import { parseSearchInput } from '../../src/vscode/searchQuery';
 import { chunkingOptions, discoveryOptions, languageAllowList } from '../../src/vscode/engineOptions';
-import { mergeSearch, mergeSymbols, type FolderAnswer } from '../../src/vscode/mergeResults';
+import { mergeFiles, mergeSearch, mergeSymbols, type FolderAnswer } from '../../src/vscode/mergeResults';
 import { caretColumn, caretOf, firstMarkedWord, shownLine, type CaretHints } from '../../src/vscode/hitLine';
 import type { CairnSettings } from '../../src/vscode/settings';
-import type { SearchHit, SearchResponse, SymbolHit, SymbolResponse } from '../../src/core/search/types';
+import type { FileHit, FileSearchResponse, SearchHit, SearchResponse, SymbolHit, SymbolResponse } from '../../src/core/search/types';
 
 function hit(path: string, score: number, extra: Partial<SymbolHit> = {}): SymbolHit {
   return {
@@ -114,6 +114,17 @@ describe('vscode adapter', () => {
     });
     it('does not prefix warnings in a single-folder workspace', () => {
       assert.deepEqual(mergeSearch([{ folder: A, response: search([], ['no index yet']) }], 5).warnings, ['no index yet']);
+    });
+  });
+
+  describe('mergeFiles', () => {
+    const file = (path: string, score: number): FileHit => ({ path, score, scoreBreakdown: [{ kind: 'match', name: 'best chunk', value: score }], spans: [hit(path, score)], matchedChunks: 1, language: 'typescript' });
+    const files = (list: FileHit[]): FileSearchResponse => ({ query: 'q', files: list, total: list.length, tookMs: 1, index, warnings: [], diagnostics: [] });
+    it('ranks every folder\'s files by score, stable across folders, spans labelled too', () => {
+      const m = mergeFiles([{ folder: A, response: files([file('a1', 5), file('a2', 2)]) }, { folder: B, response: files([file('b1', 5), file('b2', 3)]) }], 3);
+      assert.deepEqual(m.files.map((f) => [f.folder, f.path]), [['a', 'a1'], ['b', 'b1'], ['b', 'b2']]);
+      assert.equal(m.files[1]!.spans[0]!.folderUri, 'file:///b');
+      assert.equal(m.total, 4);
     });
   });
 

@@ -5,12 +5,12 @@ import { choiceOption, intOption, UsageError, type CommandSpec, type ParsedArgs 
 import type { Command } from '../command';
 import { JSON_OPTION, openEngine, resolveRoot, ROOT_OPTION, STORE_OPTIONS } from '../engineSetup';
 import { CliError, type Output } from '../output';
-import { formatHit } from '../format';
+import { formatFiles, formatHit } from '../format';
 import { FILTER_OPTIONS, filterValues, refreshMode } from '../filterOptions';
 
 const spec: CommandSpec = {
   name: 'search',
-  usage: 'cairn search "QUERY" [--root ROOT] [--store DIR] [--limit N] [--lang L] [--kind K] [--path GLOB] [--scope code|docs|all] [--provider index|ripgrep|hybrid] [--regex] [--json]',
+  usage: 'cairn search "QUERY" [--root ROOT] [--store DIR] [--limit N] [--lang L] [--kind K] [--path GLOB] [--scope code|docs|all] [--provider index|ripgrep|hybrid] [--regex] [--group chunk|file] [--json]',
   maxPositionals: 1,
   options: {
     ...ROOT_OPTION,
@@ -21,6 +21,7 @@ const spec: CommandSpec = {
     scope: { type: 'string', valueName: 'code|docs|all', description: 'code: prefer code over docs; docs: only docs; all (default)' },
     provider: { type: 'string', valueName: 'index|ripgrep|hybrid', description: 'index (default), ripgrep (exact text), or hybrid (both, fused)' },
     regex: { type: 'boolean', description: 'with --provider ripgrep: the query is a regular expression' },
+    group: { type: 'string', valueName: 'chunk|file', description: 'chunk (default): ranked chunks; file: ranked files, each with its best spans (--limit counts files)' },
     'no-refresh': { type: 'boolean', description: 'answer from the index as it is, without refreshing first' },
     ...JSON_OPTION,
   },
@@ -35,8 +36,18 @@ async function run(args: ParsedArgs, out: Output): Promise<number> {
   const scope = choiceOption<Scope>(args.values, 'scope', ['code', 'docs', 'all'], 'all');
   const provider = choiceOption(args.values, 'provider', ['index', 'ripgrep', 'hybrid'], 'index');
   if (args.values.regex && provider !== 'ripgrep') throw new UsageError('--regex works with --provider ripgrep');
+  const group = choiceOption(args.values, 'group', ['chunk', 'file'], 'chunk');
   const engine = openEngine(args.values, root);
   try {
+    if (group === 'file') return await runFiles(engine, query, out, {
+      limit,
+      offset,
+      scope,
+      provider,
+      regex: args.values.regex === true,
+      ...filterValues(args.values),
+      refresh: refreshMode(args.values),
+    });
     const response = await engine.search(query, {
       limit,
       offset,
@@ -64,6 +75,24 @@ async function run(args: ParsedArgs, out: Output): Promise<number> {
   } finally {
     await engine.close();
   }
+}
+
+/** `--group file`: files ranked as files, each with its best span lines. */
+async function runFiles(engine: ReturnType<typeof openEngine>, query: string, out: Output, options: Parameters<ReturnType<typeof openEngine>['searchFiles']>[1]): Promise<number> {
+  const response = await engine.searchFiles(query, { ...options, groupBy: 'file' });
+  if (out.json) {
+    out.record(response);
+    return 0;
+  }
+  for (const w of response.warnings) out.note(`warning: ${w}`);
+  for (const d of response.diagnostics) out.note(`${d.severity}: ${d.message}`);
+  if (response.files.length === 0) {
+    out.line(`no results for ${JSON.stringify(query)} (${response.index.files} files, ${response.index.chunks} chunks indexed)`);
+    return 0;
+  }
+  for (const line of formatFiles(response.files)) out.line(line);
+  out.note(`${response.files.length} of ${response.total}${response.totalIsLowerBound ? '+' : ''} files in ${response.tookMs.toFixed(1)} ms (${response.index.files} files, ${response.index.chunks} chunks)`);
+  return 0;
 }
 
 export const command: Command = { spec, run };

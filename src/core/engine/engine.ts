@@ -15,9 +15,9 @@ import { DEFAULT_FIELD_PARAMS } from '../index/fields';
 import { corruptionDiagnostic, IndexStore, StateTable, StoreCorruptError, type Manifest, type Snapshot } from '../store/store';
 import { SnapshotScorer, warmNamedDocuments } from '../search/scorer';
 import { SymbolIndex } from '../search/symbols';
-import { compareHits, DEFAULT_RANKING, round, searchSnapshot, type RankingParams } from '../search/search';
+import { compareHits, DEFAULT_RANKING, groupHitsByFile, round, searchFilesSnapshot, searchSnapshot, type RankingParams } from '../search/search';
 import { FileReader, symbolHit } from '../search/hydrate';
-import type { IndexFreshness, SearchOptions, SearchResponse, SymbolHit, SymbolOptions, SymbolResponse } from '../search/types';
+import type { FileHit, FileSearchResponse, IndexFreshness, SearchOptions, SearchResponse, SymbolHit, SymbolOptions, SymbolResponse } from '../search/types';
 import type { Chunker, RefreshOptions, RefreshReport } from './indexer';
 import { ChunkLocator } from '../search/locate';
 import type { ProviderAnswer, ProviderContext } from '../providers/providers';
@@ -396,26 +396,94 @@ export class Engine {
     };
   }
 
+  /**
+   * Files ranked as files (`groupBy: 'file'`): each file scored by the evidence of its matching
+   * chunks, with its best spans; `limit` and `offset` count files.
+   */
+  async searchFiles(query: string, options: SearchOptions & { refresh?: RefreshMode; refreshStale?: boolean; signal?: AbortSignal } = {}): Promise<FileSearchResponse> {
+    const started = performance.now();
+    const diagnostics: Diagnostic[] = [];
+    let { view, fresh } = await this.currentView(options.refresh ?? 'if-missing', diagnostics);
+    if (!view) return { query, files: [], total: 0, tookMs: round(performance.now() - started), index: this.freshness(undefined, false), warnings: ['no index yet'], diagnostics };
+    const first = await this.recovering(view, diagnostics, (v) => this.answerFiles(v, query, options));
+    let answer = first.value;
+    view = first.view;
+    fresh ||= first.rebuilt;
+    const stale = [...new Set(answer.files.filter((f) => f.stale).map((f) => f.path))];
+    if (options.refreshStale && stale.length > 0) {
+      await this.refresh({ only: stale });
+      ({ view, fresh } = await this.currentView('never', diagnostics));
+      if (view) answer = await this.answerFiles(view, query, options);
+    }
+    return {
+      query,
+      files: answer.files,
+      total: answer.total,
+      ...(answer.totalIsLowerBound ? { totalIsLowerBound: true as const } : {}),
+      tookMs: round(performance.now() - started),
+      index: this.freshness(view, fresh),
+      warnings: answer.warnings,
+      diagnostics: [...diagnostics, ...answer.diagnostics],
+    };
+  }
+
+  private async answerFiles(
+    view: View,
+    query: string,
+    options: SearchOptions & { signal?: AbortSignal },
+  ): Promise<{ files: FileHit[]; total: number; totalIsLowerBound?: boolean; warnings: string[]; diagnostics: Diagnostic[] }> {
+    if ((options.provider ?? 'index') === 'index') {
+      const r = searchFilesSnapshot(view.scorer, new FileReader(this.root), query, options, this.ranking);
+      return { files: r.files, total: r.total, totalIsLowerBound: r.totalIsLowerBound, warnings: r.warnings, diagnostics: [] };
+    }
+    // Other providers answer with chunks: rank enough of them, then group them by file.
+    const limit = Math.max(1, options.limit ?? 20);
+    const offset = Math.max(0, options.offset ?? 0);
+    const chunks = await this.answer(view, query, { ...options, limit: Math.min(10 * (limit + offset), 1000), offset: 0, maxPerFile: 0, crossReferences: false });
+    const files = groupHitsByFile(chunks.hits, query, this.ranking);
+    return { files: files.slice(offset, offset + limit), total: files.length, totalIsLowerBound: chunks.total > chunks.hits.length, warnings: chunks.warnings, diagnostics: chunks.diagnostics };
+  }
+
+  /** Discovery's rules as this engine's index applies them (loaded for ripgrep answers only). */
+  private async discoveryRules(): Promise<DiscoveryOptions> {
+    if (!this.resolvedDiscovery) {
+      const { resolveDiscoveryOptions } = await import('../discovery/options');
+      this.resolvedDiscovery = resolveDiscoveryOptions(this.options.discovery ?? {});
+    }
+    return this.resolvedDiscovery;
+  }
+
+  private resolvedDiscovery?: DiscoveryOptions;
+
   private async answer(view: View, query: string, options: SearchOptions & { signal?: AbortSignal }): Promise<ProviderAnswer> {
     const reader = new FileReader(this.root);
     const indexAnswer = (o: SearchOptions): ProviderAnswer => {
       const r = searchSnapshot(view.scorer, view.symbols, reader, query, o, this.ranking);
       return { hits: r.hits, total: r.total, totalIsLowerBound: r.totalIsLowerBound, warnings: r.warnings, diagnostics: [] };
     };
-    const ctx: ProviderContext = { root: this.root, snapshot: view.snapshot, locator: view.locator, symbols: view.symbols, reader, rgPath: this.options.ripgrepPath };
+    const context = async (): Promise<ProviderContext> => ({
+      root: this.root,
+      snapshot: view.snapshot,
+      locator: view.locator,
+      symbols: view.symbols,
+      reader,
+      rgPath: this.options.ripgrepPath,
+      discovery: await this.discoveryRules(),
+    });
     switch (options.provider ?? 'index') {
       case 'index':
         return indexAnswer(options);
       case 'ripgrep': {
         const { ripgrepProvider } = await import('../providers/providers');
-        return ripgrepProvider(ctx, query, options);
+        return ripgrepProvider(await context(), query, options);
       }
       case 'hybrid': {
-        const { fuseHybrid, ripgrepProvider } = await import('../providers/providers');
+        const { fuseHybrid, ripgrepWordsProvider } = await import('../providers/providers');
+        const ctx = await context();
         const depth = Math.max(30, ((options.limit ?? 20) + (options.offset ?? 0)) * 3);
         const idx = indexAnswer({ ...options, limit: depth, offset: 0 });
-        const rg = await ripgrepProvider(ctx, query, { ...options, regex: false, limit: depth, offset: 0 });
-        const fused = fuseHybrid(ctx, query, [{ name: 'index', hits: idx.hits }, { name: 'ripgrep', hits: rg.hits }], options);
+        const rg = await ripgrepWordsProvider(ctx, query, { ...options, limit: depth, offset: 0 });
+        const fused = fuseHybrid(ctx, query, [{ name: 'index', hits: idx.hits }, { name: 'ripgrep', hits: rg.hits, weight: this.ranking.hybridRipgrep }], options);
         return { hits: fused.hits, total: fused.total, warnings: [...idx.warnings, ...rg.warnings], diagnostics: rg.diagnostics };
       }
       default:

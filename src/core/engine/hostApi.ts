@@ -2,7 +2,7 @@
 // Declared once; the worker serves it (worker.ts) and the VS Code extension calls it.
 import type { EngineOptions, IndexStatus } from './engine';
 import type { RefreshProgress, RefreshReport } from './indexer';
-import type { SearchOptions, SearchResponse, SymbolOptions, SymbolResponse } from '../search/types';
+import type { FileSearchResponse, SearchOptions, SearchResponse, SymbolOptions, SymbolResponse } from '../search/types';
 import type { ContextPack, PackOptions } from '../pack/types';
 import type { FetchOptions, RegistryFetchResult, RegistrySearchResponse, SearchOptions as RegistrySearchOptions } from '../registry/types';
 
@@ -17,6 +17,8 @@ export interface EngineHostApi {
   open(key: string, options: HostOpenOptions): Promise<IndexStatus>;
   refresh(key: string, options: { only?: string[]; rebuild?: boolean }): Promise<RefreshReport>;
   search(key: string, query: string, options: SearchOptions): Promise<SearchResponse>;
+  /** Files ranked as files (`groupBy: 'file'`). */
+  searchFiles(key: string, query: string, options: SearchOptions): Promise<FileSearchResponse>;
   findSymbol(key: string, name: string, options: SymbolOptions): Promise<SymbolResponse>;
   /** A context pack, with registry guidance for the task. */
   buildPack(key: string, task: string, options: PackOptions): Promise<ContextPack>;

@@ -48,6 +48,7 @@ const handlers: RpcHandlers<EngineHostApi> = {
     return report;
   },
   search: (key, query, options) => entry(key).engine.search(query, options),
+  searchFiles: (key, query, options) => entry(key).engine.searchFiles(query, options),
   findSymbol: (key, name, options) => entry(key).engine.findSymbol(name, options),
   buildPack: (key, task, options) => {
     const { engine, registry } = entry(key);

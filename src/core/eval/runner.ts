@@ -66,7 +66,9 @@ interface StoreGroup {
   engines: VariantEngine[];
 }
 
-const CAIRN_SYSTEMS: readonly SystemKind[] = ['index', 'hybrid', 'pack'];
+const CAIRN_SYSTEMS: readonly SystemKind[] = ['index', 'files', 'hybrid', 'pack'];
+/** Systems that answer with whole files, not spans (no Hit@10). */
+const WHOLE_FILE_SYSTEMS: ReadonlySet<SystemKind> = new Set(['files', 'bm25', 'rg-words']);
 
 export function systemName(system: SystemKind, variant?: string): string {
   if (system === 'bm25') return 'bm25 whole-file';
@@ -208,7 +210,7 @@ export async function runEvaluation(options: EvalOptions): Promise<EvalReport> {
       name,
       system: r.system,
       ...(r.variant !== undefined ? { variant: r.variant } : {}),
-      spans: r.system !== 'bm25' && r.system !== 'rg-words',
+      spans: !WHOLE_FILE_SYSTEMS.has(r.system),
       cases: r.scores.length,
       metrics: r.scores.length > 0 ? meanMetrics(r.scores) : null,
       meanMs: Math.round((r.ms.reduce((s, v) => s + v, 0) / Math.max(1, r.ms.length)) * 10) / 10,
@@ -254,6 +256,14 @@ async function answerCase(
   for (const group of groups.values()) {
     for (const { variant, engine } of group.engines) {
       for (const system of CAIRN_SYSTEMS.filter((s) => systems.includes(s))) {
+        if (system === 'files') {
+          const { value, ms } = await timed(async () => {
+            const response = await engine.searchFiles(c.query, { limit: o.resultLimit, previewLines: 0, refresh: 'never', signal: o.signal });
+            return { results: response.files.map((f) => ({ path: f.path })) };
+          });
+          out.set(systemName(system, variant.name), { system, variant: variant.name, answer: { ...value, spans: false, ms } });
+          continue;
+        }
         const { value, ms } =
           system === 'pack'
             ? await timed(async () => {

@@ -48,9 +48,12 @@ export interface MiningResult {
   skippedCommits: Array<{ commit: string; subject: string; reason: CaseSkipReason }>;
 }
 
-/** Systems an evaluation can run. The first three are Cairn's; the last two are baselines. */
-export type SystemKind = 'index' | 'hybrid' | 'pack' | 'bm25' | 'rg-words';
-export const SYSTEM_KINDS: readonly SystemKind[] = ['index', 'hybrid', 'pack', 'bm25', 'rg-words'];
+/**
+ * Systems an evaluation can run. The first four are Cairn's (`files`: the index's files ranked
+ * as files, `groupBy: 'file'`); the last two are baselines.
+ */
+export type SystemKind = 'index' | 'files' | 'hybrid' | 'pack' | 'bm25' | 'rg-words';
+export const SYSTEM_KINDS: readonly SystemKind[] = ['index', 'files', 'hybrid', 'pack', 'bm25', 'rg-words'];
 
 /** Mean metrics of one system over the evaluated cases; null where the system cannot be scored (n/a). */
 export interface SystemMetrics {

@@ -7,7 +7,9 @@
 import { languageForPath } from '../languages';
 import { makeDocid } from '../chunking/ids';
 import type { Segment } from '../index/segment';
-import { analyzeQueryTerm, looksLikeIdentifier } from '../index/tokenizer';
+import { analyzeQueryTerm, looksLikeIdentifier, proseForm } from '../index/tokenizer';
+import { isEligiblePath } from '../discovery/rules';
+import type { DiscoveryOptions } from '../discovery/options';
 import { compilePathFilter } from '../search/filters';
 import { resolveLanguageFilter } from '../languages';
 import { MAX_MATCH_LINES, type FileReader } from '../search/hydrate';
@@ -32,6 +34,49 @@ export interface ProviderContext {
   symbols: SymbolIndex;
   reader: FileReader;
   rgPath?: string;
+  /** The index's discovery rules (resolved): ripgrep's answers are held to them. */
+  discovery?: DiscoveryOptions;
+}
+
+/**
+ * True when a file ripgrep matched is one discovery would index: it passes the path rules
+ * (allow-list, pruned folders, secret names, globs) and the index holds it, which also
+ * leaves out what ignore files (`.cairnignore`) and the size cap refused. ripgrep honours
+ * `.gitignore` only, so without this it answers from files the index never shows.
+ */
+export function searchableByIndex(ctx: Pick<ProviderContext, 'locator' | 'discovery'>, path: string): boolean {
+  if (ctx.discovery && !isEligiblePath(path, ctx.discovery).eligible) return false;
+  return ctx.locator.has(path);
+}
+
+/** At most this many words of a sentence are searched for by ripgrep. */
+export const MAX_RG_WORDS = 24;
+
+/**
+ * What ripgrep looks for in a query written as a sentence: its identifiers as typed
+ * (`parseArgs`, `load_user`, `Server.start`) and its content words (three letters or more,
+ * English stop words dropped), distinct, in query order. Query syntax (`+`, `-`, `field:`,
+ * `^2`, `~1`, `*`) is removed; excluded words are not searched for.
+ */
+export function ripgrepWords(query: string): string[] {
+  const out: string[] = [];
+  const seen = new Set<string>();
+  for (const raw of query.split(/\s+/)) {
+    if (!raw || raw.startsWith('-')) continue;
+    const term = raw.replace(/^\+/, '').replace(/^[a-z]+:/, '').replace(/[~^]\d*$/, '').replace(/\*/g, '');
+    const qualified = /^[A-Za-z_$][\w$]*((\.|::|#)[A-Za-z_$][\w$]*)+$/.test(term.replace(/[^\w$.:#]+$/, ''));
+    const candidates = qualified ? [term.replace(/[^\w$.:#]+$/, '')] : analyzeQueryTerm(term).map((w) => w.original);
+    for (const w of candidates) {
+      const identifier = qualified || looksLikeIdentifier(w);
+      if (!identifier && (w.length < 3 || proseForm(w.toLowerCase()) === '')) continue;
+      const key = w.toLowerCase();
+      if (seen.has(key)) continue;
+      seen.add(key);
+      out.push(w);
+      if (out.length >= MAX_RG_WORDS) return out;
+    }
+  }
+  return out;
 }
 
 export interface ProviderAnswer {
@@ -57,6 +102,7 @@ export async function ripgrepProvider(ctx: ProviderContext, query: string, optio
 
   const groups = new Map<string, { hit: SearchHit; lines: RipgrepMatch[] }>();
   for (const m of result.matches) {
+    if (!searchableByIndex(ctx, m.path)) continue;
     if (pathOk && !pathOk(m.path)) continue;
     const language = languageForPath(m.path)?.id ?? 'text';
     if (langs && !langs.has(language)) continue;
@@ -74,7 +120,7 @@ export async function ripgrepProvider(ctx: ProviderContext, query: string, optio
       hit = ctx.reader.hit(seg, ref.doc, 1, undefined);
       groups.set(key, { hit, lines: [m] });
     } else {
-      // A match in a file the index does not hold (ignored, too large): the line itself is the span.
+      // A line the index holds no chunk for (the file changed since indexing): the line itself is the span.
       if (kinds) continue;
       const key = `${m.path}:${m.line}`;
       hit = {
@@ -99,6 +145,81 @@ export async function ripgrepProvider(ctx: ProviderContext, query: string, optio
   return { hits: hits.slice(offset, offset + limit), total: hits.length, warnings, diagnostics: result.diagnostics };
 }
 
+/**
+ * ripgrep for a query written as a sentence: one run for all its identifiers and content words
+ * (case-insensitive literals), matching lines mapped onto the chunks that hold them, chunks
+ * ranked by how many distinct query words they contain, then by how many the whole file
+ * contains, then by matching lines. A query of one word is searched for as a literal.
+ */
+export async function ripgrepWordsProvider(ctx: ProviderContext, query: string, options: SearchOptions & { signal?: AbortSignal }): Promise<ProviderAnswer> {
+  const words = ripgrepWords(query);
+  if (words.length <= 1 && !/\s/.test(query.trim())) return ripgrepProvider(ctx, query, { ...options, regex: false });
+  if (words.length === 0) return { hits: [], total: 0, warnings: [], diagnostics: [] };
+  const limit = Math.max(1, options.limit ?? 20);
+  const offset = Math.max(0, options.offset ?? 0);
+  const result = await ripgrep(ctx.root, words, { rgPath: ctx.rgPath, ignoreCase: true, maxMatches: 20_000, signal: options.signal });
+  const pathOk = compilePathFilter(options.paths);
+  const langs = options.languages?.length ? new Set(options.languages.flatMap(resolveLanguageFilter)) : undefined;
+  const kinds = options.kinds?.length ? new Set(options.kinds.map((k) => k.toLowerCase())) : undefined;
+  const lowerWords = words.map((w) => w.toLowerCase());
+  const wordsOf = (m: RipgrepMatch): number[] => {
+    const lower = m.text.toLowerCase();
+    const found: number[] = [];
+    lowerWords.forEach((w, i) => {
+      if (lower.includes(w)) found.push(i);
+    });
+    return found;
+  };
+  const chunks = new Map<string, { seg: number; doc: number; words: Set<number>; lines: RipgrepMatch[] }>();
+  const fileWords = new Map<string, Set<number>>();
+  for (const m of result.matches) {
+    if (!searchableByIndex(ctx, m.path)) continue;
+    if (pathOk && !pathOk(m.path)) continue;
+    if (langs && !langs.has(languageForPath(m.path)?.id ?? 'text')) continue;
+    const ref = ctx.locator.locate(m.path, m.line);
+    if (!ref) continue;
+    const seg = ctx.snapshot.segments[ref.seg] as Segment;
+    if (kinds && !kinds.has(seg.kindOf(ref.doc))) continue;
+    const found = wordsOf(m);
+    const key = `${ref.seg}:${ref.doc}`;
+    let c = chunks.get(key);
+    if (!c) chunks.set(key, (c = { seg: ref.seg, doc: ref.doc, words: new Set(), lines: [] }));
+    for (const w of found) c.words.add(w);
+    c.lines.push(m);
+    let f = fileWords.get(m.path);
+    if (!f) fileWords.set(m.path, (f = new Set()));
+    for (const w of found) f.add(w);
+  }
+  // A word found in few files says more than one found everywhere: each counts its idf over
+  // the indexed files (its document frequency being the files ripgrep found it in).
+  const n = Math.max(ctx.snapshot.manifest.files, fileWords.size, 1);
+  const df = new Array<number>(words.length).fill(0);
+  for (const f of fileWords.values()) for (const w of f) df[w] = (df[w] as number) + 1;
+  const idf = df.map((d) => Math.log(1 + (n - d + 0.5) / (d + 0.5)));
+  const weigh = (set: ReadonlySet<number>) => [...set].reduce((t, w) => t + (idf[w] as number), 0);
+  const ranked = [...chunks.values()].map((c) => {
+    const seg = ctx.snapshot.segments[c.seg] as Segment;
+    const path = seg.pathOf(c.doc);
+    const inFile = fileWords.get(path) ?? new Set<number>();
+    const parts: ScoreComponent[] = [
+      { kind: 'match', name: `ripgrep: ${c.words.size} of ${words.length} query words in the chunk (by idf)`, value: round(weigh(c.words)) },
+      { kind: 'match', name: `ripgrep: ${inFile.size} query words in the file (by idf, × 0.1)`, value: round(0.1 * weigh(inFile)) },
+      { kind: 'match', name: `ripgrep: ${c.lines.length} matching line${c.lines.length === 1 ? '' : 's'}`, value: round(0.01 * Math.min(c.lines.length, 10)) },
+    ];
+    return { c, path, parts, score: round(parts.reduce((t, p) => t + p.value, 0)) };
+  });
+  ranked.sort((a, b) => b.score - a.score || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0) || a.c.doc - b.c.doc);
+  const hits = ranked.slice(offset, offset + limit).map((r) => {
+    const hit = ctx.reader.hit(ctx.snapshot.segments[r.c.seg] as Segment, r.c.doc, 1, undefined);
+    hit.scoreBreakdown = r.parts;
+    hit.score = r.score;
+    hit.preview = r.c.lines.slice(0, 3).map((l) => `${l.line}: ${markSubmatches(l)}`).join('\n');
+    return hit;
+  });
+  const warnings = result.truncated ? ['ripgrep stopped early; results are partial'] : [];
+  return { hits, total: ranked.length, warnings, diagnostics: result.diagnostics };
+}
+
 function markSubmatches(m: RipgrepMatch): string {
   const bytes = Buffer.from(m.text, 'utf8');
   let out = '';
@@ -119,7 +240,8 @@ function markSubmatches(m: RipgrepMatch): string {
 export function fuseHybrid(
   ctx: ProviderContext,
   query: string,
-  lists: Array<{ name: string; hits: SearchHit[] }>,
+  /** Each list's RRF weight (default 1). */
+  lists: Array<{ name: string; hits: SearchHit[]; weight?: number }>,
   options: SearchOptions,
 ): { hits: SearchHit[]; total: number } {
   const limit = Math.max(1, options.limit ?? 20);
@@ -127,9 +249,10 @@ export function fuseHybrid(
   const fused = new Map<string, { hit: SearchHit; parts: ScoreComponent[] }>();
   for (const list of lists) {
     list.hits.forEach((h, rank) => {
-      const value = 1 / (RRF_K + rank + 1);
+      const weight = list.weight ?? 1;
+      const value = weight / (RRF_K + rank + 1);
       const entry = fused.get(h.docid) ?? { hit: { ...h }, parts: [] };
-      entry.parts.push({ kind: 'match', name: `rrf: ${list.name} rank ${rank + 1}`, value: round(value) });
+      entry.parts.push({ kind: 'match', name: `rrf: ${list.name} rank ${rank + 1}${weight !== 1 ? ` (× ${weight})` : ''}`, value: round(value) });
       fused.set(h.docid, entry);
     });
   }

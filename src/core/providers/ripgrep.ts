@@ -10,6 +10,8 @@ export interface RipgrepOptions {
   rgPath?: string;
   /** Treat the query as a regular expression (default: a literal). */
   regex?: boolean;
+  /** Case-insensitive match (for words of a sentence); overrides smart case. */
+  ignoreCase?: boolean;
   /** Case-sensitive match (default: smart case — sensitive only when the query has capitals). */
   caseSensitive?: boolean;
   /** Stop after this many matching lines in total. */
@@ -36,8 +38,11 @@ export interface RipgrepResult {
 
 const MAX_OUTPUT_BYTES = 32 * 1024 * 1024;
 
-/** Runs rg in `root` and collects matching lines. Never throws: problems become diagnostics. */
-export function ripgrep(root: string, pattern: string, options: RipgrepOptions = {}): Promise<RipgrepResult> {
+/**
+ * Runs rg in `root` and collects matching lines; several patterns match a line when any of
+ * them does. Never throws: problems become diagnostics.
+ */
+export function ripgrep(root: string, pattern: string | readonly string[], options: RipgrepOptions = {}): Promise<RipgrepResult> {
   const rgPath = options.rgPath;
   if (!rgPath || !fs.existsSync(rgPath)) {
     return Promise.resolve({
@@ -48,10 +53,14 @@ export function ripgrep(root: string, pattern: string, options: RipgrepOptions =
   }
   const maxMatches = options.maxMatches ?? 2000;
   const args = ['--json', '--no-messages', '--max-columns', '400', '--max-columns-preview', '--max-filesize', '32M', '--glob', '!.git'];
-  args.push(options.caseSensitive ? '--case-sensitive' : '--smart-case');
+  args.push(options.ignoreCase ? '--ignore-case' : options.caseSensitive ? '--case-sensitive' : '--smart-case');
   if (!options.regex) args.push('--fixed-strings');
   for (const g of options.globs ?? []) args.push('--glob', g);
-  args.push('--', pattern, '.');
+  if (typeof pattern === 'string') args.push('--', pattern, '.');
+  else {
+    for (const p of pattern) args.push('--regexp', p);
+    args.push('--', '.');
+  }
 
   return new Promise((resolve) => {
     const matches: RipgrepMatch[] = [];

@@ -4,7 +4,7 @@
 // camelCase identifiers can still be split into parts and matched against definitions.
 import lunr = require('lunr');
 import { FIELDS, type FieldName } from '../index/fields';
-import { analyzeQueryTerm, looksLikeIdentifier, type QueryWord } from '../index/tokenizer';
+import { analyzeQueryTerm, looksLikeIdentifier, MAX_TOKEN_LENGTH, proseForm, type QueryWord } from '../index/tokenizer';
 
 export type Presence = 'optional' | 'required' | 'prohibited';
 
@@ -35,7 +35,35 @@ export interface ParsedQuery {
   identifiers: string[];
   /** The query is about tests (so tests are not demoted). */
   mentionsTests: boolean;
+  /**
+   * Adjacent plain words joined into the identifiers they may spell (`parse args` →
+   * `parseargs`, `parse_args`): optional extra terms, never required.
+   */
+  joins: JoinedTerm[];
 }
+
+/** An identifier spelt by adjacent query words. */
+export interface JoinedTerm {
+  /** The joined token, as the tokenizer indexes an identifier whole (lower case). */
+  token: string;
+  /** The query words it joins. */
+  words: string[];
+  fields: FieldName[];
+  weight: number;
+}
+
+export interface ParseOptions {
+  /** Weight of a joined term (default 1): a typed word's is its clause boost. */
+  joinWeight?: number;
+  /**
+   * Weight of English stop words (`the`, `for`, `when`) in a query of three or more other
+   * words, unless they look like identifiers or are required (default 0.2).
+   */
+  stopWordWeight?: number;
+}
+
+/** Queries with at least this many content words weigh their stop words down. */
+const STOP_WORDS_AFTER = 3;
 
 /** Field names accepted in `field:term`, with friendly aliases. */
 const FIELD_ALIASES: Record<string, FieldName> = {
@@ -76,7 +104,7 @@ const LunrQueryParser = (lunr as unknown as { QueryParser: new (input: string, q
 
 const TEST_WORDS = /\b(tests?|specs?|testing|unittests?|e2e|fixtures?|mocks?)\b/i;
 
-export function parseQuery(input: string): ParsedQuery {
+export function parseQuery(input: string, options: ParseOptions = {}): ParsedQuery {
   const warnings: string[] = [];
   let clauses: QueryClause[];
   try {
@@ -89,7 +117,75 @@ export function parseQuery(input: string): ParsedQuery {
   const words = clauses.filter((c) => c.presence !== 'prohibited').flatMap((c) => c.words);
   const short = words.length <= 2;
   const identifiers = [...new Set(words.filter((w) => short || looksLikeIdentifier(w.original)).map((w) => w.whole))];
-  return { clauses, warnings, identifiers, mentionsTests: TEST_WORDS.test(input) };
+  const joins = joinAdjacent(clauses, options.joinWeight ?? 1);
+  weighStopWords(clauses, options.stopWordWeight ?? DEFAULT_STOP_WORD_WEIGHT);
+  return { clauses, warnings, identifiers, mentionsTests: TEST_WORDS.test(input), joins };
+}
+
+export const DEFAULT_STOP_WORD_WEIGHT = 0.2;
+
+/** True for an English stop word (lunr's list) that does not look like an identifier. */
+export function isStopWord(word: QueryWord): boolean {
+  return word.parts.length === 0 && proseForm(word.whole) === '' && !looksLikeIdentifier(word.original);
+}
+
+/**
+ * In a query of several content words, optional clauses made only of stop words weigh
+ * `weight` of a word: they still break ties, but `the`/`for`/`when`, found in every file's
+ * comments, no longer outweigh the words the query is about.
+ */
+function weighStopWords(clauses: QueryClause[], weight: number): void {
+  if (weight === 1) return;
+  const plain = clauses.filter((c) => c.presence === 'optional' && !c.wildcard && c.editDistance === 0);
+  const content = plain.filter((c) => !c.words.every(isStopWord)).length;
+  if (content < STOP_WORDS_AFTER) return;
+  for (const c of plain) if (c.words.length > 0 && c.words.every(isStopWord)) c.boost *= weight;
+}
+
+/** A word that can be part of a joined identifier: one lower-case part, letters and digits. */
+const JOINABLE = /^[\p{Ll}\p{N}]+$/u;
+
+/**
+ * Identifiers adjacent words may spell: every pair and triple of neighbouring plain words of
+ * optional or required clauses searching the same fields, concatenated (`unused disable
+ * directives` → `unuseddisabledirectives`, which camelCase indexes as) and joined with `_`
+ * (`parse args` → `parse_args`). Excluded, wildcard and fuzzy terms break the sequence.
+ */
+export function joinAdjacent(clauses: readonly QueryClause[], weight: number): JoinedTerm[] {
+  const out: JoinedTerm[] = [];
+  const seen = new Set<string>();
+  let run: Array<{ word: string; fields: FieldName[] }> = [];
+  const flush = () => {
+    for (let i = 0; i < run.length; i++) {
+      for (let n = 2; n <= 3 && i + n <= run.length; n++) {
+        const slice = run.slice(i, i + n);
+        const fields = (slice[0] as { fields: FieldName[] }).fields;
+        if (slice.some((w) => w.fields.join() !== fields.join())) continue;
+        const words = slice.map((w) => w.word);
+        for (const token of [words.join(''), words.join('_')]) {
+          if (token.length > MAX_TOKEN_LENGTH || seen.has(token)) continue;
+          seen.add(token);
+          out.push({ token, words, fields, weight });
+        }
+      }
+    }
+    run = [];
+  };
+  for (const c of clauses) {
+    if (c.presence === 'prohibited' || c.wildcard || c.editDistance > 0) {
+      flush();
+      continue;
+    }
+    for (const w of c.words) {
+      if (w.parts.length > 0 || !JOINABLE.test(w.whole)) {
+        flush();
+        continue;
+      }
+      run.push({ word: w.whole, fields: c.fields });
+    }
+  }
+  flush();
+  return out;
 }
 
 function parseWithLunr(input: string): QueryClause[] {

@@ -195,6 +195,17 @@ export class SnapshotScorer {
       if (clause.presence === 'required') for (const b of bits) required |= 1 << b;
       if (clause.presence === 'prohibited' && bits.length) prohibited.push(bits.reduce((m, b) => m | (1 << b), 0));
     }
+    // Identifiers spelt by adjacent words: optional, and only scored where the index has them.
+    for (const j of query.joins ?? []) {
+      const mask = maskOf(j.fields);
+      const label = `${j.words.join(' ')}→${j.token}`;
+      const prose = proseForm(j.token);
+      if (prose === j.token) terms.push({ token: j.token, fieldMask: mask, weight: j.weight, presenceBit: -1, label, whole: true });
+      else {
+        if (mask & CODE_MASK) terms.push({ token: j.token, fieldMask: mask & CODE_MASK, weight: j.weight, presenceBit: -1, label, whole: true });
+        if (prose && mask & PROSE_MASK) terms.push({ token: prose, fieldMask: mask & PROSE_MASK, weight: j.weight, presenceBit: -1, label: `${label}→${prose}` });
+      }
+    }
     return { terms, required, prohibited, warnings };
   }
 

@@ -2,10 +2,10 @@
 // top-k selection with stable ordering, then hydration of the few hits that are shown.
 import { DEFINITION_KINDS, FLAG_TEST, FLAG_VENDORED, bucketOfFlags } from '../index/fields';
 import type { Segment } from '../index/segment';
-import { parseQuery, type ParsedQuery } from './query';
+import { DEFAULT_STOP_WORD_WEIGHT, parseQuery, type ParsedQuery } from './query';
 import { compileFilters, unknownKinds } from './filters';
 import type { Candidate, SnapshotScorer } from './scorer';
-import type { ScoreComponent, SearchHit, SearchOptions } from './types';
+import type { FileHit, ScoreComponent, SearchHit, SearchOptions } from './types';
 import { type FileReader } from './hydrate';
 import { crossReferenceNames } from './crossref';
 import type { SymbolIndex } from './symbols';
@@ -23,6 +23,31 @@ export interface RankingParams {
   /** Scope `code`: prose and config relative to code. */
   codeFirstProse: number;
   codeFirstConfig: number;
+  /**
+   * Weight of a joined pair or triple of adjacent query words (`parse args` → `parseargs`,
+   * `parse_args`) relative to a typed word.
+   */
+  joinedWords: number;
+  /** A definition named by adjacent query words joined (`unused disable directives` → `unusedDisableDirectives`). */
+  joinedName: number;
+  /** Chunks of one file on a page before other files' chunks (`SearchOptions.maxPerFile` overrides). */
+  maxPerFile: number;
+  /** English stop words in a query of three or more other words, relative to a word. */
+  stopWords: number;
+  /** File ranking (`groupBy: 'file'`): weight of a file's second best chunk… */
+  fileOtherChunks: number;
+  /** …and the factor each further chunk's weight is multiplied by (a damped sum). */
+  fileChunkDecay: number;
+  /**
+   * File ranking: each query word a file's other chunks match and its best chunk does not,
+   * at this share of the word's weight × idf (the file covers more of the query). Off (0):
+   * measured worse (docs/file-ranking-runs.md).
+   */
+  fileCoverage: number;
+  /** Hybrid provider: the ripgrep list's weight in the rank fusion (the index list's is 1). */
+  hybridRipgrep: number;
+  /** File ranking: a query word is the file's name (`router` → `lib/router.js`, `lib/router/index.js`). */
+  fileName: number;
 }
 
 export const DEFAULT_RANKING: RankingParams = {
@@ -32,7 +57,23 @@ export const DEFAULT_RANKING: RankingParams = {
   vendored: 0.5,
   codeFirstProse: 0.3,
   codeFirstConfig: 0.75,
+  joinedWords: 0.3,
+  joinedName: 1.2,
+  maxPerFile: 3,
+  stopWords: DEFAULT_STOP_WORD_WEIGHT,
+  fileOtherChunks: 0.5,
+  fileChunkDecay: 0.5,
+  fileName: 1.25,
+  fileCoverage: 0,
+  hybridRipgrep: 0.1,
 };
+
+/** A grouped search scores this many chunks per file asked for (bounded by MAX_FILE_POOL). */
+const FILE_POOL_PER_FILE = 10;
+const MIN_FILE_POOL = 200;
+const MAX_FILE_POOL = 3000;
+/** Best spans listed per file. */
+export const SPANS_PER_FILE = 3;
 
 interface Boost {
   name: string;
@@ -68,21 +109,236 @@ export function searchSnapshot(
 ): RawSearchResult {
   const limit = clampInt(options.limit ?? 20, 1, 1000);
   const offset = clampInt(options.offset ?? 0, 0, 100_000);
-  const parsed = parseQuery(query);
+  const maxPerFile = clampInt(options.maxPerFile ?? ranking.maxPerFile, 0, 1000);
+  // Diversifying pushes a file's extra chunks down: rank more chunks than the page holds, so
+  // other files' chunks are there to take their places.
+  const pool = maxPerFile > 0 ? Math.min(Math.max(3 * (offset + limit), offset + limit + 30), MAX_FILE_POOL) : offset + limit;
+  const r = rankChunks(scorer, query, options, ranking, pool, exactTotalUpTo);
+  if (!r.run) return { hits: [], total: 0, totalIsLowerBound: false, warnings: r.warnings, parsed: r.parsed };
+  const { run, parsed, warnings } = r;
+  const segs = scorer.snapshot.segments;
+  const tiers = maxPerFile > 0 ? diversityTiers(run.ranked, (x) => (segs[x.c.seg] as Segment).pathOf(x.c.doc), maxPerFile) : undefined;
+  const order = run.ranked.map((x, i) => ({ x, tier: tiers ? (tiers[i] as number) : 0 }));
+  if (tiers) order.sort((a, b) => a.tier - b.tier); // stable: score order within a tier
+  const page = order.slice(offset, offset + limit);
+  const hits = page.map(({ x }) => toHit(scorer, run.scoring, x, run.boostContext, reader, parsed, options.previewLines ?? 3));
+  // Pushed-down chunks stay below the others (a cross-reference ranks in the first tier).
+  const tierOf = new Map(hits.map((h, i) => [h.docid, (page[i] as { tier: number }).tier]));
+  const byTierThenScore = (a: SearchHit, b: SearchHit) => (tierOf.get(a.docid) ?? 0) - (tierOf.get(b.docid) ?? 0) || compareHits(a, b);
+  hits.sort(byTierThenScore);
+  if (options.crossReferences !== false) {
+    // Cross-references obey the same filters as everything else.
+    const allowed = (seg: Segment, segIndex: number, doc: number) =>
+      run.filters.fileAllowed(segIndex, seg)[seg.fileIndexOf(doc)] === 1 && run.filters.docAllowed(seg, doc);
+    addCrossReferences(hits, symbols, reader, scorer, options.previewLines ?? 3, limit, allowed);
+    if (tiers) hits.sort(byTierThenScore);
+  }
+  return { hits, total: run.total, totalIsLowerBound: run.pruned, warnings, parsed };
+}
+
+/**
+ * For a ranked list, 0 for the first `maxPerFile` items of each file and 1 for the rest: a
+ * stable sort by tier keeps every file's best chunks in score order and pushes a file's
+ * extra chunks below the other files' chunks. A list from one file is left as it is.
+ */
+export function diversityTiers<T>(ranked: readonly T[], fileOf: (item: T) => string, maxPerFile: number): number[] {
+  const seen = new Map<string, number>();
+  return ranked.map((item) => {
+    const f = fileOf(item);
+    const n = (seen.get(f) ?? 0) + 1;
+    seen.set(f, n);
+    return n > maxPerFile ? 1 : 0;
+  });
+}
+
+export interface RawFileSearchResult {
+  files: FileHit[];
+  total: number;
+  totalIsLowerBound: boolean;
+  warnings: string[];
+  parsed: ParsedQuery;
+}
+
+/**
+ * Files ranked by the evidence of their chunks: the best chunk's score, plus a damped sum of
+ * the file's other matching chunks, times a boost when a query word is the file's name. The
+ * chunks scored are bounded: `FILE_POOL_PER_FILE` per file asked for.
+ */
+export function searchFilesSnapshot(
+  scorer: SnapshotScorer,
+  reader: FileReader,
+  query: string,
+  options: SearchOptions = {},
+  ranking: RankingParams = DEFAULT_RANKING,
+): RawFileSearchResult {
+  const limit = clampInt(options.limit ?? 20, 1, 1000);
+  const offset = clampInt(options.offset ?? 0, 0, 100_000);
+  const pool = Math.min(Math.max(FILE_POOL_PER_FILE * (offset + limit), MIN_FILE_POOL), MAX_FILE_POOL);
+  const r = rankChunks(scorer, query, options, ranking, pool, EXACT_TOTAL_UP_TO);
+  if (!r.run) return { files: [], total: 0, totalIsLowerBound: false, warnings: r.warnings, parsed: r.parsed };
+  const { run, parsed, warnings } = r;
+  const segs = scorer.snapshot.segments;
+  const byFile = new Map<string, Ranked[]>();
+  for (const x of run.ranked) {
+    const p = (segs[x.c.seg] as Segment).pathOf(x.c.doc);
+    const list = byFile.get(p);
+    if (list) list.push(x);
+    else byFile.set(p, [x]);
+  }
+  const names = fileNameWords(parsed);
+  // What each query word is worth (weight × idf of its best term), by presence bit.
+  const wordWeight = new Float64Array(32);
+  for (const t of run.scoring.terms) if (t.presenceBit >= 0) wordWeight[t.presenceBit] = Math.max(wordWeight[t.presenceBit] as number, t.weight * t.idf);
+  const grouped = [...byFile].map(([path, chunks]) => {
+    let more = 0;
+    for (const x of chunks) more |= x.c.bits;
+    more &= ~(chunks[0] as Ranked).c.bits;
+    let words = 0;
+    let coverage = 0;
+    for (let b = 0; more !== 0 && b < 32; b++, more >>>= 1) {
+      if (more & 1) {
+        words++;
+        coverage += wordWeight[b] as number;
+      }
+    }
+    return { path, chunks, ...fileScore(path, chunks, names, ranking, { words, weight: coverage }) };
+  });
+  grouped.sort((a, b) => b.score - a.score || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  if (grouped.length === 0) return { files: [], total: 0, totalIsLowerBound: false, warnings, parsed };
+  const files = grouped.slice(offset, offset + limit).map((g): FileHit => {
+    const spans = g.chunks.slice(0, SPANS_PER_FILE).map((x) => toHit(scorer, run.scoring, x, run.boostContext, reader, parsed, options.previewLines ?? 3));
+    const first = spans[0] as SearchHit;
+    return {
+      path: g.path,
+      score: g.score,
+      scoreBreakdown: g.breakdown,
+      spans,
+      matchedChunks: g.chunks.length,
+      language: first.language,
+      ...(spans.some((h) => h.stale) ? { stale: true } : {}),
+    };
+  });
+  return { files, total: grouped.length, totalIsLowerBound: run.pruned || run.total > run.ranked.length, warnings, parsed };
+}
+
+/**
+ * A file's score from its ranked chunks (best first): the best chunk, a damped sum of the
+ * others (`fileOtherChunks`, then × `fileChunkDecay` per further chunk), and the file-name
+ * boost. The breakdown's values add up to the score.
+ */
+export function fileScore(
+  path: string,
+  chunks: ReadonlyArray<{ score: number }>,
+  nameWords: ReadonlySet<string>,
+  ranking: RankingParams,
+  /** Query words only the file's other chunks match, and their summed weight × idf. */
+  coverage: { words: number; weight: number } = { words: 0, weight: 0 },
+): { score: number; breakdown: ScoreComponent[] } {
+  const breakdown: ScoreComponent[] = [];
+  const best = round((chunks[0] as { score: number }).score);
+  breakdown.push({ kind: 'match', name: 'best chunk', value: best });
+  let others = 0;
+  let w = ranking.fileOtherChunks;
+  for (let i = 1; i < chunks.length && w > 1e-6; i++, w *= ranking.fileChunkDecay) others += w * (chunks[i] as { score: number }).score;
+  if (chunks.length > 1 && others > 0) breakdown.push({ kind: 'match', name: `${chunks.length - 1} other matching chunk${chunks.length === 2 ? '' : 's'} (damped)`, value: round(others) });
+  if (coverage.words > 0 && ranking.fileCoverage > 0) {
+    breakdown.push({ kind: 'match', name: `${coverage.words} more query word${coverage.words === 1 ? '' : 's'} in other chunks`, value: round(coverage.weight * ranking.fileCoverage) });
+  }
+  let running = breakdown.reduce((t, p) => t + p.value, 0);
+  if (ranking.fileName !== 1 && nameWords.size > 0 && nameWords.has(fileNameOf(path))) {
+    const value = round(running * (ranking.fileName - 1));
+    breakdown.push({ kind: 'boost', name: 'file-name', factor: ranking.fileName, value });
+    running += value;
+  }
+  return { score: round(breakdown.reduce((t, p) => t + p.value, 0)), breakdown };
+}
+
+/** Names a file goes by: its base name without extensions, or its folder's for `index.js`, `mod.rs`, `__init__.py`. */
+export function fileNameOf(path: string): string {
+  const parts = path.split('/');
+  let name = (parts[parts.length - 1] as string).toLowerCase().replace(/\..*$/, '');
+  if (GENERIC_FILE_NAMES.has(name) && parts.length > 1) name = (parts[parts.length - 2] as string).toLowerCase();
+  return name.replace(/^[_$.]+|[_$]+$/g, '');
+}
+
+const GENERIC_FILE_NAMES = new Set(['index', 'mod', '__init__', 'main', 'lib']);
+
+/** The words of a query that may name a file: whole query words and their joined pairs. */
+function fileNameWords(parsed: ParsedQuery): Set<string> {
+  const out = new Set<string>();
+  for (const c of parsed.clauses) if (c.presence !== 'prohibited') for (const w of c.words) out.add(w.whole);
+  for (const j of parsed.joins) out.add(j.token);
+  return out;
+}
+
+/**
+ * Files ranked from a list of chunk hits (another provider's answer), like
+ * `searchFilesSnapshot` ranks them from scored chunks.
+ */
+export function groupHitsByFile(hits: readonly SearchHit[], query: string, ranking: RankingParams = DEFAULT_RANKING): FileHit[] {
+  const byFile = new Map<string, SearchHit[]>();
+  for (const h of [...hits].sort(compareHits)) {
+    const list = byFile.get(h.path);
+    if (list) list.push(h);
+    else byFile.set(h.path, [h]);
+  }
+  const names = fileNameWords(parseQuery(query, { joinWeight: ranking.joinedWords, stopWordWeight: ranking.stopWords }));
+  const files = [...byFile].map(([path, chunks]): FileHit => {
+    const { score, breakdown } = fileScore(path, chunks, names, ranking);
+    const first = chunks[0] as SearchHit;
+    return {
+      path,
+      score,
+      scoreBreakdown: breakdown,
+      spans: chunks.slice(0, SPANS_PER_FILE),
+      matchedChunks: chunks.length,
+      language: first.language,
+      ...(chunks.some((h) => h.stale) ? { stale: true } : {}),
+      ...(first.root !== undefined ? { root: first.root } : {}),
+    };
+  });
+  return files.sort(compareFiles);
+}
+
+/** Stable order of files: score descending, then path. */
+export function compareFiles(a: FileHit, b: FileHit): number {
+  return b.score - a.score || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
+}
+
+interface ChunkRun {
+  ranked: Ranked[];
+  total: number;
+  pruned: boolean;
+  scoring: ReturnType<SnapshotScorer['score']>;
+  boostContext: BoostContext;
+  filters: ReturnType<typeof compileFilters>;
+}
+
+/** The `k` best chunks for a query, boosted and filtered, best first. */
+function rankChunks(
+  scorer: SnapshotScorer,
+  query: string,
+  options: SearchOptions,
+  ranking: RankingParams,
+  k: number,
+  exactTotalUpTo: number,
+): { run?: ChunkRun; parsed: ParsedQuery; warnings: string[] } {
+  const parsed = parseQuery(query, { joinWeight: ranking.joinedWords, stopWordWeight: ranking.stopWords });
   const warnings = [...parsed.warnings];
   const badKinds = unknownKinds(options.kinds);
   if (badKinds.length) warnings.push(`unknown kind ${badKinds.join(', ')}`);
   if (parsed.clauses.length === 0) {
     if (query.trim()) warnings.push('nothing to search for in the query');
-    return { hits: [], total: 0, totalIsLowerBound: false, warnings, parsed };
+    return { parsed, warnings };
   }
 
   const filters = compileFilters(options);
   const segs = scorer.snapshot.segments;
   const identifiers = new Set(parsed.identifiers);
+  const joinedNames = new Set(parsed.joins.map((j) => j.token).filter((t) => !identifiers.has(t)));
   const scope = options.scope ?? 'all';
-  const heap = new TopK<Ranked>(offset + limit, (a, b) => better(a, b, segs));
-  const boostContext: BoostContext = { identifiers, mentionsTests: parsed.mentionsTests, scope, ranking };
+  const heap = new TopK<Ranked>(k, (a, b) => better(a, b, segs));
+  const boostContext: BoostContext = { identifiers, joinedNames, mentionsTests: parsed.mentionsTests, scope, ranking };
   const maxBoost = maxBoostOf(ranking);
   const maxBoostUnnamed = maxBoostOf(ranking, false);
   const allowedFiles = segs.map((seg, s) => filters.fileAllowed(s, seg));
@@ -118,21 +374,13 @@ export function searchSnapshot(
     maxBoostUnnamed,
   });
   warnings.push(...scoring.warnings);
-
-  const ranked = heap.sorted().slice(offset);
-  const hits = ranked.map((r) => toHit(scorer, scoring, r, boostContext, reader, parsed, options.previewLines ?? 3));
-  hits.sort(compareHits);
-  if (options.crossReferences !== false) {
-    // Cross-references obey the same filters as everything else.
-    const allowed = (seg: Segment, segIndex: number, doc: number) =>
-      filters.fileAllowed(segIndex, seg)[seg.fileIndexOf(doc)] === 1 && filters.docAllowed(seg, doc);
-    addCrossReferences(hits, symbols, reader, scorer, options.previewLines ?? 3, limit, allowed);
-  }
-  return { hits, total, totalIsLowerBound: scoring.pruned, warnings, parsed };
+  return { run: { ranked: heap.sorted(), total, pruned: scoring.pruned, scoring, boostContext, filters }, parsed, warnings };
 }
 
 interface BoostContext {
   identifiers: ReadonlySet<string>;
+  /** Identifiers spelt by adjacent query words (not typed as such). */
+  joinedNames: ReadonlySet<string>;
   mentionsTests: boolean;
   scope: string;
   ranking: RankingParams;
@@ -146,7 +394,9 @@ function boostedScore(seg: Segment, doc: number, namedByQuery: boolean, base: nu
   const { ranking } = ctx;
   let score = base;
   const isDefinition = DEFINITION_KINDS.has(seg.kindOf(doc));
-  if (isDefinition && namedByQuery && ctx.identifiers.has(normalisedName(seg.symbolOf(doc)))) score *= listed(out, 'exact-definition', ranking.exactDefinition);
+  const name = isDefinition && namedByQuery ? normalisedName(seg.symbolOf(doc)) : '';
+  if (name && ctx.identifiers.has(name)) score *= listed(out, 'exact-definition', ranking.exactDefinition);
+  else if (name && ctx.joinedNames.has(name)) score *= listed(out, 'exact-definition:joined-words', ranking.joinedName);
   else if (isDefinition) score *= listed(out, 'definition', ranking.definition);
   const flags = seg.docFlags.at(doc);
   if (flags & FLAG_TEST && !ctx.mentionsTests) score *= listed(out, 'test-file', ranking.test);
@@ -164,7 +414,7 @@ function boostedScore(seg: Segment, doc: number, namedByQuery: boolean, base: nu
  * Without `namedByQuery` the exact-definition boost cannot apply.
  */
 function maxBoostOf(r: RankingParams, namedByQuery = true): number {
-  const definition = namedByQuery ? Math.max(1, r.exactDefinition, r.definition) : Math.max(1, r.definition);
+  const definition = namedByQuery ? Math.max(1, r.exactDefinition, r.joinedName, r.definition) : Math.max(1, r.definition);
   return definition * Math.max(1, r.test) * Math.max(1, r.vendored) * Math.max(1, r.codeFirstProse, r.codeFirstConfig);
 }
 

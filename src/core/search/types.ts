@@ -36,6 +36,16 @@ export interface SearchOptions extends SearchFilters {
   previewLines?: number;
   /** Add code definitions named in top doc hits, marked as cross-references (default true). */
   crossReferences?: boolean;
+  /**
+   * `file`: rank files, not chunks (`Engine.searchFiles`, a FileSearchResponse); limit and
+   * offset then count files.
+   */
+  groupBy?: 'chunk' | 'file';
+  /**
+   * Chunks of one file allowed before the chunks of other files (default 3); later chunks of
+   * that file are pushed below them. 0 turns diversification off.
+   */
+  maxPerFile?: number;
 }
 
 export interface SearchHit {
@@ -93,6 +103,34 @@ export interface SearchResponse {
    * Set when the query matched so many chunks that counting stopped being exact: past
    * 1,000 matches, chunks that cannot make the results are skipped, so at least `total` match.
    */
+  totalIsLowerBound?: true;
+  tookMs: number;
+  index: IndexFreshness;
+  warnings: string[];
+  diagnostics: Diagnostic[];
+}
+
+/** A file ranked by the evidence of its matching chunks (`groupBy: 'file'`). */
+export interface FileHit {
+  path: string;
+  /** The sum of `scoreBreakdown`. */
+  score: number;
+  scoreBreakdown: ScoreComponent[];
+  /** The file's best matching chunks (at most 3), best first. */
+  spans: SearchHit[];
+  /** Matching chunks of the file among those scored. */
+  matchedChunks: number;
+  language: string;
+  stale?: boolean;
+  /** Workspace folder (multi-root front ends fill this in). */
+  root?: string;
+}
+
+export interface FileSearchResponse {
+  query: string;
+  files: FileHit[];
+  /** Files with a matching chunk among those scored, before limit/offset. */
+  total: number;
   totalIsLowerBound?: true;
   tookMs: number;
   index: IndexFreshness;

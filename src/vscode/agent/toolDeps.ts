@@ -9,7 +9,7 @@
 import type * as vscode from 'vscode';
 import type { IndexStatus } from '../../core/engine/engine';
 import type { ContextRegistry } from '../../core/registry';
-import type { SearchResponse, SymbolResponse, IndexFreshness as SearchIndexFreshness } from '../../core/search/types';
+import type { FileSearchResponse, SearchResponse, SymbolResponse, IndexFreshness as SearchIndexFreshness } from '../../core/search/types';
 import type { FreshnessState, FreshnessSummary, IndexFreshness } from '../../mcp/freshness';
 import { ToolError } from '../../mcp/errors';
 import type { ToolDeps, ToolEngine } from '../../mcp/tools';
@@ -133,6 +133,11 @@ export function folderToolEngine(services: CairnServices, folder: vscode.Workspa
       const { refresh: _refresh, refreshStale: _refreshStale, ...rest } = options;
       const r = await services.engine.search(query, { ...rest, folder });
       return { query, results: r.results, total: r.total, ...(r.totalIsLowerBound ? { totalIsLowerBound: true as const } : {}), tookMs: r.tookMs, index: searchFreshness(stateOf(services, folder)), warnings: r.warnings, diagnostics: [] };
+    },
+    async searchFiles(query, options): Promise<FileSearchResponse> {
+      const { refresh: _refresh, refreshStale: _refreshStale, ...rest } = options;
+      const r = await services.engine.searchFiles(query, { ...rest, folder });
+      return { query, files: r.files, total: r.total, ...(r.totalIsLowerBound ? { totalIsLowerBound: true as const } : {}), tookMs: r.tookMs, index: searchFreshness(stateOf(services, folder)), warnings: r.warnings, diagnostics: [] };
     },
     async findSymbol(name, options): Promise<SymbolResponse> {
       const { refresh: _refresh, ...rest } = options;

@@ -33,8 +33,12 @@ interface EmptyNode {
 
 export type ResultNode = FileNode | HitNode | EmptyNode;
 
-/** Groups hits by file, files in order of their best hit, chunks in line order. */
-export function groupByFile(hits: ReadonlyArray<FolderHit<SearchHit>>): FileNode[] {
+/**
+ * Groups hits by file, chunks in line order. Files come in the order of `fileOrder` (the same
+ * query's files ranked as files) when given, files it does not list after them; otherwise in
+ * the order of their best hit.
+ */
+export function groupByFile(hits: ReadonlyArray<FolderHit<SearchHit>>, fileOrder?: ReadonlyArray<{ folderUri: string; path: string }>): FileNode[] {
   const files = new Map<string, FileNode>();
   for (const hit of hits) {
     const key = `${hit.folderUri}\n${hit.path}`;
@@ -43,7 +47,13 @@ export function groupByFile(hits: ReadonlyArray<FolderHit<SearchHit>>): FileNode
     node.hits.push(hit);
   }
   for (const f of files.values()) f.hits.sort((a, b) => a.startLine - b.startLine);
-  return [...files.values()];
+  const nodes = [...files.values()];
+  if (!fileOrder?.length) return nodes;
+  const place = new Map(fileOrder.map((f, i) => [`${f.folderUri}\n${f.path}`, i]));
+  const at = (n: FileNode) => place.get(`${n.folderUri}\n${n.path}`) ?? fileOrder.length + n.rank;
+  nodes.sort((a, b) => at(a) - at(b));
+  nodes.forEach((n, i) => (n.rank = i));
+  return nodes;
 }
 
 export class ResultsTreeProvider implements vscode.TreeDataProvider<ResultNode>, vscode.Disposable {
@@ -58,7 +68,7 @@ export class ResultsTreeProvider implements vscode.TreeDataProvider<ResultNode>,
   load(saved: SavedSearch | undefined): void {
     if (!saved) this.roots = [];
     else if (saved.result.results.length === 0) this.roots = [{ type: 'empty', query: saved.query, warnings: saved.result.warnings }];
-    else this.roots = groupByFile(saved.result.results);
+    else this.roots = groupByFile(saved.result.results, saved.result.files);
     this.emitter.fire();
   }
 

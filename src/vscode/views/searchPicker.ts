@@ -47,6 +47,24 @@ export function resultSummary(result: MultiSearchResult | undefined, input: stri
   return `Cairn: ${shown} result${result.total === 1 ? '' : 's'} (${result.tookMs} ms)${warn}`;
 }
 
+/**
+ * Makes a search the Results view's last search, then asks for the same query's files ranked
+ * as files: the view lists files in that order once it arrives.
+ */
+function rememberSearch(deps: CommandDeps, input: string, answer: MultiSearchResult): void {
+  const query = input.trim();
+  deps.lastSearch.set(query, answer);
+  const { text, filters } = parseSearchInput(input);
+  if (!text.trim() || answer.results.length === 0) return;
+  const settings = deps.services.settings();
+  void deps.services.engine
+    .searchFiles(text, { ...filters, scope: filters.scope ?? settings.search.scope, limit: settings.resultLimit })
+    .then((r) => {
+      if (deps.lastSearch.current?.query === query && deps.lastSearch.current.result === answer) deps.lastSearch.set(query, { ...answer, files: r.files });
+    })
+    .catch(() => undefined); // the view keeps the order of the chunks
+}
+
 export function showSearchPicker(deps: CommandDeps, initial = ''): Promise<void> {
   const withFolder = multiRoot();
   return showLivePick<HitItem, MultiSearchResult>(
@@ -63,11 +81,11 @@ export function showSearchPicker(deps: CommandDeps, initial = ''): Promise<void>
       failure: 'search failed',
       // The search the user acted on becomes the Results view's last search.
       onAccept: (shown) => {
-        if (shown) deps.lastSearch.set(shown.input.trim(), shown.answer);
+        if (shown) rememberSearch(deps, shown.input, shown.answer);
       },
       onButton: async (button, shown, pick) => {
         if (button !== SHOW_IN_VIEW_BUTTON || !shown) return;
-        deps.lastSearch.set(shown.input.trim(), shown.answer);
+        rememberSearch(deps, shown.input, shown.answer);
         pick.hide();
         await deps.revealResults(true);
       },
