@@ -12,8 +12,11 @@ export interface CaretPosition {
 export interface CaretHints {
   startLine: number;
   endLine: number;
-  /** An explicit place (a symbol's name, when hits carry one). */
+  /** An explicit place, which wins over everything else. */
   at?: CaretPosition;
+  /** Where the hit's definition is named (1-based line and column), for symbol hits and definition chunks. */
+  nameLine?: number;
+  nameColumn?: number;
   preview?: string;
   previewLine?: number;
   matchLines?: readonly number[];
@@ -22,11 +25,12 @@ export interface CaretHints {
 /**
  * Where opening a hit puts the caret: the explicit place; else, for a search hit (one with
  * `matchLines`), the preview's line when it matched, or the first matching line, or the preview's
- * line. Undefined for a plain span (nothing to point at): the span is selected instead.
+ * line; else, for a symbol, its name (not the doc comment or decorator its range starts with).
+ * Undefined for a plain span (nothing to point at): the span is selected instead.
  */
 export function caretOf(hit: CaretHints): CaretPosition | undefined {
   if (hit.at) return hit.at;
-  if (!hit.matchLines) return undefined;
+  if (!hit.matchLines) return hit.nameLine !== undefined ? { line: hit.nameLine, column: Math.max(0, (hit.nameColumn ?? 1) - 1) } : undefined;
   const line = hit.previewLine !== undefined && hit.matchLines.includes(hit.previewLine) ? hit.previewLine : (hit.matchLines[0] ?? hit.previewLine ?? hit.startLine);
   return { line };
 }

@@ -44,6 +44,7 @@ describe('vscode adapter', () => {
         { name: 'a search hit whose preview line did not match: the first matching line', input: { ...span, previewLine: 11, matchLines: [12, 20] }, expected: { line: 12 } },
         { name: 'a search hit with no matching line (fuzzy, path-only): the preview line', input: { ...span, previewLine: 11, matchLines: [] }, expected: { line: 11 } },
         { name: 'an explicit position (a symbol\'s name) wins', input: { ...span, at: { line: 13, column: 16 }, previewLine: 14, matchLines: [14] }, expected: { line: 13, column: 16 } },
+        { name: 'a symbol hit: its name, not the doc comment its range starts with', input: { ...span, nameLine: 13, nameColumn: 17, previewLine: 13 }, expected: { line: 13, column: 16 } },
         { name: 'a plain span (a context-pack item, a cross-reference): none', input: { ...span, previewLine: 10 }, expected: undefined },
       ],
       caretOf,

@@ -254,4 +254,24 @@ describe('Cairn: search', () => {
     assert.ok(defLine >= 0);
     assert.equal(editor.selection.start.line, defLine, `opened at line ${editor.selection.start.line + 1}, definition at ${defLine + 1}`);
   });
+
+  it('Go to Symbol (UI): the caret lands on the name below the doc comment, nothing selected', async function () {
+    if (!uiAvailable()) this.skip();
+    this.timeout(60000);
+    await closeEditors();
+    void vscode.commands.executeCommand('cairn.goToSymbol');
+    await waitForQuickInput();
+    await typeText('Greeter');
+    await waitForText('src/greeter.ts:');
+    await press('Enter');
+    const editor = await poll('greeter.ts to open', () => {
+      const e = vscode.window.activeTextEditor;
+      return e && e.document.uri.path.endsWith('src/greeter.ts') ? e : undefined;
+    });
+    const lines = editor.document.getText().split('\n');
+    const classLine = lines.findIndex((l) => l.startsWith('export class Greeter'));
+    assert.ok(classLine > 0 && lines[classLine - 1]!.startsWith('/**'), 'the fixture documents the class');
+    assert.ok(editor.selection.isEmpty, 'nothing selected: a typed letter cannot replace the class');
+    assert.deepEqual([editor.selection.active.line, editor.selection.active.character], [classLine, 'export class '.length]);
+  });
 });
