@@ -120,8 +120,8 @@ describe('cairn eval --symbols (bundled CLI)', function () {
     const text = runCairn(['eval', '--symbols', dir, '--misses', '3']);
     assert.equal(text.code, 0, text.stderr);
     const lines = text.stdout.split('\n');
-    assert.match(lines[1] ?? '', /^system\s+names\s+P@1\s+R@5\s+misses$/);
-    assert.match(lines[3] ?? '', /^cairn symbol\s+12\s+\d\.\d{3}\s+\d\.\d{3}\s+\d+$/);
+    assert.match(lines[1] ?? '', /^system\s+names\s+P@1\s+R@5\s+misses\s+P@1 span$/);
+    assert.match(lines[3] ?? '', /^cairn symbol\s+12\s+\d\.\d{3}\s+\d\.\d{3}\s+\d+\s+\d\.\d{3}$/);
     assert.match(text.stdout, /^cairn symbol: \d+ of \d+ misses$/m);
     assert.match(text.stderr, /12 names sampled with seed 1/);
   });

@@ -49,6 +49,8 @@ describe('eval --symbols: which ctags tags are definitions', () => {
       { name: 'js nested function', input: tag('JavaScript', 'function', 'next', '  function next(err) {', { scope: 'handle', scopeKind: 'function' }), expected: 'dropped: nested' },
       { name: 'js anonymous callback', input: tag('JavaScript', 'function', 'AnonymousFunction2dfcb5970100', 'app.use(function(req, res, next){'), expected: 'dropped: anonymous' },
       { name: 'js function inside a callback', input: tag('JavaScript', 'function', 'fn1', '      function fn1(req, res, next) {', { scope: 'AnonymousFunction1.AnonymousFunction2', scopeKind: 'function' }), expected: 'dropped: anonymous' },
+      { name: 'js function expression inside a callback (ctags lost the scope)', input: tag('JavaScript', 'function', 'createError', '      route.all(function createError (req, res, next) {'), expected: 'dropped: nested' },
+      { name: 'js named function expression at the top', input: tag('JavaScript', 'function', 'xhr', "defineGetter(req, 'xhr', function xhr(){"), expected: 'kept' },
       { name: 'js require', input: tag('JavaScript', 'variable', 'debug', "var debug = require('debug')('express');"), expected: 'dropped: import' },
       { name: 'js top-level var', input: tag('JavaScript', 'variable', 'app', 'var app = exports = module.exports = {};'), expected: 'kept' },
       { name: 'js object literal reported as a class', input: tag('JavaScript', 'class', 'users', 'var users = {'), expected: 'dropped: kind' },
@@ -58,6 +60,8 @@ describe('eval --symbols: which ctags tags are definitions', () => {
       { name: 'ts local const (ctags says top level)', input: tag('TypeScript', 'constant', 'app', '    const app = new Hono()'), expected: 'dropped: not-top-level' },
       { name: 'ts object key misread as a constant', input: tag('TypeScript', 'constant', 'isBase64Encoded', '      isBase64Encoded: false,'), expected: 'dropped: not-top-level' },
       { name: 'ts type alias', input: tag('TypeScript', 'alias', 'Env', 'export type Env = {'), expected: 'kept' },
+      { name: 'ts type alias inside a test callback (ctags lost the scope)', input: tag('TypeScript', 'alias', 'Expected', '    type Expected = { ok: true }'), expected: 'dropped: nested' },
+      { name: 'ts class in a namespace', input: tag('TypeScript', 'class', 'Inner', '  export class Inner {', { scope: 'NS', scopeKind: 'namespace' }), expected: 'kept' },
       { name: 'ts interface property', input: tag('TypeScript', 'property', 'url', '  url: string', { scope: 'Options', scopeKind: 'interface' }), expected: 'dropped: kind' },
       { name: 'ts const inside a function', input: tag('TypeScript', 'constant', 'x', '  const x = 1', { scope: 'f', scopeKind: 'function' }), expected: 'dropped: nested' },
       { name: 'ts enum member', input: tag('TypeScript', 'enumerator', 'A', '  A,', { scope: 'E', scopeKind: 'enum' }), expected: 'dropped: kind' },
@@ -72,6 +76,8 @@ describe('eval --symbols: which ctags tags are definitions', () => {
       { name: 'rust associated type', input: tag('Rust', 'typedef', 'Err', '    type Err = io::Error;', { scope: 'Foo', scopeKind: 'implementation' }), expected: 'dropped: kind' },
       { name: 'rust function in a test module', input: tag('Rust', 'function', 'finds_it', '    fn finds_it() {', { scope: 'tests', scopeKind: 'module' }), expected: 'kept' },
       { name: 'rust const inside a method', input: tag('Rust', 'variable', 'LIMIT', '        const LIMIT: usize = 5;', { scope: 'Foo::bar', scopeKind: 'method' }), expected: 'dropped: nested' },
+      { name: 'rust module declaration (the file is the definition)', input: tag('Rust', 'module', 'walk', 'mod walk;'), expected: 'dropped: kind' },
+      { name: 'rust inline module', input: tag('Rust', 'module', 'tests', 'mod tests {'), expected: 'kept' },
       { name: 'rust macro', input: tag('Rust', 'macro', 'eprintln_locked', 'macro_rules! eprintln_locked {'), expected: 'kept' },
       { name: 'rust enum variant', input: tag('Rust', 'enumerator', 'Auto', '    Auto,', { scope: 'ColorChoice', scopeKind: 'enum' }), expected: 'dropped: kind' },
       // Java
@@ -133,23 +139,23 @@ describe('eval --symbols: scoring', () => {
   const defs = [def('src/a.py', 10), def('src/b.py', 40)];
   checkAll<{ hits: HitPlace[]; defs?: Definition[] }, ReturnType<typeof scoreAnswers>>(
     [
-      { name: 'top hit on the line', input: { hits: [hit('src/a.py', 10)] }, expected: { rank: 1 } },
-      { name: 'one line off still counts (either side)', input: { hits: [hit('src/b.py', 41)] }, expected: { rank: 1 } },
-      { name: 'any of the definitions counts', input: { hits: [hit('src/b.py', 39), hit('src/a.py', 10)] }, expected: { rank: 1 } },
-      { name: 'two lines off: the span holds it (a decorator, a doc comment)', input: { hits: [hit('src/a.py', 7, { startLine: 7, endLine: 20 })] }, expected: { rank: null, miss: 'line-off' } },
-      { name: 'right file, another place', input: { hits: [hit('src/a.py', 80, { startLine: 80, endLine: 90 })] }, expected: { rank: null, miss: 'same-file' } },
-      { name: 'another file, right at 3', input: { hits: [hit('test/a.py', 1), hit('docs/x.md', 4), hit('src/a.py', 11)] }, expected: { rank: 3, miss: 'other-file' } },
-      { name: 'right at 6 is outside R@5', input: { hits: [1, 2, 3, 4, 5].map((i) => hit(`t${i}.py`, 1)).concat([hit('src/a.py', 10)]) }, expected: { rank: null, miss: 'other-file' } },
-      { name: 'the closest name instead', input: { hits: [hit('src/c.py', 5, { symbol: 'loads' })] }, expected: { rank: null, miss: 'other-name' } },
-      { name: 'nothing', input: { hits: [] }, expected: { rank: null, miss: 'no-hits' } },
-      { name: 'a grep line is not judged by its text', input: { hits: [hit('src/a.py', 30, { symbol: 'x = load()', definitionPattern: false })] }, expected: { rank: null, miss: 'same-file' } },
+      { name: 'top hit on the line', input: { hits: [hit('src/a.py', 10)] }, expected: { rank: 1, spanAt1: true } },
+      { name: 'one line off still counts (either side)', input: { hits: [hit('src/b.py', 41)] }, expected: { rank: 1, spanAt1: true } },
+      { name: 'any of the definitions counts', input: { hits: [hit('src/b.py', 39), hit('src/a.py', 10)] }, expected: { rank: 1, spanAt1: true } },
+      { name: 'two lines off: the span holds it (a decorator, a doc comment)', input: { hits: [hit('src/a.py', 7, { startLine: 7, endLine: 20 })] }, expected: { rank: null, spanAt1: true, miss: 'line-off' } },
+      { name: 'right file, another place', input: { hits: [hit('src/a.py', 80, { startLine: 80, endLine: 90 })] }, expected: { rank: null, spanAt1: false, miss: 'same-file' } },
+      { name: 'another file, right at 3', input: { hits: [hit('test/a.py', 1), hit('docs/x.md', 4), hit('src/a.py', 11)] }, expected: { rank: 3, spanAt1: false, miss: 'other-file' } },
+      { name: 'right at 6 is outside R@5', input: { hits: [1, 2, 3, 4, 5].map((i) => hit(`t${i}.py`, 1)).concat([hit('src/a.py', 10)]) }, expected: { rank: null, spanAt1: false, miss: 'other-file' } },
+      { name: 'the closest name instead', input: { hits: [hit('src/c.py', 5, { symbol: 'loads' })] }, expected: { rank: null, spanAt1: false, miss: 'other-name' } },
+      { name: 'nothing', input: { hits: [] }, expected: { rank: null, spanAt1: false, miss: 'no-hits' } },
+      { name: 'a grep line is not judged by its text', input: { hits: [hit('src/a.py', 30, { symbol: 'x = load()', definitionPattern: false })] }, expected: { rank: null, spanAt1: false, miss: 'same-file' } },
     ],
     ({ hits, defs: d }) => scoreAnswers('load', hits, d ?? defs),
   );
 
   it('summaries: P@1, R@5 and misses by category', () => {
-    const s = summarise('x', [{ rank: 1 }, { rank: 2, miss: 'other-file' }, { rank: null, miss: 'line-off' }, { rank: null, miss: 'line-off' }]);
-    assert.deepEqual(s, { system: 'x', names: 4, precisionAt1: 0.25, recallAt5: 0.5, misses: 3, missesByCategory: { 'other-file': 1, 'line-off': 2 } });
+    const s = summarise('x', [{ rank: 1, spanAt1: true }, { rank: 2, spanAt1: false, miss: 'other-file' }, { rank: null, spanAt1: true, miss: 'line-off' }, { rank: null, spanAt1: true, miss: 'line-off' }]);
+    assert.deepEqual(s, { system: 'x', names: 4, precisionAt1: 0.25, recallAt5: 0.5, spanAt1: 0.75, misses: 3, missesByCategory: { 'other-file': 1, 'line-off': 2 } });
   });
 });
 
@@ -194,17 +200,21 @@ describe('eval --symbols: the report', () => {
     root: '/r',
     ctags: { version: 'Universal Ctags 5.9.0', files: 2, tags: 3, kept: 2, names: 2, dropped: {} },
     settings: { sample: 2, seed: 1, lineTolerance: 1, depth: 5 },
-    systems: [summarise('cairn symbol', [{ rank: 1 }, { rank: null, miss: 'line-off' }])],
+    systems: [summarise('cairn symbol', [{ rank: 1, spanAt1: true }, { rank: null, spanAt1: true, miss: 'line-off' }])],
     names: [
-      { name: 'ok', definitions: [def('a.py', 1, 'ok')], systems: { 'cairn symbol': { rank: 1, top: [hit('a.py', 1)] } } },
-      { name: 'load', definitions: [def('a.py', 10)], systems: { 'cairn symbol': { rank: null, miss: 'line-off', top: [hit('a.py', 7, { startLine: 7, endLine: 20, kind: 'function' })] } } },
+      { name: 'ok', definitions: [def('a.py', 1, 'ok')], systems: { 'cairn symbol': { rank: 1, spanAt1: true, top: [hit('a.py', 1)] } } },
+      { name: 'load', definitions: [def('a.py', 10)], systems: { 'cairn symbol': { rank: null, spanAt1: true, miss: 'line-off', top: [hit('a.py', 7, { startLine: 7, endLine: 20, kind: 'function' })] } } },
     ],
     warnings: [],
     tookMs: 1,
   };
 
   it('a table row per system', () => {
-    assert.deepEqual(formatSymbolTable(report), ['system        names    P@1    R@5  misses', '------------  -----  -----  -----  ------', 'cairn symbol      2  0.500  0.500       1']);
+    assert.deepEqual(formatSymbolTable(report), [
+      'system        names    P@1    R@5  misses  P@1 span',
+      '------------  -----  -----  -----  ------  --------',
+      'cairn symbol      2  0.500  0.500       1     1.000',
+    ]);
   });
 
   it('misses name the ctags place and the top hit', () => {

@@ -121,6 +121,9 @@ function isJsTopLevelBinding(line: string, name: string): boolean {
   return new RegExp(`^(export\\s+)?(declare\\s+)?(const|let|var)\\s+${escapeRegExp(name)}\\b`).test(line);
 }
 
+/** JS/TS kinds that, indented without a class or namespace around them, are locals. */
+const JS_LOCAL_KINDS = new Set(['function', 'generator', 'class', 'interface', 'alias', 'enum']);
+
 const JS_IMPORT_VALUE = /=\s*(await\s+)?(require|import)\s*\(/;
 
 /** Whether a tag is ground truth, and if not, why. */
@@ -155,6 +158,15 @@ export function classifyTag(tag: CtagsTag): { keep: true } | { keep: false; reas
     return { keep: true };
   }
 
+  if (js && JS_LOCAL_KINDS.has(tag.kind) && indented && (scopeKind === undefined || FUNCTION_SCOPES.has(scopeKind))) {
+    // ctags loses the scope inside callbacks (`describe(…, function () { function helper() {…} })`):
+    // an indented function, class or type outside any class or namespace is a local.
+    return { keep: false, reason: 'nested' };
+  }
+  if (tag.language === 'Rust' && tag.kind === 'module' && line !== undefined && new RegExp(`\\bmod\\s+${escapeRegExp(tag.name)}\\s*;`).test(line)) {
+    // `mod walk;` only declares the module: its definition is the file.
+    return { keep: false, reason: 'kind' };
+  }
   if (scopeKind !== undefined && FUNCTION_SCOPES.has(scopeKind)) {
     // JavaScript `res.send = function send() {…}` is scoped to `res` as a "function" but sits
     // at the top of the file; a nested declaration is indented.
@@ -286,11 +298,21 @@ export type MissCategory =
 export interface NameScore {
   /** 1-based rank of the first right answer among the first RECALL_DEPTH, null when none. */
   rank: number | null;
+  /** The first answer's span (a chunk; a grep line) holds a definition of the name, whatever line it names. */
+  spanAt1: boolean;
   /** Set when the first answer is wrong. */
   miss?: MissCategory;
 }
 
+/** The hit's span (or its line, ± the tolerance) holds one of the definitions. */
+export function spanHolds(hit: HitPlace | undefined, definitions: readonly Definition[]): boolean {
+  if (!hit) return false;
+  if (hitMatches(hit, definitions)) return true;
+  return hit.startLine !== undefined && hit.endLine !== undefined && definitions.some((d) => d.path === hit.path && d.line >= (hit.startLine as number) && d.line <= (hit.endLine as number));
+}
+
 export function scoreAnswers(name: string, hits: readonly HitPlace[], definitions: readonly Definition[]): NameScore {
+  const spanAt1 = spanHolds(hits[0], definitions);
   let rank: number | null = null;
   for (let i = 0; i < Math.min(RECALL_DEPTH, hits.length); i++) {
     if (hitMatches(hits[i] as HitPlace, definitions)) {
@@ -298,8 +320,8 @@ export function scoreAnswers(name: string, hits: readonly HitPlace[], definition
       break;
     }
   }
-  if (rank === 1) return { rank };
-  return { rank, miss: missCategory(name, hits[0], definitions) };
+  if (rank === 1) return { rank, spanAt1 };
+  return { rank, spanAt1, miss: missCategory(name, hits[0], definitions) };
 }
 
 export function missCategory(name: string, top: HitPlace | undefined, definitions: readonly Definition[]): MissCategory {
@@ -318,6 +340,8 @@ export interface SystemSummary {
   precisionAt1: number;
   /** Share of names with a right answer among the first RECALL_DEPTH. */
   recallAt5: number;
+  /** Share of names whose first answer's span holds a definition (P@1 once every hit names its line). */
+  spanAt1: number;
   /** Names whose first answer is wrong. */
   misses: number;
   missesByCategory: Partial<Record<MissCategory, number>>;
@@ -329,7 +353,8 @@ export function summarise(system: string, scores: readonly NameScore[]): SystemS
   for (const s of scores) if (s.miss) missesByCategory[s.miss] = (missesByCategory[s.miss] ?? 0) + 1;
   const at1 = scores.filter((s) => s.rank === 1).length;
   const at5 = scores.filter((s) => s.rank !== null).length;
-  return { system, names: n, precisionAt1: n ? at1 / n : 0, recallAt5: n ? at5 / n : 0, misses: n - at1, missesByCategory };
+  const span = scores.filter((s) => s.spanAt1).length;
+  return { system, names: n, precisionAt1: n ? at1 / n : 0, recallAt5: n ? at5 / n : 0, spanAt1: n ? span / n : 0, misses: n - at1, missesByCategory };
 }
 
 // ---- the grep baseline ------------------------------------------------------------------------
@@ -444,8 +469,8 @@ const pct = (v: number): string => v.toFixed(3);
 
 /** The summary table, one row per system. */
 export function formatSymbolTable(report: SymbolCheckReport): string[] {
-  const headers = ['system', 'names', 'P@1', 'R@5', 'misses'];
-  const rows = [headers, ...report.systems.map((s) => [s.system, String(s.names), pct(s.precisionAt1), pct(s.recallAt5), String(s.misses)])];
+  const headers = ['system', 'names', 'P@1', 'R@5', 'misses', 'P@1 span'];
+  const rows = [headers, ...report.systems.map((s) => [s.system, String(s.names), pct(s.precisionAt1), pct(s.recallAt5), String(s.misses), pct(s.spanAt1)])];
   const widths = headers.map((_, col) => Math.max(...rows.map((r) => (r[col] ?? '').length)));
   const line = (cells: readonly string[]): string => cells.map((c, col) => (col === 0 ? c.padEnd(widths[col] as number) : c.padStart(widths[col] as number))).join('  ').trimEnd();
   return [line(headers), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.slice(1).map(line)];
@@ -468,7 +493,9 @@ export function formatSymbolSummary(report: SymbolCheckReport): string[] {
       .join(', ');
     if (cats) lines.push(`${s.system} misses: ${cats}`);
   }
-  lines.push(`P@1: the first answer is in a file ctags defines the name in, on its line ±${report.settings.lineTolerance} (Cairn: nameLine, else the chunk's first line); R@5: the same within the first ${report.settings.depth}`);
+  lines.push(
+    `P@1: the first answer is in a file ctags defines the name in, on its line ±${report.settings.lineTolerance} (Cairn: nameLine, else the chunk's first line); R@5: the same within the first ${report.settings.depth}; P@1 span: the first answer's chunk holds the definition line`,
+  );
   return lines;
 }
 
