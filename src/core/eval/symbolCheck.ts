@@ -126,11 +126,25 @@ const JS_LOCAL_KINDS = new Set(['function', 'generator', 'class', 'interface', '
 
 const JS_IMPORT_VALUE = /=\s*(await\s+)?(require|import)\s*\(/;
 
+/**
+ * A JS/TS class field or property whose value is a function (`fetch = async (…) => {`,
+ * `handler = function () {`): a method in all but syntax. Fields of other values, and
+ * function-typed members of interfaces, stay out.
+ */
+function isFunctionValuedField(tag: CtagsTag): boolean {
+  if ((tag.language !== 'JavaScript' && tag.language !== 'TypeScript') || (tag.kind !== 'property' && tag.kind !== 'field')) return false;
+  if (tag.scopeKind === 'interface') return false;
+  const line = patternLine(tag.pattern);
+  if (line === undefined) return false;
+  const value = `(async\\s+)?(function\\b|\\([^)]*$|\\([^)]*\\)\\s*(:[^=]+)?=>|[\\w$]+\\s*=>)`;
+  return new RegExp(`(?<![\\w$])${escapeRegExp(tag.name)}\\s*(\\?\\s*)?(:[^=]+)?=\\s*${value}`).test(line);
+}
+
 /** Whether a tag is ground truth, and if not, why. */
 export function classifyTag(tag: CtagsTag): { keep: true } | { keep: false; reason: DropReason } {
   const rules = KIND_RULES[tag.language];
   if (!rules) return { keep: false, reason: 'language' };
-  const rule = rules[tag.kind];
+  const rule = rules[tag.kind] ?? (isFunctionValuedField(tag) ? 'definition' : undefined);
   if (!rule) return { keep: false, reason: 'kind' };
   if (ANONYMOUS.test(tag.name) || /^_+$/.test(tag.name) || (tag.scope !== undefined && /AnonymousFunction|__anon/.test(tag.scope))) return { keep: false, reason: 'anonymous' };
   if (!IDENTIFIER.test(tag.name)) return { keep: false, reason: 'not-identifier' };
