@@ -2,7 +2,7 @@
 // universal-ctags on PATH (CI installs it: .ci/run). Skipped, saying so, where ctags is missing.
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { CLI, runCairn } from './cli';
@@ -92,8 +92,11 @@ describe('cairn eval --symbols (bundled CLI)', function () {
 
   it('--json: the kept definitions, every name looked up by Cairn and by grep, each with its rank', function () {
     if (!ctags) return this.skip(); // universal-ctags is not installed (apt-get install universal-ctags)
-    const r = runCairn(['eval', '--symbols', dir, '--json', '--sample', '100', '--seed', '5', '--ctags', ctags]);
+    const scratch = mkdtempSync(path.join(tmpdir(), 'cairn-symbols-scratch-'));
+    const r = runCairn(['eval', '--symbols', dir, '--json', '--sample', '100', '--seed', '5', '--ctags', ctags, '--scratch', scratch]);
     assert.equal(r.code, 0, r.stderr);
+    assert.deepEqual(readdirSync(scratch), [], 'the index store is removed');
+    rmSync(scratch, { recursive: true, force: true });
     const report = JSON.parse(r.stdout) as JsonReport;
     assert.deepEqual(report.names.map((n) => n.name).sort(), EXPECTED_NAMES);
     assert.equal(report.settings.sample, EXPECTED_NAMES.length);

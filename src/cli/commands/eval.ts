@@ -115,7 +115,7 @@ async function runSymbols(args: ParsedArgs, out: Output): Promise<number> {
   const reports: SymbolCheckReport[] = [];
   try {
     for (const root of roots) {
-      const storeDir = fs.mkdtempSync(path.join(scratchParent, 'cairn-symbols-'));
+      const storeDir = fs.mkdtempSync(path.join(scratchParent, 'cairn-symbol-check-'));
       try {
         reports.push(
           await runSymbolCheck({
