@@ -4,7 +4,7 @@
 //   bundle (dist/cli.js):        dist/chunkWorker.js, dist/indexWorker.js, grammars/
 //   tsc output (out/src/cli/):   out/src/core/chunking/worker.js, out/src/core/engine/indexWorker.js,
 //                                grammars/ at the repo root
-import { existsSync } from 'node:fs';
+import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 
 export interface CliAssets {
@@ -39,4 +39,22 @@ export function locateAssets(scriptDir: string = __dirname): CliAssets {
     indexWorker: path.resolve(scriptDir, '..', 'core', 'engine', 'indexWorker.js'),
     ripgrep: locateRipgrep(),
   };
+}
+
+/** The first `name` on PATH that is an executable file (the way a shell finds a command). */
+export function findOnPath(name: string, envPath: string = process.env.PATH ?? ''): string | undefined {
+  const suffixes = process.platform === 'win32' ? ['.exe', '.cmd', ''] : [''];
+  for (const dir of envPath.split(path.delimiter)) {
+    if (!dir) continue;
+    for (const suffix of suffixes) {
+      const candidate = path.join(dir, name + suffix);
+      try {
+        accessSync(candidate, constants.X_OK);
+        if (statSync(candidate).isFile()) return candidate;
+      } catch {
+        // not here
+      }
+    }
+  }
+  return undefined;
 }

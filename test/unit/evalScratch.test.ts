@@ -1,9 +1,12 @@
 import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { locateRepository } from '../../src/core/eval/git';
 import { runEvaluation } from '../../src/core/eval/runner';
 import { ScratchTree } from '../../src/core/eval/scratch';
+import { formatSummary } from '../../src/core/eval/table';
 import type { EvalReport } from '../../src/core/eval/types';
 import { CLIENT_V1, CLIENT_V2, buildHistoryFixture, type HistoryFixture } from './evalFixture';
 import { GRAMMARS_DIR } from './helpers/workspace';
@@ -147,5 +150,76 @@ describe('eval: a run over the fixture history', function () {
 
   it('keeps the scratch folder only when asked, and reports where it is', () => {
     assert.ok(report.scratch && fs.existsSync(path.join(report.scratch, 'tree', 'src', 'config.ts')));
+  });
+});
+
+describe('eval: a repository that lacks some blobs', function () {
+  this.timeout(120000);
+  let dir: string;
+  const commits: Record<string, string> = {};
+  const git = (...args: string[]): string =>
+    execFileSync('git', ['-c', 'user.name=Fixture Dev', '-c', 'user.email=dev@example.com', '-c', 'commit.gpgsign=false', '-c', 'gc.auto=0', ...args], {
+      cwd: dir,
+      encoding: 'utf8',
+      env: { ...process.env, GIT_DIR: undefined, GIT_WORK_TREE: undefined, GIT_INDEX_FILE: undefined },
+    }).trim();
+  const commit = (label: string, message: string, files: Record<string, string>) => {
+    for (const [rel, text] of Object.entries(files)) {
+      fs.mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
+      fs.writeFileSync(path.join(dir, rel), text);
+    }
+    git('add', '-A');
+    git('commit', '-q', '-m', message);
+    commits[label] = git('rev-parse', 'HEAD');
+  };
+  /** Deletes a blob's loose object file, as a snapshot that left out large files would lack it. */
+  const dropBlob = (spec: string) => {
+    const oid = git('rev-parse', spec);
+    fs.rmSync(path.join(dir, '.git', 'objects', oid.slice(0, 2), oid.slice(2)));
+  };
+
+  before(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-eval-missing-'));
+    git('init', '-q', '-b', 'main');
+    commit('root', 'Initial import', {
+      'src/http/client.ts': CLIENT_V1,
+      'src/config.ts': 'export function readConfig(text: string): unknown {\n  return JSON.parse(text);\n}\n',
+      'tools/maven-wrapper.tar.gz.txt': 'a large archive the snapshot left out\n',
+    });
+    commit('retry', 'Add retry with exponential backoff to the HTTP client (#12)', { 'src/http/client.ts': CLIENT_V2 });
+    commit('config', 'Reject configuration files that are not objects', {
+      'src/config.ts': 'export function readConfig(text: string): object {\n  const v: unknown = JSON.parse(text);\n  if (typeof v !== "object" || v === null) throw new Error("not an object");\n  return v;\n}\n',
+    });
+    dropBlob(`${commits.root}:tools/maven-wrapper.tar.gz.txt`);
+    dropBlob(`${commits.root}:src/config.ts`);
+  });
+  after(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it('the scratch tree leaves those paths out and says which', async () => {
+    const scratch = ScratchTree.create((await locateRepository(dir)).gitDir);
+    try {
+      const first = await scratch.moveTo(commits.root as string);
+      assert.deepEqual(first.missingPaths, ['src/config.ts', 'tools/maven-wrapper.tar.gz.txt']);
+      assert.deepEqual(listFiles(scratch.tree), ['src/http/client.ts']);
+      const next = await scratch.moveTo(commits.config as string);
+      assert.deepEqual(next.missingPaths, ['tools/maven-wrapper.tar.gz.txt']);
+      assert.deepEqual(next.changedPaths, ['src/config.ts', 'src/http/client.ts']);
+      assert.deepEqual(listFiles(scratch.tree), ['src/config.ts', 'src/http/client.ts']);
+      const back = await scratch.moveTo(commits.root as string);
+      assert.deepEqual(back.changedPaths, ['src/config.ts', 'src/http/client.ts']);
+      assert.deepEqual(listFiles(scratch.tree), ['src/http/client.ts'], 'a path whose blob is missing is removed, not left stale');
+    } finally {
+      scratch.dispose();
+    }
+  });
+
+  it('the evaluation runs on, skipping a commit whose diff needs a missing blob, and counts the paths left out', async () => {
+    const report = await runEvaluation({ repoDir: dir, engine: { grammarsDir: GRAMMARS_DIR, workers: 0 }, maxCases: 5, systems: ['index', 'bm25'] });
+    assert.deepEqual(report.cases.map((c) => c.commit), [commits.retry]);
+    assert.equal(report.evaluated, 1);
+    assert.deepEqual(report.mining.skipped, { root: 1, 'missing-blobs': 1 });
+    assert.deepEqual(report.missingBlobPaths, ['src/config.ts', 'tools/maven-wrapper.tar.gz.txt']);
+    assert.ok(report.warnings.some((w) => w.startsWith('2 path(s) left out of the scratch trees: the repository lacks their blobs')), report.warnings.join('\n'));
+    assert.match(formatSummary(report)[0] ?? '', /; 2 path\(s\) without blobs left out of the trees$/);
   });
 });

@@ -1,14 +1,19 @@
 // `cairn eval [ROOT]`: how well Cairn finds what a change needed, measured on the repository's
 // own history — each usable commit's message is a query, the lines it changed (in its parent)
 // are the answer — against whole-file BM25 and grep-per-word baselines on the same trees.
+// `cairn eval --symbols ROOT...`: go-to-symbol measured against universal-ctags' definitions.
 import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import { GitError } from '../../core/eval/git';
 import { DEFAULT_EVAL_BUDGET, DEFAULT_MAX_CASES, runEvaluation, type EvalProgress } from '../../core/eval/runner';
 import { formatSummary, formatTable } from '../../core/eval/table';
 import { SYSTEM_KINDS, type SystemKind } from '../../core/eval/types';
 import { DEFAULT_VARIANT, VariantError, variantFromSettings, variantsFromConfig, type EvalVariant } from '../../core/eval/variants';
 import { intOption, UsageError, type CommandSpec, type OptionValues, type ParsedArgs } from '../args';
-import { locateAssets } from '../assets';
+import { findOnPath, locateAssets } from '../assets';
+import { formatMisses, formatSymbolSummary, formatSymbolTable, type SymbolCheckReport } from '../../core/eval/symbolCheck';
+import { CAIRN_SYSTEM, CtagsError, DEFAULT_SYMBOL_SAMPLE, DEFAULT_SYMBOL_SEED, GREP_SYSTEM, runSymbolCheck } from '../../core/eval/symbolRun';
 import type { Command } from '../command';
 import { JSON_OPTION, listOption, resolveRoot, ROOT_OPTION } from '../engineSetup';
 import { ProgressLine } from '../format';
@@ -17,8 +22,10 @@ import { useBaselineWasmCompiler } from '../wasmCompiler';
 
 const spec: CommandSpec = {
   name: 'eval',
-  usage: 'cairn eval [ROOT] [--commits N] [--max-files N] [--since DATE | --max-age DAYS] [--rev REV] [--budget TOKENS] [--param KEY=VALUE]... [--config FILE.json] [--systems LIST] [--keep-scratch] [--json]',
-  maxPositionals: 1,
+  usage:
+    'cairn eval [ROOT] [--commits N] [--max-files N] [--since DATE | --max-age DAYS] [--rev REV] [--budget TOKENS] [--param KEY=VALUE]... [--config FILE.json] [--systems LIST] [--keep-scratch] [--json]\n' +
+    '       cairn eval --symbols [ROOT...] [--sample N] [--seed S] [--misses N] [--ctags PATH] [--json]',
+  maxPositionals: 64,
   options: {
     ...ROOT_OPTION,
     commits: { type: 'string', valueName: 'N', description: `most commits to evaluate, newest usable first (default ${DEFAULT_MAX_CASES})` },
@@ -33,6 +40,11 @@ const spec: CommandSpec = {
     systems: { type: 'string', valueName: 'LIST', description: `systems to run (default all: ${SYSTEM_KINDS.join(',')})`, multiple: true },
     scratch: { type: 'string', valueName: 'DIR', description: 'where to create the scratch folder (default: the temp folder)' },
     'keep-scratch': { type: 'boolean', description: 'leave the scratch tree and index stores on disk' },
+    symbols: { type: 'boolean', description: 'measure go-to-symbol against universal-ctags definitions instead (one table per ROOT)' },
+    sample: { type: 'string', valueName: 'N', description: `with --symbols: names to look up per root (default ${DEFAULT_SYMBOL_SAMPLE})` },
+    seed: { type: 'string', valueName: 'S', description: `with --symbols: sampling seed (default ${DEFAULT_SYMBOL_SEED})` },
+    misses: { type: 'string', valueName: 'N', description: 'with --symbols: print N example misses per system (name, ctags file:line, the top hit)' },
+    ctags: { type: 'string', valueName: 'PATH', description: 'with --symbols: the universal-ctags binary (default: ctags on PATH)' },
     ...JSON_OPTION,
   },
 };
@@ -82,7 +94,79 @@ function progressText(p: EvalProgress): string {
   return `[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${p.done}/${p.total} ${p.message}`;
 }
 
+const SYMBOL_ONLY = ['sample', 'seed', 'misses', 'ctags'] as const;
+const HISTORY_ONLY = ['commits', 'max-files', 'since', 'max-age', 'rev', 'budget', 'param', 'name', 'config', 'systems'] as const;
+
+async function runSymbols(args: ParsedArgs, out: Output): Promise<number> {
+  for (const o of HISTORY_ONLY) if (args.values[o] !== undefined) throw new UsageError(`--${o} does not apply to --symbols`);
+  const roots = args.positionals.length ? args.positionals.map((p) => resolveRoot(args.values, p)) : [resolveRoot(args.values)];
+  const sample = intOption(args.values, 'sample', 1) ?? DEFAULT_SYMBOL_SAMPLE;
+  const seed = intOption(args.values, 'seed', 0) ?? DEFAULT_SYMBOL_SEED;
+  const misses = intOption(args.values, 'misses', 0) ?? 0;
+  const ctagsPath = typeof args.values.ctags === 'string' ? args.values.ctags : findOnPath('ctags');
+  if (!ctagsPath) throw new CliError('ctags-missing', 'universal-ctags was not found on PATH: apt-get install universal-ctags (or pass --ctags PATH)');
+  const assets = locateAssets();
+  const progress = new ProgressLine(out);
+  const stop = new AbortController();
+  const onSignal = (): void => stop.abort();
+  process.once('SIGINT', onSignal).once('SIGTERM', onSignal);
+  const scratchParent = typeof args.values.scratch === 'string' ? args.values.scratch : os.tmpdir();
+  fs.mkdirSync(scratchParent, { recursive: true });
+  const reports: SymbolCheckReport[] = [];
+  try {
+    for (const root of roots) {
+      const storeDir = fs.mkdtempSync(path.join(scratchParent, 'cairn-symbol-check-'));
+      try {
+        reports.push(
+          await runSymbolCheck({
+            root,
+            ctagsPath,
+            storeDir,
+            engine: { grammarsDir: assets.grammarsDir, workerScript: assets.chunkWorker, indexWorkerScript: assets.indexWorker, ripgrepPath: assets.ripgrep, beforeGrammarsLoad: useBaselineWasmCompiler },
+            sample,
+            seed,
+            signal: stop.signal,
+            onProgress: (message, done, total) => progress.update(`${path.basename(root)}: ${total > 1 ? `${done}/${total} ` : ''}${message}`),
+          }),
+        );
+      } finally {
+        if (args.values['keep-scratch'] === true) out.note(`index store kept at ${storeDir}`);
+        else fs.rmSync(storeDir, { recursive: true, force: true });
+      }
+    }
+  } catch (e) {
+    if (stop.signal.aborted) throw new CliError('interrupted', 'interrupted');
+    if (e instanceof CtagsError) throw new CliError('ctags-failed', e.message);
+    throw e;
+  } finally {
+    process.off('SIGINT', onSignal).off('SIGTERM', onSignal);
+    progress.clear();
+  }
+  for (const report of reports) {
+    if (out.json) {
+      out.record(report);
+      continue;
+    }
+    out.line(`${report.root}${report.head ? ` @ ${report.head.slice(0, 12)}` : ''}`);
+    for (const line of formatSymbolTable(report)) out.line(line);
+    if (misses > 0) {
+      for (const system of [CAIRN_SYSTEM, GREP_SYSTEM]) {
+        if (!report.systems.some((s) => s.system === system)) continue;
+        out.line('');
+        for (const line of formatMisses(report, system, misses)) out.line(line);
+      }
+    }
+    out.line('');
+    for (const line of formatSymbolSummary(report)) out.note(line);
+    for (const w of report.warnings) out.note(`warning: ${w}`);
+  }
+  return 0;
+}
+
 async function run(args: ParsedArgs, out: Output): Promise<number> {
+  if (args.values.symbols === true) return runSymbols(args, out);
+  for (const o of SYMBOL_ONLY) if (args.values[o] !== undefined) throw new UsageError(`--${o} needs --symbols`);
+  if (args.positionals.length > 1) throw new UsageError(`unexpected argument '${args.positionals[1]}'`);
   const root = resolveRoot(args.values, args.positionals[0]);
   const maxCases = intOption(args.values, 'commits', 1) ?? DEFAULT_MAX_CASES;
   const maxFiles = intOption(args.values, 'max-files', 1);

@@ -4,7 +4,7 @@ import { isEligiblePath, resolveDiscoveryOptions, type DiscoveryOptions } from '
 import { isTestPath, isVendoredPath } from '../index/fields';
 import { languageForPath } from '../languages';
 import { oldRangesOfDiff } from './diffRanges';
-import { git, splitNul } from './git';
+import { git, isMissingObjectError, splitNul } from './git';
 import { cleanCommitMessage, messageSkipReason, subjectOf } from './messages';
 import type { CaseSkipReason, EvalCase, MiningResult, TruthFile } from './types';
 
@@ -145,7 +145,11 @@ export async function mineCases(repoDir: string, options: MiningOptions): Promis
     options.signal?.throwIfAborted();
     scanned++;
     const verdict: { reason: CaseSkipReason } | { truth: TruthFile[] } =
-      c.parents.length === 0 ? { reason: 'root' } : c.parents.length > 1 ? { reason: 'merge' } : await judgeCommit(repoDir, c, discovery, maxFiles, options.signal);
+      c.parents.length === 0 ? { reason: 'root' } : c.parents.length > 1 ? { reason: 'merge' } : await judgeCommit(repoDir, c, discovery, maxFiles, options.signal).catch((e: unknown) => {
+        // A diff that needs a blob the repository lacks: the commit cannot be judged.
+        if (isMissingObjectError(e)) return { reason: 'missing-blobs' as const };
+        throw e;
+      });
     if ('reason' in verdict) {
       skipped[verdict.reason] = (skipped[verdict.reason] ?? 0) + 1;
       skippedCommits.push({ commit: c.commit, subject: subjectOf(c.message), reason: verdict.reason });

@@ -22,6 +22,8 @@ export interface GitCallOptions {
   /** Largest stdout accepted (default 256 MiB). */
   maxBuffer?: number;
   signal?: AbortSignal;
+  /** Written to git's stdin (then closed). */
+  input?: string;
 }
 
 function gitEnvironment(extra: Record<string, string> | undefined): NodeJS.ProcessEnv {
@@ -34,7 +36,7 @@ function gitEnvironment(extra: Record<string, string> | undefined): NodeJS.Proce
 export function git(cwd: string, args: readonly string[], options: GitCallOptions = {}): Promise<string> {
   const fullArgs = [...FIXED_CONFIG, ...args];
   return new Promise((resolve, reject) => {
-    execFile(
+    const child = execFile(
       'git',
       fullArgs,
       { cwd, env: gitEnvironment(options.env), maxBuffer: options.maxBuffer ?? 256 * 1024 * 1024, encoding: 'utf8', signal: options.signal, windowsHide: true },
@@ -43,6 +45,10 @@ export function git(cwd: string, args: readonly string[], options: GitCallOption
         else resolve(stdout);
       },
     );
+    if (child.stdin) {
+      child.stdin.on('error', () => {}); // git may exit before reading it all; its exit code says why
+      child.stdin.end(options.input ?? '');
+    }
   });
 }
 
@@ -51,6 +57,11 @@ export function splitNul(output: string): string[] {
   const parts = output.split('\0');
   if (parts[parts.length - 1] === '') parts.pop();
   return parts;
+}
+
+/** True when a git failure says an object could not be read (a blob the repository lacks). */
+export function isMissingObjectError(e: unknown): boolean {
+  return e instanceof GitError && /unable to read|missing blob|bad object|could not read|does not exist|is not a valid object|fatal: object [0-9a-f]+ /i.test(e.stderr);
 }
 
 /** The repository's git directory (absolute) and top-level folder, for a path inside its work tree. */

@@ -157,12 +157,14 @@ export async function runEvaluation(options: EvalOptions): Promise<EvalReport> {
   for (const system of (['bm25', 'rg-words'] as const).filter((s) => systems.includes(s))) rows.set(systemName(system), { system, scores: [], ms: [] });
   const caseReports: CaseReport[] = [];
   let skippedAtEvaluation = 0;
+  const missingBlobPaths = new Set<string>();
 
   try {
     for (const [i, c] of mined.cases.entries()) {
       signal?.throwIfAborted();
       progress({ phase: 'evaluating', done: i, total: mined.cases.length, message: `${c.commit.slice(0, 8)} ${c.subject}` });
       const move = await scratch.moveTo(c.parent, signal);
+      for (const p of move.missingPaths) missingBlobPaths.add(p);
       await corpus.sync(move.changedPaths, signal);
       const refresh: Record<string, RefreshSummaryLine> = {};
       for (const group of move.changedPaths?.length === 0 ? [] : groups.values()) {
@@ -203,6 +205,11 @@ export async function runEvaluation(options: EvalOptions): Promise<EvalReport> {
     if (!options.keepScratch) scratch.dispose();
   }
 
+  const missing = [...missingBlobPaths].sort();
+  if (missing.length > 0) {
+    const examples = missing.slice(0, 3).join(', ');
+    warnings.push(`${missing.length} path(s) left out of the scratch trees: the repository lacks their blobs (${examples}${missing.length > 3 ? ', …' : ''}); a partial clone or a snapshot without large files`);
+  }
   if (skippedAtEvaluation > 0) warnings.push(`${skippedAtEvaluation} case(s) left out: none of their changed files is searchable in the parent tree`);
   const systemReports: SystemReport[] = [];
   for (const [name, r] of rows) {
@@ -231,6 +238,7 @@ export async function runEvaluation(options: EvalOptions): Promise<EvalReport> {
     evaluated: mined.cases.length - skippedAtEvaluation,
     systems: systemReports,
     cases: caseReports,
+    missingBlobPaths: missing,
     ...(options.keepScratch ? { scratch: scratch.base } : {}),
     warnings,
     tookMs: Math.round(performance.now() - started),

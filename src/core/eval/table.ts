@@ -26,7 +26,9 @@ export function formatSummary(report: EvalReport): string[] {
     .map(([reason, n]) => `${reason} ${n}`)
     .join(', ');
   return [
-    `${report.evaluated} cases evaluated from ${report.mining.scanned} commits of ${report.repository} (HEAD ${report.head.slice(0, 10)})${skipped ? `; skipped: ${skipped}` : ''}`,
+    `${report.evaluated} cases evaluated from ${report.mining.scanned} commits of ${report.repository} (HEAD ${report.head.slice(0, 10)})${skipped ? `; skipped: ${skipped}` : ''}${
+      report.missingBlobPaths.length > 0 ? `; ${report.missingBlobPaths.length} path(s) without blobs left out of the trees` : ''
+    }`,
     `R@k: share of changed files among the first k distinct files; MRR: 1/rank of the first changed file; Hit@10: a span among the first 10 results overlaps a changed line (n/a: whole files); pack cov: changed files among the pack's must-inspect spans (budget ${report.settings.budgetTokens} tokens)`,
   ];
 }

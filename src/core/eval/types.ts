@@ -36,7 +36,8 @@ export type CaseSkipReason =
   | 'no-source-change'
   | 'only-new-files'
   | 'whitespace-only'
-  | 'no-line-changes';
+  | 'no-line-changes'
+  | 'missing-blobs';
 
 export interface MiningResult {
   /** Commits looked at, newest first, until enough cases were found or the history ended. */
@@ -136,6 +137,8 @@ export interface EvalReport {
   evaluated: number;
   systems: SystemReport[];
   cases: CaseReport[];
+  /** Paths left out of the scratch trees because the repository lacks their blobs (distinct, sorted). */
+  missingBlobPaths: string[];
   /** Kept scratch folder (with --keep-scratch). */
   scratch?: string;
   warnings: string[];
