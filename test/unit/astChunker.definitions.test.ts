@@ -48,8 +48,9 @@ defineGetter(req, 'ip', function ip() { return 1; });
       'nested function create.isArrayType 7-9 @7:14',
       'nested function create.report 10-10 @10:11',
       'nested method create.CallExpression 12-14 @12:7',
-      'nested method load 18-18 @18:15',
-      'nested method save 18-18 @18:37',
+      'nested variable api 18-18 @18:7',
+      'nested method api.load 18-18 @18:15',
+      'nested method api.save 18-18 @18:37',
       'nested function ip 19-19 @19:34',
     ],
   },
@@ -208,6 +209,24 @@ const LONG_DOC = [
   '}',
   '',
 ].join('\n');
+
+cases.push(
+  {
+    name: 'typescript: module-level variables are symbols, locals are not',
+    input: { path: 'vars.ts', text: 'const cache = new Map<string, number>();\nexport const handler = (x: number) => x;\nlet counter = 0;\nfunction f() {\n  const local = 1;\n  return local + counter;\n}\n' },
+    expected: ['nested variable cache 1-1 @1:7', 'function handler 2-2 @2:14', 'nested variable counter 3-3 @3:5', 'function f 4-7 @4:10'],
+  },
+  {
+    name: 'python: module-level assignments are symbols, locals are not',
+    input: { path: 'sig.py', text: 'import os\n\nrequest_finished = signal("x")\n_cv = 1\n\ndef f():\n    local = 2\n    return local\n' },
+    expected: ['nested variable request_finished 3-3 @3:1', 'nested variable _cv 4-4 @4:1', 'function f 6-8 @6:5'],
+  },
+  {
+    name: 'go: package-level constants and variables are symbols, a function\'s are not',
+    input: { path: 'c.go', text: 'package p\n\nconst (\n\tA = 1\n\tB = 2\n)\n\nvar ErrX = errors.New("x")\n\nfunc f() {\n\tconst inner = 3\n}\n' },
+    expected: ['nested constant A 4-4 @4:2', 'nested constant B 5-5 @5:2', 'nested variable ErrX 8-8 @8:5', 'function f 10-12 @10:6'],
+  },
+);
 
 cases.push({
   name: 'non-ASCII and astral text before nested definitions leaves their places right',

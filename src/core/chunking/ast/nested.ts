@@ -45,13 +45,21 @@ const JAVASCRIPT: string[] = [
   ...jsValue('(assignment_expression left: (member_expression property: (property_identifier) @name) right: ($V)) @function'),
   ...jsValue('(public_field_definition name: (_) @name value: ($V)) @method'),
   ...jsValue('(field_definition property: (_) @name value: ($V)) @method'),
+  // Module-level variables (`const cache = new Map()`): go-to-able, though not functions.
+  '(program (lexical_declaration (variable_declarator name: (identifier) @name)) @variable)',
+  '(program (variable_declaration (variable_declarator name: (identifier) @name)) @variable)',
+  '(program (export_statement declaration: (lexical_declaration (variable_declarator name: (identifier) @name))) @variable)',
 ];
 
 const PATTERNS: Readonly<Record<string, readonly string[]>> = {
   javascript: JAVASCRIPT,
   typescript: JAVASCRIPT,
   tsx: JAVASCRIPT,
-  python: ['(function_definition name: (identifier) @name) @function', '(class_definition name: (identifier) @name) @class'],
+  python: [
+    '(function_definition name: (identifier) @name) @function',
+    '(class_definition name: (identifier) @name) @class',
+    '(module (expression_statement (assignment left: (identifier) @name)) @variable)',
+  ],
   go: [
     '(function_declaration name: (identifier) @name) @function',
     '(method_declaration name: (field_identifier) @name) @method',
@@ -59,6 +67,8 @@ const PATTERNS: Readonly<Record<string, readonly string[]>> = {
     '(short_var_declaration left: (expression_list . (identifier) @name) right: (expression_list . (func_literal))) @function',
     '(var_spec name: (identifier) @name value: (expression_list . (func_literal))) @function',
     '(assignment_statement left: (expression_list . (identifier) @name) right: (expression_list . (func_literal))) @function',
+    '(source_file (const_declaration (const_spec name: (identifier) @name) @constant))',
+    '(source_file (var_declaration (var_spec name: (identifier) @name) @variable))',
   ],
   rust: [
     '(function_item name: (identifier) @name) @function',
@@ -106,6 +116,7 @@ const PATTERNS: Readonly<Record<string, readonly string[]>> = {
     '(singleton_method name: (_) @name) @method',
     '(class name: (constant) @name) @class',
     '(module name: (constant) @name) @module',
+    '(program (assignment left: (constant) @name) @constant)',
   ],
   cpp: [
     '(function_definition declarator: (function_declarator declarator: (identifier) @name)) @function',
@@ -116,7 +127,7 @@ const PATTERNS: Readonly<Record<string, readonly string[]>> = {
 };
 
 const KIND_CAPTURES: ReadonlySet<string> = new Set<ChunkKind>([
-  'function', 'method', 'constructor', 'class', 'interface', 'type', 'enum', 'struct', 'union', 'trait', 'module', 'macro', 'constant',
+  'function', 'method', 'constructor', 'class', 'interface', 'type', 'enum', 'struct', 'union', 'trait', 'module', 'macro', 'constant', 'variable',
 ]);
 
 /** Words that are statements or declarations in the languages above, never a definition's name. */
