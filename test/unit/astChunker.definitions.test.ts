@@ -5,6 +5,7 @@
 import type { Chunk } from '../../src/core/types';
 import { checkAll } from './check';
 import { chunkDoc, makeDoc } from './astChunkerSupport';
+import { declarationLines } from '../../src/core/chunking/ast/nested';
 
 /** One line per symbol: `kind breadcrumb start-end @nameLine:nameColumn`, nested ones marked. */
 function symbolsOf(chunks: readonly Chunk[]): string[] {
@@ -243,4 +244,34 @@ cases.push({
 describe('AstChunker definitions and name positions', function () {
   this.timeout(60000);
   checkAll(cases, async ({ path, text, budget }) => symbolsOf((await chunkDoc(makeDoc(path, text), budget)).chunks));
+});
+
+describe('declarations read from the text of a file the grammar could not parse', () => {
+  const TEXT = [
+    "import { x } from './x'",
+    'export type AddDollar<T> = `$${T}`',
+    'interface JSONRespond {',
+    '  <T>(object: T): Response',
+    '}',
+    'export default class Context {',
+    '  const inner = 1',
+    '}',
+    'declare function f(a: number): void',
+    'const if_ = 1',
+    '',
+  ].join('\n');
+  checkAll(
+    [
+      {
+        name: 'every top-level declaration line, none indented',
+        input: [] as number[],
+        expected: ['type AddDollar @2', 'interface JSONRespond @3', 'class Context @6', 'function f @9', 'variable if_ @10'],
+      },
+      { name: 'a name the query found already is not added again', input: [TEXT.indexOf('Context')], expected: ['type AddDollar @2', 'interface JSONRespond @3', 'function f @9', 'variable if_ @10'] },
+    ],
+    (knownAt) => {
+      const known = knownAt.map((nameAt) => ({ kind: 'class' as const, name: 'Context', nameAt, start: nameAt, end: nameAt + 7 }));
+      return declarationLines(TEXT, known).map((d) => `${d.kind} ${d.name} @${TEXT.slice(0, d.nameAt).split('\n').length}`);
+    },
+  );
 });

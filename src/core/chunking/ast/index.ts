@@ -10,7 +10,7 @@ import type { ChunkingPolicy } from '../policy';
 import { scanErrors, type ErrorScan } from './errors';
 import { extract, type Draft } from './extract';
 import { extractImports } from './imports';
-import { findDefinitions, type DefinitionMatch, type Range } from './nested';
+import { declarationLines, findDefinitions, type DefinitionMatch, type Range } from './nested';
 import { specFor } from './langs';
 import { GRAMMAR_FILES, GrammarCache, initRuntime, safeParse, type Parser } from './runtime';
 import { SourceText } from './source';
@@ -138,7 +138,7 @@ export class AstChunker implements AstChunkerLike {
       defCount,
       errors: parsed.errors,
       imports: extractImports(parsed.root, parsed.language, src.text),
-      definitions: findDefinitions(parsed.root, parsed.language, searchRanges(drafts, src)),
+      definitions: definitionsOf(parsed, src, drafts),
     };
   }
 
@@ -285,6 +285,17 @@ function finalize(doc: SourceDocument, src: SourceText, drafts: Draft[], definit
   }
   attachNested(chunks, src, definitions, taken);
   return chunks;
+}
+
+/** Languages whose top-level declarations are read from the text where the grammar failed (declarationLines). */
+const DECLARATION_TEXT_LANGUAGES: ReadonlySet<string> = new Set(['typescript', 'tsx', 'javascript']);
+
+/** The query's definitions, and for a JS/TS file with syntax errors, declarations the errors hid. */
+function definitionsOf(parsed: Parsed, src: SourceText, drafts: readonly Draft[]): DefinitionMatch[] {
+  const found = findDefinitions(parsed.root, parsed.language, searchRanges(drafts, src));
+  if (parsed.errors.errorChars === 0 || !DECLARATION_TEXT_LANGUAGES.has(parsed.language)) return found;
+  const extra = declarationLines(src.text, found);
+  return extra.length === 0 ? found : [...found, ...extra].sort((a, b) => a.nameAt - b.nameAt);
 }
 
 /**

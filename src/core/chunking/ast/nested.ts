@@ -219,3 +219,32 @@ function collect(query: Query, root: Node, startIndex: number, endIndex: number,
 function unquoteName(text: string): string {
   return /^(["'`])[\s\S]*\1$/.test(text) ? text.slice(1, -1) : text;
 }
+
+const DECLARATION_LINE = /^(?:export\s+(?:default\s+)?)?(?:declare\s+)?(?:abstract\s+)?(?:async\s+)?(class|interface|type|enum|function\*?|const|let|var|namespace)\s+([A-Za-z_$][\w$]*)/gm;
+const DECLARED_KIND: Readonly<Record<string, ChunkKind>> = {
+  class: 'class', interface: 'interface', type: 'type', enum: 'enum', function: 'function', 'function*': 'function',
+  const: 'variable', let: 'variable', var: 'variable', namespace: 'namespace',
+};
+
+/**
+ * Top-level declarations read from the text of a JavaScript or TypeScript file the grammar
+ * could not parse whole: where error recovery swallowed a region (the bundled TypeScript
+ * grammar reads some newer syntax as one ERROR node from the top of the file), a line that
+ * starts at column 0 with `export type X`, `interface X`, `function X`… still names a
+ * definition. `known` (sorted by name position) are the query's matches; a line they hold is
+ * not read again.
+ */
+export function declarationLines(text: string, known: readonly DefinitionMatch[]): DefinitionMatch[] {
+  const seen = new Set(known.map((m) => m.nameAt));
+  const out: DefinitionMatch[] = [];
+  DECLARATION_LINE.lastIndex = 0;
+  for (let m = DECLARATION_LINE.exec(text); m; m = DECLARATION_LINE.exec(text)) {
+    const name = m[2] as string;
+    const nameAt = m.index + m[0].length - name.length;
+    if (seen.has(nameAt) || KEYWORDS.has(name)) continue;
+    const lineEnd = text.indexOf('\n', m.index);
+    out.push({ kind: DECLARED_KIND[m[1] as string] ?? 'variable', name, nameAt, start: m.index, end: lineEnd < 0 ? text.length : lineEnd });
+    if (out.length >= MAX_DEFINITIONS_PER_FILE) break;
+  }
+  return out;
+}
