@@ -98,6 +98,24 @@ describe('eval --symbols: which ctags tags are definitions', () => {
     verdict,
   );
 
+  describe('with --nested: functions, methods and classes inside functions are kept, their variables not', () => {
+    const nestedVerdict = (line: string): string => {
+      const [t] = parseCtagsJson(line);
+      if (!t) return 'unparsed';
+      const v = classifyTag(t, { nested: true });
+      return v.keep ? 'kept' : `dropped: ${v.reason}`;
+    };
+    checkAll<string, string>(
+      [
+        { name: 'python closure', input: tag('Python', 'function', 'decorator', '    def decorator(f):', { scope: 'route', scopeKind: 'function' }), expected: 'kept' },
+        { name: 'python class inside a test function', input: tag('Python', 'class', 'Foo', '    class Foo:', { scope: 'test_x', scopeKind: 'function' }), expected: 'kept' },
+        { name: 'js nested function', input: tag('JavaScript', 'function', 'next', '  function next(err) {', { scope: 'handle', scopeKind: 'function' }), expected: 'kept' },
+        { name: 'a variable inside a function stays out', input: tag('Python', 'variable', 'x', '    x = 1', { scope: 'route', scopeKind: 'function' }), expected: 'dropped: nested' },
+      ],
+      nestedVerdict,
+    );
+  });
+
   it('patterns are unescaped', () => {
     assert.equal(patternLine('/^var x = a \\/ b; \\\\n$/'), 'var x = a / b; \\n');
     assert.equal(patternLine(undefined), undefined);

@@ -24,7 +24,7 @@ const spec: CommandSpec = {
   name: 'eval',
   usage:
     'cairn eval [ROOT] [--commits N] [--max-files N] [--since DATE | --max-age DAYS] [--rev REV] [--budget TOKENS] [--param KEY=VALUE]... [--config FILE.json] [--systems LIST] [--keep-scratch] [--json]\n' +
-    '       cairn eval --symbols [ROOT...] [--sample N] [--seed S] [--misses N] [--ctags PATH] [--json]',
+    '       cairn eval --symbols [ROOT...] [--sample N] [--seed S] [--nested] [--misses N] [--ctags PATH] [--json]',
   maxPositionals: 64,
   options: {
     ...ROOT_OPTION,
@@ -44,6 +44,7 @@ const spec: CommandSpec = {
     sample: { type: 'string', valueName: 'N', description: `with --symbols: names to look up per root (default ${DEFAULT_SYMBOL_SAMPLE})` },
     seed: { type: 'string', valueName: 'S', description: `with --symbols: sampling seed (default ${DEFAULT_SYMBOL_SEED})` },
     misses: { type: 'string', valueName: 'N', description: 'with --symbols: print N example misses per system (name, ctags file:line, the top hit)' },
+    nested: { type: 'boolean', description: 'with --symbols: also functions, methods and classes nested in functions (closures, inner defs)' },
     ctags: { type: 'string', valueName: 'PATH', description: 'with --symbols: the universal-ctags binary (default: ctags on PATH)' },
     ...JSON_OPTION,
   },
@@ -94,7 +95,7 @@ function progressText(p: EvalProgress): string {
   return `[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${p.done}/${p.total} ${p.message}`;
 }
 
-const SYMBOL_ONLY = ['sample', 'seed', 'misses', 'ctags'] as const;
+const SYMBOL_ONLY = ['sample', 'seed', 'misses', 'ctags', 'nested'] as const;
 const HISTORY_ONLY = ['commits', 'max-files', 'since', 'max-age', 'rev', 'budget', 'param', 'name', 'config', 'systems'] as const;
 
 async function runSymbols(args: ParsedArgs, out: Output): Promise<number> {
@@ -125,6 +126,7 @@ async function runSymbols(args: ParsedArgs, out: Output): Promise<number> {
             engine: { grammarsDir: assets.grammarsDir, workerScript: assets.chunkWorker, indexWorkerScript: assets.indexWorker, ripgrepPath: assets.ripgrep, beforeGrammarsLoad: useBaselineWasmCompiler },
             sample,
             seed,
+            nested: args.values.nested === true,
             signal: stop.signal,
             onProgress: (message, done, total) => progress.update(`${path.basename(root)}: ${total > 1 ? `${done}/${total} ` : ''}${message}`),
           }),

@@ -140,8 +140,22 @@ function isFunctionValuedField(tag: CtagsTag): boolean {
   return new RegExp(`(?<![\\w$])${escapeRegExp(tag.name)}\\s*(\\?\\s*)?(:[^=]+)?=\\s*${value}`).test(line);
 }
 
+/** What the ground truth holds beyond the top-level definitions. */
+export interface TruthOptions {
+  /**
+   * Also functions, methods and classes nested in a function or method (an ESLint rule's
+   * helpers inside `create()`, Python inner `def`s, Rust items in a function body); their
+   * locals and variables stay out.
+   */
+  nested?: boolean;
+}
+
+/** ctags kinds a nested definition keeps with `nested`: things with a body a person reads. */
+const NESTED_KINDS = new Set(['function', 'method', 'class', 'generator', 'func', 'member', 'struct', 'enum', 'trait', 'interface']);
+
 /** Whether a tag is ground truth, and if not, why. */
-export function classifyTag(tag: CtagsTag): { keep: true } | { keep: false; reason: DropReason } {
+export function classifyTag(tag: CtagsTag, options: TruthOptions = {}): { keep: true } | { keep: false; reason: DropReason } {
+  const nestedOk = options.nested === true && NESTED_KINDS.has(tag.kind);
   const rules = KIND_RULES[tag.language];
   if (!rules) return { keep: false, reason: 'language' };
   const rule = rules[tag.kind] ?? (isFunctionValuedField(tag) ? 'definition' : undefined);
@@ -175,7 +189,7 @@ export function classifyTag(tag: CtagsTag): { keep: true } | { keep: false; reas
   if (js && JS_LOCAL_KINDS.has(tag.kind) && indented && (scopeKind === undefined || FUNCTION_SCOPES.has(scopeKind))) {
     // ctags loses the scope inside callbacks (`describe(…, function () { function helper() {…} })`):
     // an indented function, class or type outside any class or namespace is a local.
-    return { keep: false, reason: 'nested' };
+    if (!nestedOk) return { keep: false, reason: 'nested' };
   }
   if (tag.language === 'Rust' && tag.kind === 'module' && line !== undefined && new RegExp(`\\bmod\\s+${escapeRegExp(tag.name)}\\s*;`).test(line)) {
     // `mod walk;` only declares the module: its definition is the file.
@@ -184,7 +198,7 @@ export function classifyTag(tag: CtagsTag): { keep: true } | { keep: false; reas
   if (scopeKind !== undefined && FUNCTION_SCOPES.has(scopeKind)) {
     // JavaScript `res.send = function send() {…}` is scoped to `res` as a "function" but sits
     // at the top of the file; a nested declaration is indented.
-    if (!(js && !indented)) return { keep: false, reason: 'nested' };
+    if (!(js && !indented) && !nestedOk) return { keep: false, reason: 'nested' };
   }
   if (tag.language === 'Rust' && tag.kind === 'typedef' && (scopeKind === 'implementation' || scopeKind === 'interface')) return { keep: false, reason: 'kind' };
   if (js && tag.kind === 'class' && line !== undefined && !new RegExp(`\\b(class|function)\\s+${escapeRegExp(tag.name)}\\b`).test(line)) {
@@ -228,12 +242,12 @@ export interface GroundTruth {
 const byPathLine = (a: { path: string; line: number }, b: { path: string; line: number }): number => (a.path < b.path ? -1 : a.path > b.path ? 1 : a.line - b.line);
 
 /** Keeps the definitions among `tags` and groups them by name (duplicates of one place merged). */
-export function groundTruth(tags: readonly CtagsTag[]): GroundTruth {
+export function groundTruth(tags: readonly CtagsTag[], options: TruthOptions = {}): GroundTruth {
   const byName = new Map<string, Definition[]>();
   const dropped: GroundTruth['dropped'] = {};
   let kept = 0;
   for (const tag of tags) {
-    const verdict = classifyTag(tag);
+    const verdict = classifyTag(tag, options);
     if (!verdict.keep) {
       dropped[verdict.reason] = (dropped[verdict.reason] ?? 0) + 1;
       continue;

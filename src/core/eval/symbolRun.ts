@@ -38,6 +38,8 @@ export interface SymbolCheckOptions {
   engine: Pick<EngineOptions, 'grammarsDir' | 'workerScript' | 'indexWorkerScript' | 'ripgrepPath' | 'beforeGrammarsLoad'>;
   sample?: number;
   seed?: number;
+  /** Include definitions nested in functions and methods in the ground truth (TruthOptions.nested). */
+  nested?: boolean;
   onProgress?: (message: string, done: number, total: number) => void;
   signal?: AbortSignal;
 }
@@ -128,7 +130,7 @@ export async function runSymbolCheck(options: SymbolCheckOptions): Promise<Symbo
     if (signal?.aborted) throw e;
     throw new CtagsError(`ctags failed: ${e instanceof Error ? e.message : String(e)}`);
   }
-  const truth = groundTruth(parseCtagsJson(ctagsOut).filter((t) => searchable.has(t.path)));
+  const truth = groundTruth(parseCtagsJson(ctagsOut).filter((t) => searchable.has(t.path)), { nested: options.nested === true });
   const names = sampleNames(truth.byName.keys(), sample, seed);
   if (names.length < sample) warnings.push(`only ${names.length} names have definitions (asked for ${sample})`);
 
