@@ -369,31 +369,9 @@ export class Engine {
   }
 
   async search(query: string, options: SearchOptions & { refresh?: RefreshMode; refreshStale?: boolean; signal?: AbortSignal } = {}): Promise<SearchResponse> {
-    const started = performance.now();
-    const diagnostics: Diagnostic[] = [];
-    let { view, fresh } = await this.currentView(options.refresh ?? 'if-missing', diagnostics);
-    if (!view) return { query, results: [], total: 0, tookMs: round(performance.now() - started), index: this.freshness(undefined, false), warnings: ['no index yet'], diagnostics };
-    const first = await this.recovering(view, diagnostics, (v) => this.answer(v, query, options));
-    let answer = first.value;
-    view = first.view;
-    fresh ||= first.rebuilt;
-    // Hits in files that changed since indexing: refresh just those files and ask again.
-    const stale = [...new Set(answer.hits.filter((h) => h.stale).map((h) => h.path))];
-    if (options.refreshStale && stale.length > 0) {
-      await this.refresh({ only: stale });
-      ({ view, fresh } = await this.currentView('never', diagnostics));
-      if (view) answer = await this.answer(view, query, options);
-    }
-    return {
-      query,
-      results: answer.hits,
-      total: answer.total,
-      ...(answer.totalIsLowerBound ? { totalIsLowerBound: true as const } : {}),
-      tookMs: round(performance.now() - started),
-      index: this.freshness(view, fresh),
-      warnings: answer.warnings,
-      diagnostics: [...diagnostics, ...answer.diagnostics],
-    };
+    const r = await this.freshAnswer(options, (v) => this.answer(v, query, options), (a) => a.hits);
+    const { answer, ...rest } = r;
+    return { query, results: answer?.hits ?? [], ...rest };
   }
 
   /**
@@ -401,23 +379,37 @@ export class Engine {
    * chunks, with its best spans; `limit` and `offset` count files.
    */
   async searchFiles(query: string, options: SearchOptions & { refresh?: RefreshMode; refreshStale?: boolean; signal?: AbortSignal } = {}): Promise<FileSearchResponse> {
+    const r = await this.freshAnswer(options, (v) => this.answerFiles(v, query, options), (a) => a.files);
+    const { answer, ...rest } = r;
+    return { query, files: answer?.files ?? [], ...rest };
+  }
+
+  /**
+   * An answer from the current view (recovering from a damaged store once), asked again after
+   * refreshing the files of stale hits when `refreshStale`, with what every response carries.
+   */
+  private async freshAnswer<A extends { total: number; totalIsLowerBound?: boolean; warnings: string[]; diagnostics: Diagnostic[] }>(
+    options: { refresh?: RefreshMode; refreshStale?: boolean },
+    ask: (v: View) => Promise<A>,
+    hitsOf: (a: A) => ReadonlyArray<{ stale?: boolean; path: string }>,
+  ): Promise<{ answer?: A; total: number; totalIsLowerBound?: true; tookMs: number; index: IndexFreshness; warnings: string[]; diagnostics: Diagnostic[] }> {
     const started = performance.now();
     const diagnostics: Diagnostic[] = [];
     let { view, fresh } = await this.currentView(options.refresh ?? 'if-missing', diagnostics);
-    if (!view) return { query, files: [], total: 0, tookMs: round(performance.now() - started), index: this.freshness(undefined, false), warnings: ['no index yet'], diagnostics };
-    const first = await this.recovering(view, diagnostics, (v) => this.answerFiles(v, query, options));
+    if (!view) return { total: 0, tookMs: round(performance.now() - started), index: this.freshness(undefined, false), warnings: ['no index yet'], diagnostics };
+    const first = await this.recovering(view, diagnostics, ask);
     let answer = first.value;
     view = first.view;
     fresh ||= first.rebuilt;
-    const stale = [...new Set(answer.files.filter((f) => f.stale).map((f) => f.path))];
+    // Hits in files that changed since indexing: refresh just those files and ask again.
+    const stale = [...new Set(hitsOf(answer).filter((h) => h.stale).map((h) => h.path))];
     if (options.refreshStale && stale.length > 0) {
       await this.refresh({ only: stale });
       ({ view, fresh } = await this.currentView('never', diagnostics));
-      if (view) answer = await this.answerFiles(view, query, options);
+      if (view) answer = await ask(view);
     }
     return {
-      query,
-      files: answer.files,
+      answer,
       total: answer.total,
       ...(answer.totalIsLowerBound ? { totalIsLowerBound: true as const } : {}),
       tookMs: round(performance.now() - started),
