@@ -68,7 +68,8 @@ function describeParseError(e: unknown): string {
   const option = quoted.split(' ')[0] ?? quoted;
   switch (code) {
     case 'ERR_PARSE_ARGS_UNKNOWN_OPTION':
-      return `unknown option ${option}`;
+      // `cairn search -test` reads as options -t -e -s -t: say how to pass such a query.
+      return /^-[^-]/.test(option) ? `unknown option ${option} (an argument starting with '-' goes after --, as in: -- "${option}…")` : `unknown option ${option}`;
     case 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL':
       return `unexpected argument '${quoted}'`;
     case 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE':

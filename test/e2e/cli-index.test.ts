@@ -240,4 +240,18 @@ describe('cairn index / search / symbol / status / export / pack (bundled CLI)',
     const noQuery = cairn('search');
     assert.notEqual(noQuery.code, 0);
   });
+
+  it('an empty query or name is a usage error (exit 2); a query starting with - goes after --, and the error says so', () => {
+    for (const args of [['search', ''], ['search', '   '], ['symbol', ''], ['pack', '']]) {
+      const r = cairn(...args, '--root', fixture);
+      assert.equal(r.code, 2, `${args.join(' ')}: exit ${r.code} ${r.stderr}`);
+      assert.equal(r.stderr.trim().split('\n').length, 1);
+    }
+    const dashed = cairn('search', '-test', '--root', fixture);
+    assert.equal(dashed.code, 2);
+    assert.match(dashed.stderr, /an argument starting with '-' goes after --/);
+    const r = json(cairn('search', '--root', fixture, '--json', '--', 'fetchUser -test'));
+    assert.ok((r.results as Array<{ path: string }>).length > 0);
+    assert.ok((r.results as Array<{ path: string }>).every((h) => !h.path.startsWith('test/')), 'the -test term excluded chunks holding "test"');
+  });
 });

@@ -2,10 +2,10 @@
 // files, and the candidates left out with reasons — under a hard token budget.
 import { renderPackMarkdown } from '../../core/pack/markdown';
 import { registryGuidance } from '../../core/pack/guidance';
-import { choiceOption, intOption, type CommandSpec, type ParsedArgs } from '../args';
+import { choiceOption, intOption, UsageError, type CommandSpec, type ParsedArgs } from '../args';
 import type { Command } from '../command';
 import { JSON_OPTION, listOption, openEngine, resolveRoot, ROOT_OPTION, STORE_OPTIONS } from '../engineSetup';
-import { CliError, type Output } from '../output';
+import type { Output } from '../output';
 import { FILTER_OPTIONS, filterValues, refreshMode } from '../filterOptions';
 import { openRegistry } from '../registrySetup';
 
@@ -28,7 +28,7 @@ const spec: CommandSpec = {
 
 async function run(args: ParsedArgs, out: Output): Promise<number> {
   const task = args.positionals[0];
-  if (task === undefined || !task.trim()) throw new CliError('usage', 'a task is required, e.g. cairn pack "fix the retry logic in the HTTP client"');
+  if (task === undefined || !task.trim()) throw new UsageError('a task is required, e.g. cairn pack "fix the retry logic in the HTTP client"');
   const root = resolveRoot(args.values);
   const budget = intOption(args.values, 'budget', 200);
   const provider = choiceOption(args.values, 'provider', ['index', 'hybrid'], 'hybrid');

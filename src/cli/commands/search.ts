@@ -4,7 +4,7 @@ import type { Scope } from '../../core/search/types';
 import { choiceOption, intOption, UsageError, type CommandSpec, type ParsedArgs } from '../args';
 import type { Command } from '../command';
 import { JSON_OPTION, openEngine, resolveRoot, ROOT_OPTION, STORE_OPTIONS } from '../engineSetup';
-import { CliError, type Output } from '../output';
+import type { Output } from '../output';
 import { formatFiles, formatHit } from '../format';
 import { FILTER_OPTIONS, filterValues, refreshMode } from '../filterOptions';
 
@@ -29,7 +29,7 @@ const spec: CommandSpec = {
 
 async function run(args: ParsedArgs, out: Output): Promise<number> {
   const query = args.positionals[0];
-  if (query === undefined || !query.trim()) throw new CliError('usage', 'a query is required, e.g. cairn search "parse config"');
+  if (query === undefined || !query.trim()) throw new UsageError('a query is required, e.g. cairn search "parse config"');
   const root = resolveRoot(args.values);
   const limit = intOption(args.values, 'limit', 1) ?? 10;
   const offset = intOption(args.values, 'offset', 0) ?? 0;

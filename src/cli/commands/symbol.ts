@@ -1,8 +1,8 @@
 // `cairn symbol NAME`: go to a definition by name, exact matches first.
-import { intOption, type CommandSpec, type ParsedArgs } from '../args';
+import { intOption, UsageError, type CommandSpec, type ParsedArgs } from '../args';
 import type { Command } from '../command';
 import { JSON_OPTION, openEngine, resolveRoot, ROOT_OPTION, STORE_OPTIONS } from '../engineSetup';
-import { CliError, type Output } from '../output';
+import type { Output } from '../output';
 import { formatHit } from '../format';
 import type { SymbolHit } from '../../core/search/types';
 import { FILTER_OPTIONS, filterValues, refreshMode } from '../filterOptions';
@@ -23,7 +23,7 @@ const spec: CommandSpec = {
 
 async function run(args: ParsedArgs, out: Output): Promise<number> {
   const name = args.positionals[0];
-  if (name === undefined || !name.trim()) throw new CliError('usage', 'a symbol name is required, e.g. cairn symbol parseConfig');
+  if (name === undefined || !name.trim()) throw new UsageError('a symbol name is required, e.g. cairn symbol parseConfig');
   const root = resolveRoot(args.values);
   const engine = openEngine(args.values, root);
   try {
