@@ -49,6 +49,7 @@ describe('index store', function () {
     ['a garbage segment', (d) => fs.writeFileSync(path.join(d, manifestOf(d).segments[0]!.name), 'garbage'.repeat(50))],
     ['a missing segment', (d) => fs.rmSync(path.join(d, manifestOf(d).segments[0]!.name))],
     ['a garbage manifest', (d) => fs.writeFileSync(path.join(d, 'manifest.json'), '{"format": "cairn-index", "vers')],
+    ['a manifest that became a directory', (d) => { fs.rmSync(path.join(d, 'manifest.json')); fs.mkdirSync(path.join(d, 'manifest.json', 'inside'), { recursive: true }); }],
     ['a manifest from another format version', (d) => { const m = manifestOf(d); m.version = STORE_FORMAT_VERSION - 1; fs.writeFileSync(path.join(d, 'manifest.json'), JSON.stringify(m)); }],
     ['a corrupt state table', (d) => fs.writeFileSync(path.join(d, manifestOf(d).state), '{"files": 12}'), false],
     ['a state table of binary garbage', (d) => fs.writeFileSync(path.join(d, manifestOf(d).state), Buffer.alloc(256, 0xff)), false],

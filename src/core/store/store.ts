@@ -362,7 +362,7 @@ export class IndexStore {
     }
     for (const name of names) {
       if (keep.has(name)) continue;
-      if (STORE_DATA_FILE.test(name)) fs.rmSync(path.join(this.dir, name), { force: true });
+      if (STORE_DATA_FILE.test(name)) fs.rmSync(path.join(this.dir, name), { force: true, recursive: true });
     }
     removeStaleTemporaries(this.dir);
   }
@@ -383,7 +383,8 @@ export class IndexStore {
     for (const name of names) {
       if (name === 'write.lock') continue;
       if (name === MANIFEST || STORE_DATA_FILE.test(name) || name.endsWith('.tmp')) {
-        fs.rmSync(path.join(this.dir, name), { force: true });
+        // Recursive: damage can leave a folder where a store file belongs (a `manifest.json/`).
+        fs.rmSync(path.join(this.dir, name), { force: true, recursive: true });
       }
     }
   }
