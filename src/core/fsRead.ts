@@ -2,6 +2,7 @@
 // never followed if it is a symlink (O_NOFOLLOW, no lstat/open race), and a FIFO or device
 // put where a file was can neither block the open (O_NONBLOCK) nor be read (fstat checks).
 import * as fs from 'node:fs';
+import * as path from 'node:path';
 
 /** Windows has neither flag; there a FIFO cannot appear in a folder anyway. */
 export const READ_FLAGS = fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0);
@@ -44,4 +45,45 @@ export function readRegularSync(file: string): Buffer {
   } finally {
     fs.closeSync(fd);
   }
+}
+
+/** A write that would land outside the folder it is confined to (through a symbolic link). */
+export class OutsideRootError extends Error {
+  override readonly name = 'OutsideRootError';
+  readonly code = 'EOUTSIDE';
+}
+
+function isInside(parent: string, child: string): boolean {
+  const rel = path.relative(parent, child);
+  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+}
+
+/**
+ * Makes `dir` (a folder under `root`) and returns its real path, never leaving the root: each
+ * existing component is resolved, and one that is a link to somewhere outside the root's real
+ * path is refused rather than followed (a repository can hold a symlinked `.agent-context`).
+ */
+export function ensureDirectoryInside(root: string, dir: string): string {
+  const rel = path.relative(root, dir);
+  if (rel.startsWith('..') || path.isAbsolute(rel)) throw new OutsideRootError(`${dir} is outside ${root}`);
+  const realRoot = fs.realpathSync(root);
+  let current = realRoot;
+  for (const part of rel.split(path.sep).filter(Boolean)) {
+    const next = path.join(current, part);
+    let stats: fs.Stats | undefined;
+    try {
+      stats = fs.lstatSync(next);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+    }
+    if (!stats) fs.mkdirSync(next);
+    else if (stats.isSymbolicLink()) {
+      const real = fs.realpathSync(next);
+      if (!isInside(realRoot, real)) throw new OutsideRootError(`${path.relative(realRoot, next)} is a link to ${real}, outside the root: nothing is written there`);
+      current = real;
+      continue;
+    } else if (!stats.isDirectory()) throw new OutsideRootError(`${path.relative(realRoot, next)} is not a folder`);
+    current = next;
+  }
+  return current;
 }

@@ -2,6 +2,7 @@
 // revision; stale ones hidden unless asked for; their text never injected into fetch results.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { ANNOTATION_LABEL, ANNOTATIONS_DIR } from '../../src/core/registry';
 import { entryFolderName } from '../../src/core/registry/annotations';
@@ -37,6 +38,28 @@ describe('registry annotations', () => {
     assert.deepEqual(listed.notes.map((n) => n.text), ['The proxy blocks port 8443 here.', 'Retry twice on 503.']);
     assert.deepEqual(listed.current, { repository: 'acme/web', packageVersion: '2.0.0', revision: 'r1' });
     assert.deepEqual(listed.diagnostics, []);
+  });
+
+  it('a symlinked .agent-context/knowledge leading outside the repository is refused: nothing is written there', async () => {
+    const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-outside-'));
+    try {
+      fs.symlinkSync(outside, path.join(fx.root, '.agent-context', 'knowledge'));
+      const result = await fx.registry({ repository: 'acme/web' }).annotate(ID, 'Should stay inside.', { kind: 'environment' });
+      assert.equal(result.ok, false);
+      assert.deepEqual(codes(result.diagnostics), ['path-traversal']);
+      assert.match(result.diagnostics[0]!.message, /knowledge is a link to .*outside the root/);
+      assert.deepEqual(fs.readdirSync(outside), [], 'no folder or file was created outside the root');
+    } finally {
+      fs.rmSync(outside, { recursive: true, force: true });
+    }
+  });
+
+  it('a link that stays inside the repository is followed', async () => {
+    fs.mkdirSync(path.join(fx.root, 'notes-here'));
+    fs.symlinkSync(path.join(fx.root, 'notes-here'), path.join(fx.root, '.agent-context', 'knowledge'));
+    const result = await fx.registry({ repository: 'acme/web' }).annotate(ID, 'Inside is fine.', { kind: 'environment' });
+    assert.equal(result.ok, true, JSON.stringify(result.diagnostics));
+    assert.equal(fs.readdirSync(path.join(fx.root, 'notes-here', 'annotations', entryFolderName(ID))).length, 1);
   });
 
   it('notes from an older revision are stale: hidden unless includeStale, counted in every summary', async () => {

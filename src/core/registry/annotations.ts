@@ -7,11 +7,11 @@
 // version and revision; one written for another key is stale and only returned on request.
 import { randomBytes, createHash } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { z } from 'zod';
 import { compareCodeUnits } from '../discovery/paths';
 import { writeFileAtomic } from '../store/atomic';
+import { ensureDirectoryInside, OutsideRootError } from '../fsRead';
 import { codeForFsError, diagnostic, errorText, type RegistryDiagnostic } from './diagnostics';
 import { decodeUtf8, readRegularFile } from './files';
 import { entryIdSchema } from './manifest';
@@ -56,7 +56,7 @@ export function entryFolderName(entryId: string): string {
 export class AnnotationStore {
   readonly dir: string;
 
-  constructor(root: string) {
+  constructor(private readonly root: string) {
     this.dir = path.join(root, ANNOTATIONS_DIR);
   }
 
@@ -66,12 +66,14 @@ export class AnnotationStore {
     // Time, then a per-process sequence: notes written in the same millisecond keep their order.
     const id = `${now.toString(36)}-${(sequence++).toString(36).padStart(4, '0')}-${randomBytes(3).toString('hex')}`;
     const annotation: Annotation = { id, ...fields, createdAt: new Date(now).toISOString() };
-    const folder = path.join(this.dir, entryFolderName(fields.entryId));
-    const file = path.join(folder, `${annotation.id}.json`);
+    let file: string;
     try {
-      fs.mkdirSync(folder, { recursive: true });
+      // Resolved folder by folder: a symlinked `.agent-context` must not carry the note outside the root.
+      const folder = ensureDirectoryInside(this.root, path.join(this.dir, entryFolderName(fields.entryId)));
+      file = path.join(folder, `${annotation.id}.json`);
       writeFileAtomic(file, `${JSON.stringify({ schemaVersion: 1, ...annotation }, null, 2)}\n`);
     } catch (error) {
+      if (error instanceof OutsideRootError) return { ok: false, diagnostic: diagnostic('path-traversal', 'error', `cannot write the note: ${error.message}`, { entryId: fields.entryId }) };
       return { ok: false, diagnostic: diagnostic(codeForFsError(error), 'error', `cannot write the note: ${errorText(error)}`, { entryId: fields.entryId }) };
     }
     return { ok: true, annotation, file };
