@@ -147,8 +147,7 @@ const searchCode = defineTool({
   async run(a, deps) {
     if (a.regex && a.provider !== 'ripgrep') throw new ToolError('regex=true needs provider "ripgrep"');
     const { state, note } = await freshen(deps);
-    if (a.groupBy === 'file') return searchFilesTool(a, deps, state, note);
-    const response = await deps.engine.search(a.query, {
+    const options = {
       provider: a.provider,
       regex: a.regex,
       languages: a.languages,
@@ -158,10 +157,12 @@ const searchCode = defineTool({
       limit: a.limit,
       offset: a.offset,
       previewLines: a.previewLines,
-      refresh: 'never',
+      refresh: 'never' as const,
       // Hits in files edited since indexing are re-indexed and asked again, unless a refresh is already running.
       refreshStale: state.kind !== 'refreshing',
-    });
+    };
+    if (a.groupBy === 'file') return searchFilesTool(a, deps, state, note, options);
+    const response = await deps.engine.search(a.query, options);
     if (response.index.generation === 0) throw missingIndex(state);
     const warnings = [...response.warnings, ...response.diagnostics.filter((d) => d.severity !== 'info').map((d) => d.message)];
     const hits = fitHits(response.results, {
@@ -193,21 +194,9 @@ async function searchFilesTool(
   deps: ToolDeps,
   state: FreshnessState,
   note: string,
+  options: Parameters<ToolDeps['engine']['search']>[1],
 ): Promise<ToolResult> {
-  const response = await deps.engine.searchFiles(a.query, {
-    provider: a.provider,
-    regex: a.regex,
-    languages: a.languages,
-    kinds: a.kinds,
-    paths: a.paths,
-    scope: a.scope,
-    limit: a.limit,
-    offset: a.offset,
-    previewLines: a.previewLines,
-    groupBy: 'file',
-    refresh: 'never',
-    refreshStale: state.kind !== 'refreshing',
-  });
+  const response = await deps.engine.searchFiles(a.query, { ...options, groupBy: 'file' });
   if (response.index.generation === 0) throw missingIndex(state);
   const warnings = [...response.warnings, ...response.diagnostics.filter((d) => d.severity !== 'info').map((d) => d.message)];
   const files = fitFiles(response.files, { format: a.format, maxTokens: a.maxTokens, reserved: note, firstNumber: a.offset + 1, previewLines: a.previewLines });
