@@ -1,6 +1,7 @@
 // Shared helpers of the line chunker tests: documents from text, a compact view of chunks for
 // table-driven expectations, and the invariants every line chunk must satisfy.
 import * as assert from 'node:assert/strict';
+import { seededRandom } from '../../src/core/eval/symbolCheck';
 import { languageInfo } from '../../src/core/languages';
 import { makeChunkId, makeDocid } from '../../src/core/chunking/ids';
 import { REFERENCE_POLICY, lineTargetFor, type ChunkingPolicy } from '../../src/core/chunking/policy';
@@ -68,13 +69,4 @@ export function assertLineChunkInvariants(doc: SourceDocument, chunks: readonly 
 }
 
 /** A small deterministic PRNG (mulberry32), so generated documents are the same on every run. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export const prng = seededRandom;

@@ -23,15 +23,8 @@ export interface CtagsTag {
   end?: number;
 }
 
-/** A definition kept as ground truth. */
-export interface Definition {
-  name: string;
-  path: string;
-  line: number;
-  kind: string;
-  language: string;
-  scope?: string;
-}
+/** A definition kept as ground truth: the fields of its tag that scoring and reports read. */
+export type Definition = Pick<CtagsTag, 'name' | 'path' | 'line' | 'kind' | 'language' | 'scope'>;
 
 /** Why a tag is not ground truth (counted in the report). */
 export type DropReason =

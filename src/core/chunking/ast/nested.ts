@@ -7,6 +7,7 @@
 import TreeSitter = require('web-tree-sitter');
 import type { Language, Node, Query } from 'web-tree-sitter';
 import type { ChunkKind } from '../../types';
+import { unquote } from './spec';
 
 /** One query match: the definition node's range and where its name is (UTF-16 offsets). */
 export interface DefinitionMatch {
@@ -203,7 +204,7 @@ function collect(query: Query, root: Node, startIndex: number, endIndex: number,
       }
     }
     if (!def || !name || !kind) continue;
-    const text = unquoteName(name.text);
+    const text = unquote(name.text);
     // Error recovery can read `if (x) {` as a method named `if`: keywords name nothing.
     if (!text || text.length > 200 || KEYWORDS.has(text)) continue;
     const nameAt = name.startIndex + (name.text.length > text.length ? 1 : 0);
@@ -213,11 +214,6 @@ function collect(query: Query, root: Node, startIndex: number, endIndex: number,
     out.push({ kind: kind as ChunkKind, name: text, nameAt, start: def.startIndex, end: def.endIndex });
     if (out.length >= MAX_DEFINITIONS_PER_FILE) break;
   }
-}
-
-/** `'CallExpression'` (a quoted object key) → `CallExpression`. */
-function unquoteName(text: string): string {
-  return /^(["'`])[\s\S]*\1$/.test(text) ? text.slice(1, -1) : text;
 }
 
 const DECLARATION_LINE = /^(?:export\s+(?:default\s+)?)?(?:declare\s+)?(?:abstract\s+)?(?:async\s+)?(class|interface|type|enum|function\*?|const|let|var|namespace)\s+([A-Za-z_$][\w$]*)/gm;
