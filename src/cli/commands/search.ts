@@ -1,6 +1,6 @@
 // `cairn search "QUERY"`: ranked chunk search. Refreshes the index incrementally first (so
 // what it prints is current), then answers with exact spans and score breakdowns.
-import type { Scope } from '../../core/search/types';
+import type { Scope, SearchResponseMeta } from '../../core/search/types';
 import { choiceOption, intOption, UsageError, type CommandSpec, type ParsedArgs } from '../args';
 import type { Command } from '../command';
 import { JSON_OPTION, openEngine, resolveRoot, ROOT_OPTION, STORE_OPTIONS } from '../engineSetup';
@@ -39,7 +39,7 @@ async function run(args: ParsedArgs, out: Output): Promise<number> {
   const group = choiceOption(args.values, 'group', ['chunk', 'file'], 'chunk');
   const engine = openEngine(args.values, root);
   try {
-    if (group === 'file') return await runFiles(engine, query, out, {
+    const options = {
       limit,
       offset,
       scope,
@@ -47,26 +47,10 @@ async function run(args: ParsedArgs, out: Output): Promise<number> {
       regex: args.values.regex === true,
       ...filterValues(args.values),
       refresh: refreshMode(args.values),
-    });
-    const response = await engine.search(query, {
-      limit,
-      offset,
-      scope,
-      provider,
-      regex: args.values.regex === true,
-      ...filterValues(args.values),
-      refresh: refreshMode(args.values),
-    });
-    if (out.json) {
-      out.record(response);
-      return 0;
-    }
-    for (const w of response.warnings) out.note(`warning: ${w}`);
-    for (const d of response.diagnostics) out.note(`${d.severity}: ${d.message}`);
-    if (response.results.length === 0) {
-      out.line(`no results for ${JSON.stringify(query)} (${response.index.files} files, ${response.index.chunks} chunks indexed)`);
-      return 0;
-    }
+    };
+    if (group === 'file') return await runFiles(engine, query, out, options);
+    const response = await engine.search(query, options);
+    if (!printPreamble(response, response.results.length, out)) return 0;
     for (const hit of response.results) {
       for (const line of formatHit(hit, hit.crossReferenceFrom ? `  ← mentioned in ${hit.crossReferenceFrom}` : '')) out.line(line);
     }
@@ -80,19 +64,26 @@ async function run(args: ParsedArgs, out: Output): Promise<number> {
 /** `--group file`: files ranked as files, each with its best span lines. */
 async function runFiles(engine: ReturnType<typeof openEngine>, query: string, out: Output, options: Parameters<ReturnType<typeof openEngine>['searchFiles']>[1]): Promise<number> {
   const response = await engine.searchFiles(query, { ...options, groupBy: 'file' });
-  if (out.json) {
-    out.record(response);
-    return 0;
-  }
-  for (const w of response.warnings) out.note(`warning: ${w}`);
-  for (const d of response.diagnostics) out.note(`${d.severity}: ${d.message}`);
-  if (response.files.length === 0) {
-    out.line(`no results for ${JSON.stringify(query)} (${response.index.files} files, ${response.index.chunks} chunks indexed)`);
-    return 0;
-  }
+  if (!printPreamble(response, response.files.length, out)) return 0;
   for (const line of formatFiles(response.files)) out.line(line);
   out.note(`${response.files.length} of ${response.total}${response.totalIsLowerBound ? '+' : ''} files in ${response.tookMs.toFixed(1)} ms (${response.index.files} files, ${response.index.chunks} chunks)`);
   return 0;
+}
+
+/**
+ * The JSON record, or the warnings, diagnostics and a line for no results, of either kind of
+ * response. True when there are results left to print as text.
+ */
+function printPreamble(response: SearchResponseMeta, count: number, out: Output): boolean {
+  if (out.json) {
+    out.record(response);
+    return false;
+  }
+  for (const w of response.warnings) out.note(`warning: ${w}`);
+  for (const d of response.diagnostics) out.note(`${d.severity}: ${d.message}`);
+  if (count > 0) return true;
+  out.line(`no results for ${JSON.stringify(response.query)} (${response.index.files} files, ${response.index.chunks} chunks indexed)`);
+  return false;
 }
 
 export const command: Command = { spec, run };

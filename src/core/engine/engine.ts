@@ -17,7 +17,7 @@ import { SnapshotScorer, warmNamedDocuments } from '../search/scorer';
 import { SymbolIndex } from '../search/symbols';
 import { compareHits, DEFAULT_RANKING, groupHitsByFile, round, searchFilesSnapshot, searchSnapshot, type RankingParams } from '../search/search';
 import { FileReader, symbolHit } from '../search/hydrate';
-import type { FileHit, FileSearchResponse, IndexFreshness, SearchOptions, SearchResponse, SymbolHit, SymbolOptions, SymbolResponse } from '../search/types';
+import type { FileHit, FileSearchResponse, IndexFreshness, SearchOptions, SearchResponse, SearchResponseMeta, SymbolHit, SymbolOptions, SymbolResponse } from '../search/types';
 import type { Chunker, RefreshOptions, RefreshReport } from './indexer';
 import { ChunkLocator } from '../search/locate';
 import type { ProviderAnswer, ProviderContext } from '../providers/providers';
@@ -392,7 +392,7 @@ export class Engine {
     options: { refresh?: RefreshMode; refreshStale?: boolean },
     ask: (v: View) => Promise<A>,
     hitsOf: (a: A) => ReadonlyArray<{ stale?: boolean; path: string }>,
-  ): Promise<{ answer?: A; total: number; totalIsLowerBound?: true; tookMs: number; index: IndexFreshness; warnings: string[]; diagnostics: Diagnostic[] }> {
+  ): Promise<Omit<SearchResponseMeta, 'query'> & { answer?: A }> {
     const started = performance.now();
     const diagnostics: Diagnostic[] = [];
     let { view, fresh } = await this.currentView(options.refresh ?? 'if-missing', diagnostics);

@@ -94,10 +94,9 @@ export interface IndexFreshness {
   generation: number;
 }
 
-export interface SearchResponse {
+/** What every search response carries beside its results. */
+export interface SearchResponseMeta {
   query: string;
-  results: SearchHit[];
-  /** Hits before limit/offset. */
   total: number;
   /**
    * Set when the query matched so many chunks that counting stopped being exact: past
@@ -108,6 +107,12 @@ export interface SearchResponse {
   index: IndexFreshness;
   warnings: string[];
   diagnostics: Diagnostic[];
+}
+
+export interface SearchResponse extends SearchResponseMeta {
+  results: SearchHit[];
+  /** Hits before limit/offset. */
+  total: number;
 }
 
 /** A file ranked by the evidence of its matching chunks (`groupBy: 'file'`). */
@@ -126,16 +131,10 @@ export interface FileHit {
   root?: string;
 }
 
-export interface FileSearchResponse {
-  query: string;
+export interface FileSearchResponse extends SearchResponseMeta {
   files: FileHit[];
   /** Files with a matching chunk among those scored, before limit/offset. */
   total: number;
-  totalIsLowerBound?: true;
-  tookMs: number;
-  index: IndexFreshness;
-  warnings: string[];
-  diagnostics: Diagnostic[];
 }
 
 export type SymbolMatch = 'exact' | 'exact-ignore-case' | 'qualified' | 'prefix' | 'camel-case' | 'fuzzy';
