@@ -6,7 +6,7 @@ import { Engine } from '../core/engine/engine';
 import type { OptionSpec, OptionValues } from './args';
 import { UsageError } from './args';
 import { locateAssets } from './assets';
-import { CliError } from './output';
+import { CliError, visible } from './output';
 import { resolveStoreDir } from './storeDir';
 import { useBaselineWasmCompiler } from './wasmCompiler';
 
@@ -48,6 +48,7 @@ export function openEngine(values: OptionValues, root: string): Engine {
     indexWorkerScript: assets.indexWorker,
     ripgrepPath: assets.ripgrep,
     beforeGrammarsLoad: useBaselineWasmCompiler,
+    onLockWait: (message) => process.stderr.write(`cairn: ${visible(message)}\n`),
   });
 }
 

@@ -48,6 +48,8 @@ export function progressPercent(p: RefreshProgress | undefined): number | undefi
 export function progressText(p: RefreshProgress | undefined): string {
   if (!p) return 'starting';
   switch (p.phase) {
+    case 'wait':
+      return p.message ?? 'waiting for another writer';
     case 'discover':
       return 'listing files';
     case 'read':

@@ -2,11 +2,11 @@
 // through the real bundled `cairn` binary on a fixture repository. Agents and the extension's
 // tests depend on these JSON shapes: keep them stable.
 import * as assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { CLI, runCairn, type Run } from './cli';
+import { CLI, runCairn, runCairnAsync, type Run } from './cli';
 
 
 describe('cairn index / search / symbol / status / export / pack (bundled CLI)', function () {
@@ -227,6 +227,39 @@ describe('cairn index / search / symbol / status / export / pack (bundled CLI)',
       assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
       assert.ok(Date.now() - started < 15000, `took ${Date.now() - started} ms`);
     }
+  });
+
+  it('a search while another process holds the writer lock answers at once from the index, saying who holds it', async () => {
+    cairn('index');
+    write('src/late.ts', 'export function lateArrival() {}\n');
+    const lockJs = path.resolve(__dirname, '../../src/core/store/lock.js');
+    const holder = spawn(process.execPath, ['-e', `require(${JSON.stringify(lockJs)}).acquireLock(${JSON.stringify(store)}).then(() => { console.log('held'); setInterval(() => {}, 1000); })`], { stdio: ['ignore', 'pipe', 'inherit'] });
+    try {
+      await new Promise<void>((resolve) => holder.stdout.on('data', (d) => String(d).includes('held') && resolve()));
+      const started = Date.now();
+      const r = await runCairnAsync(['search', 'fetchUser', '--json'], { cwd: fixture, env: { CAIRN_STORE: store } });
+      assert.ok(Date.now() - started < 10000, `took ${Date.now() - started} ms`);
+      const response = json(r);
+      assert.equal((response.results as Array<{ symbol: string }>)[0]?.symbol, 'fetchUser');
+      const skipped = (response.diagnostics as Array<{ code: string; message: string }>).find((d) => d.code === 'refresh-skipped');
+      assert.ok(skipped, r.stdout);
+      assert.match(skipped.message, new RegExp(`another refresh is running \\(pid ${holder.pid} `));
+    } finally {
+      holder.kill();
+    }
+  });
+
+  it('a huge query or name is cut, with a warning, and answered quickly', () => {
+    const fuzzy = Array.from({ length: 3000 }, (_, i) => `word${i}~2`).join(' ');
+    const started = Date.now();
+    const r = json(cairn('search', '--json', '--', `fetchUser ${fuzzy}`));
+    assert.ok(Date.now() - started < 10000, `took ${Date.now() - started} ms`);
+    assert.ok((r.warnings as string[]).some((w) => /the query was cut to its first \d+ characters \(of \d+/.test(w)), JSON.stringify(r.warnings));
+    assert.ok((r.warnings as string[]).some((w) => /only the first 8 wildcard or fuzzy terms were expanded/.test(w)), JSON.stringify(r.warnings));
+    assert.ok((r.query as string).length <= 1000);
+    const name = cairn('symbol', 'x'.repeat(100_000));
+    assert.equal(name.code, 0, name.stderr);
+    assert.ok(name.stdout.length + name.stderr.length < 2000, 'the name is not echoed whole');
   });
 
   it('usage errors exit 2 with one line; runtime errors exit 1; --json errors are JSON', () => {

@@ -1,6 +1,6 @@
 // The bundled CLI under test (`node dist/cli.js`, built by `node esbuild.mjs`) and one way to
 // run it to completion, shared by the end-to-end suites.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import * as path from 'node:path';
 
 export const ROOT = path.resolve(__dirname, '../../..');
@@ -21,4 +21,14 @@ export function runCairn(args: readonly string[], options: { cwd?: string; env?:
     maxBuffer: 64 * 1024 * 1024,
   });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** Like runCairn, without blocking this process (for tests that keep a helper process going meanwhile). */
+export function runCairnAsync(args: readonly string[], options: { cwd?: string; env?: Record<string, string> } = {}): Promise<Run> {
+  const child = spawn(process.execPath, [CLI, ...args], { cwd: options.cwd ?? ROOT, env: options.env ? { ...process.env, ...options.env } : process.env });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d) => (stdout += d));
+  child.stderr.on('data', (d) => (stderr += d));
+  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
 }

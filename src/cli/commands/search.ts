@@ -82,7 +82,8 @@ function printPreamble(response: SearchResponseMeta, count: number, out: Output)
   for (const w of response.warnings) out.note(`warning: ${w}`);
   for (const d of response.diagnostics) out.note(`${d.severity}: ${d.message}`);
   if (count > 0) return true;
-  out.line(`no results for ${JSON.stringify(response.query)} (${response.index.files} files, ${response.index.chunks} chunks indexed)`);
+  const shown = response.query.length > 120 ? `${response.query.slice(0, 117)}…` : response.query;
+  out.line(`no results for ${JSON.stringify(shown)} (${response.index.files} files, ${response.index.chunks} chunks indexed)`);
   return false;
 }
 

@@ -26,7 +26,9 @@ import type { PackContext } from '../pack/build';
 import type { ContextPack, GuidanceEntry, PackOptions } from '../pack/types';
 import { DEFINITION_KINDS } from '../index/fields';
 import { CorruptDataError } from '../index/varint';
+import { LockHeldError, LockTimeoutError, StoreLocationError } from '../store/lock';
 import { parseDocid } from '../chunking/ids';
+import { boundQuery } from '../search/query';
 
 export interface EngineOptions {
   /** Absolute path of the folder to index. */
@@ -57,6 +59,8 @@ export interface EngineOptions {
   indexWorkerScript?: string;
   /** Heap cap of the index worker thread (default DEFAULT_INDEX_HEAP_MB; see indexWorker.ts). */
   indexHeapMb?: number;
+  /** Told when a refresh waits for another writer's lock (the message says whose), so a wait is never silent. */
+  onLockWait?: (message: string) => void;
 }
 
 /**
@@ -105,6 +109,9 @@ export interface IndexStatus {
   diagnostics: Diagnostic[];
 }
 
+/** The longest symbol name looked up (MCP's schema allows as much). */
+const MAX_SYMBOL_CHARS = 300;
+
 /** Jobs smaller than this are chunked in-process even when a worker script is available. */
 const IN_PROCESS_BYTES = 256 * 1024;
 
@@ -147,6 +154,11 @@ export class Engine {
   /** Brings the index up to date (incrementally), or rebuilds it with `rebuild: true`. */
   async refresh(options: RefreshOptions = {}): Promise<RefreshReport> {
     this.refreshesInFlight++;
+    const onLockWait = this.options.onLockWait;
+    if (onLockWait) {
+      const onProgress = options.onProgress;
+      options = { ...options, onProgress: (p) => (p.phase === 'wait' ? onLockWait(p.message ?? 'waiting for another writer') : onProgress?.(p)) };
+    }
     try {
       return await this.refreshOnce(options);
     } finally {
@@ -206,7 +218,7 @@ export class Engine {
    */
   private async refreshOnIndexThread(script: string, options: RefreshOptions): Promise<{ report: RefreshReport } | { died: Diagnostic }> {
     const { runIndexJob, IndexWorkerDied } = await import('./indexJob');
-    const { beforeGrammarsLoad: _hook, ...plain } = this.options;
+    const { beforeGrammarsLoad: _hook, onLockWait: _told, ...plain } = this.options;
     // V8 flags are per process: the hook set here holds for the index thread's chunk workers too.
     this.options.beforeGrammarsLoad?.();
     try {
@@ -314,9 +326,12 @@ export class Engine {
   private async currentView(mode: RefreshMode, diagnostics: Diagnostic[]): Promise<{ view?: View; fresh: boolean }> {
     let fresh = false;
     if (mode === 'always') {
-      const r = await this.refresh();
-      diagnostics.push(...r.diagnostics.filter((d) => d.severity !== 'info' || d.code === 'config-changed'));
-      fresh = true;
+      const r = await this.refreshBeforeReading();
+      if ('skipped' in r) diagnostics.push(r.skipped);
+      else {
+        diagnostics.push(...r.report.diagnostics.filter((d) => d.severity !== 'info' || d.code === 'config-changed'));
+        fresh = true;
+      }
     }
     for (let attempt = 0; attempt < 2; attempt++) {
       let snapshot: Snapshot | undefined;
@@ -347,6 +362,28 @@ export class Engine {
   }
 
   /**
+   * The refresh a query asks for first. With an index to answer from, it never waits for
+   * another writer and never fails the query: a held lock, a read-only store or a full disk
+   * leaves the index as it is, with a warning that says why.
+   */
+  private async refreshBeforeReading(only?: string[]): Promise<{ report: RefreshReport } | { skipped: Diagnostic }> {
+    const answerable = this.store.exists();
+    try {
+      return { report: await this.refresh({ ...(only ? { only } : {}), waitForWriter: !answerable }) };
+    } catch (e) {
+      const reason = refreshBlocker(e);
+      if (!answerable || reason === undefined) throw e;
+      let asOf = '';
+      try {
+        asOf = ` (last refreshed ${this.store.readManifest()?.updatedAt ?? 'never'})`;
+      } catch {
+        // a damaged manifest is reported by the read that follows
+      }
+      return { skipped: { code: 'refresh-skipped', severity: 'warning', message: `answered from the index as it is${asOf}: ${reason}` } };
+    }
+  }
+
+  /**
    * Reads from a view. Segments are read on demand, so damage can surface only now: the index
    * is then rebuilt once, with a diagnostic, and the read repeated on the new view.
    */
@@ -369,9 +406,11 @@ export class Engine {
   }
 
   async search(query: string, options: SearchOptions & { refresh?: RefreshMode; refreshStale?: boolean; signal?: AbortSignal } = {}): Promise<SearchResponse> {
-    const r = await this.freshAnswer(options, (v) => this.answer(v, query, options), (a) => a.hits);
+    const bounded = boundQuery(query);
+    const r = await this.freshAnswer(options, (v) => this.answer(v, bounded.query, options), (a) => a.hits);
     const { answer, ...rest } = r;
-    return { query, results: answer?.hits ?? [], ...rest };
+    if (bounded.warning) rest.warnings = [bounded.warning, ...rest.warnings];
+    return { query: bounded.query, results: answer?.hits ?? [], ...rest };
   }
 
   /**
@@ -379,9 +418,11 @@ export class Engine {
    * chunks, with its best spans; `limit` and `offset` count files.
    */
   async searchFiles(query: string, options: SearchOptions & { refresh?: RefreshMode; refreshStale?: boolean; signal?: AbortSignal } = {}): Promise<FileSearchResponse> {
-    const r = await this.freshAnswer(options, (v) => this.answerFiles(v, query, options), (a) => a.files);
+    const bounded = boundQuery(query);
+    const r = await this.freshAnswer(options, (v) => this.answerFiles(v, bounded.query, options), (a) => a.files);
     const { answer, ...rest } = r;
-    return { query, files: answer?.files ?? [], ...rest };
+    if (bounded.warning) rest.warnings = [bounded.warning, ...rest.warnings];
+    return { query: bounded.query, files: answer?.files ?? [], ...rest };
   }
 
   /**
@@ -404,9 +445,12 @@ export class Engine {
     // Hits in files that changed since indexing: refresh just those files and ask again.
     const stale = [...new Set(hitsOf(answer).filter((h) => h.stale).map((h) => h.path))];
     if (options.refreshStale && stale.length > 0) {
-      await this.refresh({ only: stale });
-      ({ view, fresh } = await this.currentView('never', diagnostics));
-      if (view) answer = await ask(view);
+      const r = await this.refreshBeforeReading(stale);
+      if ('skipped' in r) diagnostics.push(r.skipped);
+      else {
+        ({ view, fresh } = await this.currentView('never', diagnostics));
+        if (view) answer = await ask(view);
+      }
     }
     return {
       answer,
@@ -483,9 +527,12 @@ export class Engine {
     }
   }
 
-  async findSymbol(name: string, options: SymbolOptions & { refresh?: RefreshMode } = {}): Promise<SymbolResponse> {
+  async findSymbol(query: string, options: SymbolOptions & { refresh?: RefreshMode } = {}): Promise<SymbolResponse> {
     const started = performance.now();
     const diagnostics: Diagnostic[] = [];
+    // No name is this long; a pasted blob would only be echoed back.
+    const name = query.length > MAX_SYMBOL_CHARS ? query.slice(0, MAX_SYMBOL_CHARS) : query;
+    if (name !== query) diagnostics.push({ code: 'query-cut', severity: 'warning', message: `the name was cut to its first ${MAX_SYMBOL_CHARS} characters (of ${query.length})` });
     const current = await this.currentView(options.refresh ?? 'if-missing', diagnostics);
     if (!current.view) return { query: name, exact: false, results: [], tookMs: 0, index: this.freshness(undefined, false), diagnostics, note: 'no index yet' };
     const found = await this.recovering(current.view, diagnostics, (v) => v.symbols.find(name, options));
@@ -684,6 +731,18 @@ export class Engine {
 }
 
 export { compareHits };
+
+/** Error codes of a store that cannot be written now although it can be read. */
+const UNWRITABLE = new Set(['EACCES', 'EPERM', 'EROFS', 'ENOSPC', 'EDQUOT']);
+
+/** Why a refresh could not run, for errors a query can answer despite; undefined for others. */
+function refreshBlocker(e: unknown): string | undefined {
+  if (e instanceof LockHeldError) return e.message;
+  if (e instanceof LockTimeoutError || e instanceof StoreLocationError) return e.message;
+  const code = (e as NodeJS.ErrnoException | undefined)?.code;
+  if (code && UNWRITABLE.has(code)) return code === 'ENOSPC' || code === 'EDQUOT' ? `the disk is full (${code})` : `the store cannot be written (${code})`;
+  return undefined;
+}
 
 /**
  * Discovery options that leave out the store when it lies inside the root: a store indexing

@@ -29,7 +29,8 @@ import {
 } from '../store/store';
 
 export interface RefreshProgress {
-  phase: 'discover' | 'read' | 'chunk' | 'write' | 'merge';
+  /** `wait`: another writer holds the store's lock (its message says who). */
+  phase: 'wait' | 'discover' | 'read' | 'chunk' | 'write' | 'merge';
   done: number;
   total: number;
   message?: string;
@@ -38,8 +39,16 @@ export interface RefreshProgress {
 export interface RefreshOptions {
   /** Refresh only these relative paths (files or directories); others are left as they are. */
   only?: string[];
-  /** Discard the index and build it again. */
+  /**
+   * Build the index again from nothing. The new one is built beside the old, which readers keep
+   * using until the manifest switches to the new one.
+   */
   rebuild?: boolean;
+  /**
+   * false: when another writer holds the lock, throw LockHeldError at once instead of waiting
+   * (a query that would refresh first answers from the index as it is).
+   */
+  waitForWriter?: boolean;
   signal?: AbortSignal;
   onProgress?: (p: RefreshProgress) => void;
 }
@@ -100,15 +109,28 @@ export async function refreshIndex(config: IndexerConfig, options: RefreshOption
   const diagnostics: Diagnostic[] = [];
   const progress = options.onProgress ?? (() => {});
   const signal = options.signal;
-  const lock = await acquireLock(store.dir, { timeoutMs: config.lockTimeoutMs, signal });
+  const lock = await acquireLock(store.dir, {
+    timeoutMs: config.lockTimeoutMs,
+    signal,
+    wait: options.waitForWriter,
+    onWait: (holder) => progress({ phase: 'wait', done: 0, total: 0, message: `waiting for the index lock held by ${holder}` }),
+  });
   try {
     // --- load the previous generation (or start over) -------------------------------
     let previous: Manifest | undefined;
+    /** The generation this commit replaces: `previous`, or on a rebuild the index readers still use. */
+    let replacing: Manifest | undefined;
     let state = StateTable.empty();
     let rebuilt = false;
     const wantedConfig = configHash(config.policy, config.strategy);
     if (options.rebuild) {
-      store.clear();
+      // Left in place: the commit's manifest switch retires it, and its files go after that.
+      try {
+        replacing = store.readManifest();
+      } catch (e) {
+        if (!(e instanceof StoreCorruptError)) throw e;
+        store.clear();
+      }
       rebuilt = true;
     } else {
       try {
@@ -121,6 +143,7 @@ export async function refreshIndex(config: IndexerConfig, options: RefreshOption
       } catch (e) {
         if (!(e instanceof StoreCorruptError)) throw e;
         diagnostics.push(corruptionDiagnostic(e));
+        // Nothing readable to keep for readers: discard it (a damaged file can block a rewrite).
         store.clear();
         previous = undefined;
         state = StateTable.empty();
@@ -128,6 +151,7 @@ export async function refreshIndex(config: IndexerConfig, options: RefreshOption
       }
     }
     if (!previous) rebuilt = true;
+    replacing ??= previous;
     const rechunkAll = previous !== undefined && previous.configHash !== wantedConfig;
     if (rechunkAll) diagnostics.push({ code: 'config-changed', severity: 'info', message: 'chunking settings changed: every file is re-chunked' });
 
@@ -311,8 +335,8 @@ export async function refreshIndex(config: IndexerConfig, options: RefreshOption
             lastRefresh: summary,
           },
           next,
-          previous,
-          rechunkAll ? undefined : changes.keys(),
+          replacing,
+          rechunkAll || !previous ? undefined : changes.keys(),
         );
     return {
       ...summary,
@@ -326,6 +350,8 @@ export async function refreshIndex(config: IndexerConfig, options: RefreshOption
       rebuilt,
     };
   } finally {
+    // Segments of a refresh that failed before its commit are nobody's: removed now, not at the next GC.
+    store.discardUncommitted();
     lock.release();
   }
 }

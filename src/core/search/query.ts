@@ -104,6 +104,25 @@ const LunrQueryParser = (lunr as unknown as { QueryParser: new (input: string, q
 
 const TEST_WORDS = /\b(tests?|specs?|testing|unittests?|e2e|fixtures?|mocks?)\b/i;
 
+/** The longest query any front end searches for (MCP's schema allows as much); the rest is cut with a warning. */
+export const MAX_QUERY_CHARS = 1000;
+/** Terms searched for at most: each costs a dictionary lookup and a postings walk. */
+const MAX_CLAUSES = 64;
+/** Wildcard and fuzzy terms expanded at most: each may walk the whole dictionary of every segment. */
+const MAX_EXPANDING_CLAUSES = 8;
+
+/**
+ * The part of a query that is searched for: at most MAX_QUERY_CHARS characters, cut at a
+ * space, with a warning when anything was cut.
+ */
+export function boundQuery(query: string): { query: string; warning?: string } {
+  if (query.length <= MAX_QUERY_CHARS) return { query };
+  const head = query.slice(0, MAX_QUERY_CHARS + 1);
+  const space = head.search(/\s\S*$/);
+  const cut = (space > MAX_QUERY_CHARS / 2 ? head.slice(0, space) : head.slice(0, MAX_QUERY_CHARS)).trimEnd();
+  return { query: cut, warning: `the query was cut to its first ${cut.length} characters (of ${query.length}; at most ${MAX_QUERY_CHARS} are searched)` };
+}
+
 export function parseQuery(input: string, options: ParseOptions = {}): ParsedQuery {
   const warnings: string[] = [];
   let clauses: QueryClause[];
@@ -114,6 +133,7 @@ export function parseQuery(input: string, options: ParseOptions = {}): ParsedQue
     warnings.push(`query syntax: ${reason}; searched for the words instead`);
     clauses = parseWithLunr(input.replace(/[:^~+*\\]/g, ' ').replace(/(^|\s)-+/g, '$1'));
   }
+  clauses = boundClauses(clauses, warnings);
   const words = clauses.filter((c) => c.presence !== 'prohibited').flatMap((c) => c.words);
   const short = words.length <= 2;
   const identifiers = [...new Set(words.filter((w) => short || looksLikeIdentifier(w.original)).map((w) => w.whole))];
@@ -215,6 +235,33 @@ function parseWithLunr(input: string): QueryClause[] {
     if (words.length > 0) out.push({ ...base, words });
   });
   return out;
+}
+
+/** At most MAX_CLAUSES terms, of which at most MAX_EXPANDING_CLAUSES wildcard or fuzzy ones (later fuzzy terms match exactly). */
+function boundClauses(clauses: QueryClause[], warnings: string[]): QueryClause[] {
+  let kept = clauses;
+  if (kept.length > MAX_CLAUSES) {
+    warnings.push(`only the first ${MAX_CLAUSES} of ${kept.length} terms were searched for`);
+    kept = kept.slice(0, MAX_CLAUSES);
+  }
+  let expanding = 0;
+  let dropped = 0;
+  let exact = 0;
+  kept = kept.flatMap((c) => {
+    if (!c.wildcard && c.editDistance === 0) return [c];
+    if (++expanding <= MAX_EXPANDING_CLAUSES) return [c];
+    if (c.wildcard) {
+      dropped++;
+      return [];
+    }
+    exact++;
+    return [{ ...c, editDistance: 0 }];
+  });
+  if (dropped || exact) {
+    const what = [dropped ? `${dropped} more wildcard terms were left out` : '', exact ? `${exact} more fuzzy terms matched exactly` : ''].filter(Boolean).join(' and ');
+    warnings.push(`only the first ${MAX_EXPANDING_CLAUSES} wildcard or fuzzy terms were expanded; ${what}`);
+  }
+  return kept;
 }
 
 /** Compiles a lower-case wildcard pattern to a test function over dictionary terms. */

@@ -10,15 +10,16 @@ export function writeFileAtomic(file: string, data: string | Uint8Array | readon
   const tmp = path.join(dir, `.${path.basename(file)}.${process.pid}.${nodeCrypto().randomBytes(4).toString('hex')}.tmp`);
   const fd = fs.openSync(tmp, 'w', 0o644);
   try {
-    if (typeof data === 'string' || data instanceof Uint8Array) fs.writeFileSync(fd, data);
-    else for (const piece of data) writeAll(fd, piece);
-    fs.fsyncSync(fd);
-  } finally {
-    fs.closeSync(fd);
-  }
-  try {
+    try {
+      if (typeof data === 'string' || data instanceof Uint8Array) fs.writeFileSync(fd, data);
+      else for (const piece of data) writeAll(fd, piece);
+      fs.fsyncSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
     fs.renameSync(tmp, file);
   } catch (e) {
+    // A full disk must not keep the partial file too: it would hold the space it ran out of.
     fs.rmSync(tmp, { force: true });
     throw e;
   }

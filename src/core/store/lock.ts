@@ -19,6 +19,14 @@ export interface LockOptions {
   /** Heartbeat period. */
   heartbeatMs?: number;
   signal?: AbortSignal;
+  /**
+   * false: never wait — a lock held by anyone (another process, or another refresh in this
+   * process) throws LockHeldError at once. A reader that would only refresh first answers from
+   * the index as it is instead of queueing behind a writer.
+   */
+  wait?: boolean;
+  /** Called when the lock is held by someone else: after the first second of waiting, then every 15 s. */
+  onWait?: (holder: string) => void;
 }
 
 interface LockInfo {
@@ -28,6 +36,24 @@ interface LockInfo {
   host: string;
   token: string;
   acquiredAt: string;
+  /** What the holder is (`cairn index`, `cairn mcp`, an editor's extension host), for waiters to say. */
+  command?: string;
+}
+
+/** "pid 123 (cairn index) since 12:00:01", or "another writer" for a lock file that cannot be read. */
+export function describeHolder(info: LockInfo | undefined): string {
+  if (!info) return 'another writer';
+  const what = info.command ? ` (${info.command})` : '';
+  const where = info.host === os.hostname() ? '' : ` on ${info.host}`;
+  const thread = info.pid === process.pid ? (info.thread ? ` thread ${info.thread} of this process` : ' this process') : '';
+  return `pid ${info.pid}${thread}${what}${where} since ${info.acquiredAt}`;
+}
+
+/** A short description of this process for the lock file: `cairn index`, `cairn mcp`, or the script's name. */
+function thisCommand(): string {
+  const script = process.argv[1] ? path.basename(process.argv[1]) : '';
+  if (/^cli(-\w+)?\.js$/.test(script)) return ['cairn', ...process.argv.slice(2, 3)].join(' ');
+  return script || path.basename(process.execPath);
 }
 
 export class LockTimeoutError extends Error {
@@ -35,8 +61,19 @@ export class LockTimeoutError extends Error {
     readonly lockPath: string,
     readonly holder: LockInfo | undefined,
   ) {
-    super(`timed out waiting for the index lock ${lockPath}${holder ? ` held by pid ${holder.pid} on ${holder.host} since ${holder.acquiredAt}` : ''}`);
+    super(`timed out waiting for the index lock ${lockPath}, held by ${describeHolder(holder)}`);
     this.name = 'LockTimeoutError';
+  }
+}
+
+/** The lock is held and the caller asked not to wait (`wait: false`). */
+export class LockHeldError extends Error {
+  override readonly name = 'LockHeldError';
+  constructor(
+    readonly lockPath: string,
+    readonly holder: string,
+  ) {
+    super(`another refresh is running (${holder})`);
   }
 }
 
@@ -187,6 +224,8 @@ export async function acquireLock(dir: string, options: LockOptions = {}): Promi
   const file = lockFileOf(dir);
 
   // In-process queue first, so threads of one process don't fight over the file.
+  const queued = processQueues.has(file);
+  if (options.wait === false && queued) throw new LockHeldError(file, 'another refresh in this process');
   const previous = processQueues.get(file) ?? Promise.resolve();
   let releaseQueue!: () => void;
   const mine = new Promise<void>((r) => (releaseQueue = r));
@@ -196,7 +235,10 @@ export async function acquireLock(dir: string, options: LockOptions = {}): Promi
     releaseQueue();
     if (processQueues.get(file) === chained) processQueues.delete(file);
   };
+  const onWait = options.onWait;
+  const notice = queued && onWait ? setTimeout(() => onWait('another refresh in this process'), 1000) : undefined;
   await previous;
+  clearTimeout(notice);
 
   try {
     ensureStoreDirectory(dir);
@@ -204,7 +246,9 @@ export async function acquireLock(dir: string, options: LockOptions = {}): Promi
     cleanupQueue();
     throw e;
   }
-  const deadline = Date.now() + timeoutMs;
+  const started = Date.now();
+  const deadline = started + timeoutMs;
+  let nextNotice = started + 1000;
   let delay = 10;
   const token = nodeCrypto().randomBytes(8).toString('hex');
   for (;;) {
@@ -218,7 +262,7 @@ export async function acquireLock(dir: string, options: LockOptions = {}): Promi
       // file that is then hard-linked into place (link fails if the lock exists). Created
       // empty and filled after, a writer killed in between left a lock nobody could tell was
       // dead, and every writer waited for it to go stale (30 s).
-      const info: LockInfo = { pid: process.pid, thread: threadId, host: os.hostname(), token, acquiredAt: new Date().toISOString() };
+      const info: LockInfo = { pid: process.pid, thread: threadId, host: os.hostname(), token, acquiredAt: new Date().toISOString(), command: thisCommand() };
       createLockFile(file, JSON.stringify(info), token);
       break;
     } catch (e) {
@@ -230,6 +274,14 @@ export async function acquireLock(dir: string, options: LockOptions = {}): Promi
     if (isStale(file, staleMs)) {
       breakLock(file);
       continue;
+    }
+    if (options.wait === false) {
+      cleanupQueue();
+      throw new LockHeldError(file, describeHolder(readInfo(file)));
+    }
+    if (options.onWait && Date.now() >= nextNotice) {
+      options.onWait(describeHolder(readInfo(file)));
+      nextNotice = Date.now() + 15_000;
     }
     if (Date.now() > deadline) {
       cleanupQueue();

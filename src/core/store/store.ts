@@ -139,6 +139,8 @@ export class IndexStore {
   private deltaCache?: { name: string; delta: StateDelta };
   /** The last snapshot, by the exact manifest text it came from: an unchanged index costs one small read. */
   private snapshotCache?: { text: string; snapshot: Snapshot };
+  /** Segments written by the refresh in progress and not yet named by a committed manifest. */
+  private readonly uncommitted = new Set<string>();
 
   constructor(readonly dir: string) {}
 
@@ -289,7 +291,21 @@ export class IndexStore {
 
   writeSegment(name: string, bytes: Uint8Array | readonly Uint8Array[]): void {
     fs.mkdirSync(this.dir, { recursive: true });
+    this.uncommitted.add(name);
     writeFileAtomic(path.join(this.dir, name), bytes);
+  }
+
+  /** Removes the segments written since the last commit (a refresh that failed before committing). */
+  discardUncommitted(): void {
+    for (const name of this.uncommitted) {
+      this.segmentCache.delete(name);
+      try {
+        fs.rmSync(path.join(this.dir, name), { force: true });
+      } catch {
+        // the next garbage collection removes it
+      }
+    }
+    this.uncommitted.clear();
   }
 
   /**
@@ -328,6 +344,7 @@ export class IndexStore {
     const next: Manifest = { format: 'cairn-index', version: STORE_FORMAT_VERSION, generation, ...manifest, ...files };
     this.stateCache = { key: stateKey(next), table };
     writeFileAtomic(this.manifestPath(), JSON.stringify(next, null, 1));
+    this.uncommitted.clear();
     this.collectGarbage(next);
     return next;
   }
@@ -362,7 +379,12 @@ export class IndexStore {
     }
     for (const name of names) {
       if (keep.has(name)) continue;
-      if (STORE_DATA_FILE.test(name)) fs.rmSync(path.join(this.dir, name), { force: true, recursive: true });
+      if (!STORE_DATA_FILE.test(name) || this.uncommitted.has(name)) continue;
+      try {
+        fs.rmSync(path.join(this.dir, name), { force: true, recursive: true });
+      } catch {
+        // in use where open files cannot be removed (Windows): the next collection tries again
+      }
     }
     removeStaleTemporaries(this.dir);
   }
