@@ -122,7 +122,7 @@ const searchCode = defineTool({
   description: [
     'Ranked search over the workspace\'s indexed code and documentation. Returns the best matching chunks (functions, classes, methods, Markdown sections) as `path:start-end` spans with a short preview from each chunk\'s best-matching line (numbered `LINE: `; JSON: previewLine, matchLines), matched words marked «like this».',
     'Use it to find where something is implemented, configured or documented when you do not know the exact name; use find_symbol when you know an identifier, get_context_pack to gather everything a task needs, and read_span to read a result in full.',
-    'provider: "index" (default; ranked by words and identifier parts), "ripgrep" (exact text, or a regular expression with regex=true), "hybrid" (both, fused). scope: "code" prefers code over prose, "docs" returns prose only.',
+    'provider: "index" (default; ranked by words and identifier parts), "ripgrep" (exact text, or a regular expression with regex=true), "hybrid" (both, fused). scope: "auto" (default) puts code first when the query looks like code or a task, "code" prefers code over prose strongly, "docs" returns prose only.',
     'groupBy: "chunk" (default) lists chunks, at most 3 per file on a page; "file" ranks files by all their matching chunks, each with its best spans (limit then counts files) — use it to decide which files to open.',
     'The index is refreshed incrementally before answering (at most every few seconds); the answer says how current it was.',
   ].join(' '),
@@ -134,7 +134,7 @@ const searchCode = defineTool({
       languages,
       kinds,
       paths,
-      scope: z.enum(['code', 'docs', 'all']).default('all').describe('"code": code first (prose heavily demoted); "docs": only prose; "all" (default): no preference.'),
+      scope: z.enum(['auto', 'code', 'docs', 'all']).default('auto').describe('"auto" (default): code first when the query looks like code or a task (an identifier, or a verb first); "code": code first (prose heavily demoted); "docs": only prose; "all": no preference.'),
       groupBy: z.enum(['chunk', 'file']).default('chunk').describe('"chunk" (default): ranked chunks; "file": ranked files, each with its best spans (at most 3).'),
       limit: z.number().int().min(1).max(50).default(10).describe('Number of results (default 10, at most 50; files with groupBy "file").'),
       offset: z.number().int().min(0).max(10_000).default(0).describe('Skip this many results (for the next page).'),
@@ -182,7 +182,7 @@ const searchCode = defineTool({
     }
     const head =
       response.results.length === 0
-        ? `no results for ${JSON.stringify(a.query)} (${response.index.files} files, ${response.index.chunks} chunks indexed${a.languages || a.kinds || a.paths || a.scope !== 'all' ? '; filters applied' : ''})`
+        ? `no results for ${JSON.stringify(a.query)} (${response.index.files} files, ${response.index.chunks} chunks indexed${a.languages || a.kinds || a.paths || a.scope === 'code' || a.scope === 'docs' ? '; filters applied' : ''})`
         : `${hits.json.length} of ${response.total}${plus} results for ${JSON.stringify(a.query)}${a.offset ? ` from offset ${a.offset}` : ''} (${a.provider} provider)`;
     return text([head, note, '', ...hits.text, ...(moreLine ? [moreLine] : []), ...warnings.map((w) => `warning: ${w}`)].join('\n'));
   },
@@ -190,7 +190,7 @@ const searchCode = defineTool({
 
 /** search_code with groupBy "file": files ranked as files, each with its best spans. */
 async function searchFilesTool(
-  a: { query: string; provider: 'index' | 'ripgrep' | 'hybrid'; regex: boolean; languages?: string[]; kinds?: string[]; paths?: string[]; scope: 'code' | 'docs' | 'all'; limit: number; offset: number; previewLines: number; maxTokens: number; format: 'text' | 'json' },
+  a: { query: string; provider: 'index' | 'ripgrep' | 'hybrid'; regex: boolean; languages?: string[]; kinds?: string[]; paths?: string[]; scope: 'auto' | 'code' | 'docs' | 'all'; limit: number; offset: number; previewLines: number; maxTokens: number; format: 'text' | 'json' },
   deps: ToolDeps,
   state: FreshnessState,
   note: string,
@@ -209,7 +209,7 @@ async function searchFilesTool(
   }
   const head =
     response.files.length === 0
-      ? `no results for ${JSON.stringify(a.query)} (${response.index.files} files, ${response.index.chunks} chunks indexed${a.languages || a.kinds || a.paths || a.scope !== 'all' ? '; filters applied' : ''})`
+      ? `no results for ${JSON.stringify(a.query)} (${response.index.files} files, ${response.index.chunks} chunks indexed${a.languages || a.kinds || a.paths || a.scope === 'code' || a.scope === 'docs' ? '; filters applied' : ''})`
       : `${files.json.length} of ${response.total}${plus} files for ${JSON.stringify(a.query)}${a.offset ? ` from offset ${a.offset}` : ''} (${a.provider} provider, ranked as files)`;
   return text([head, note, '', ...files.text, ...(moreLine ? [moreLine] : []), ...warnings.map((w) => `warning: ${w}`)].join('\n'));
 }

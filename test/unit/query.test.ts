@@ -1,5 +1,5 @@
 import { checkAll } from './check';
-import { boundedLevenshtein, parseQuery, wildcardMatcher } from '../../src/core/search/query';
+import { boundedLevenshtein, boundQuery, MAX_QUERY_CHARS, parseQuery, wildcardMatcher } from '../../src/core/search/query';
 
 describe('query parsing (lunr query language)', () => {
   checkAll(
@@ -34,6 +34,50 @@ describe('query parsing (lunr query language)', () => {
         const p = parseQuery(q);
         return { words: p.clauses.flatMap((c) => c.words.map((w) => w.whole)), warned: p.warnings.length > 0 };
       },
+    );
+  });
+
+  describe('no query shape is unbounded: what is cut is said', () => {
+    const words = (n: number, form: (i: number) => string) => Array.from({ length: n }, (_, i) => form(i)).join(' ');
+    checkAll(
+      [
+        { name: '3,000 fuzzy terms: 64 searched, 8 expanded', input: words(3000, (i) => `w${i}~2`), expected: { clauses: 64, expanding: 8, warnings: 2 } },
+        { name: '20 wildcard terms: 8 kept', input: words(20, (i) => `w${i}x*`), expected: { clauses: 8, expanding: 8, warnings: 1 } },
+        { name: '8 fuzzy terms: untouched', input: words(8, (i) => `w${i}~1`), expected: { clauses: 8, expanding: 8, warnings: 0 } },
+        { name: '64 plain terms: untouched', input: words(64, (i) => `w${i}`), expected: { clauses: 64, expanding: 0, warnings: 0 } },
+      ],
+      (q) => {
+        const p = parseQuery(q);
+        return { clauses: p.clauses.length, expanding: p.clauses.filter((c) => c.wildcard || c.editDistance > 0).length, warnings: p.warnings.length };
+      },
+    );
+    checkAll(
+      [
+        { name: 'a short query is kept whole', input: 'parse config', expected: { length: 12, warned: false } },
+        { name: '100 KB of words is cut at a space', input: words(20000, (i) => `t${i}`), expected: { length: 999, warned: true } },
+        { name: 'one 5,000-character word is cut at the limit', input: 'x'.repeat(5000), expected: { length: MAX_QUERY_CHARS, warned: true } },
+      ],
+      (q) => {
+        const b = boundQuery(q);
+        return { length: b.query.length, warned: b.warning !== undefined };
+      },
+    );
+  });
+
+  describe('a query that looks like code or a task puts code first (scope auto)', () => {
+    checkAll(
+      [
+        { input: 'parseConfig', expected: true },
+        { input: 'load_user retries', expected: true },
+        { input: 'Server.start', expected: true },
+        { input: 'fix the retry logic in the client', expected: true },
+        { input: 'Add a timeout option', expected: true },
+        { input: 'retries', expected: false },
+        { input: 'installation guide', expected: false },
+        { input: 'how do I configure parseConfig', expected: false },
+        { input: 'fix', expected: false },
+      ],
+      (q) => parseQuery(q).codeLike,
     );
   });
 

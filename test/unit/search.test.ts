@@ -82,6 +82,37 @@ describe('search ranking', () => {
     assert.ok(code.slice(0, docIndex).every((h) => h.language !== 'markdown'));
   });
 
+  describe('scope auto (the default) weighs docs down for a query that looks like code or a task, and not for plain words', () => {
+    const docScore = (q: string, o?: SearchOptions) => search(q, o).hits.find((h) => h.path === 'docs/config.md')?.score;
+    checkAll(
+      [
+        { input: 'configuration parse', expected: 'same' },
+        { input: 'parse configuration parseConfig', expected: 'lower' },
+        { input: 'fix configuration parse', expected: 'lower' },
+        { input: 'how is the configuration parsed', expected: 'same' },
+      ],
+      (q) => {
+        const all = docScore(q, { scope: 'all' });
+        const auto = docScore(q);
+        assert.ok(all !== undefined && auto !== undefined, 'docs stay reachable');
+        return auto === all ? 'same' : auto < all ? 'lower' : 'higher';
+      },
+    );
+  });
+
+  describe('search as you type: the last word is also a prefix, exact words first', () => {
+    checkAll(
+      [
+        { name: 'a prefix finds the identifier', input: { q: 'renderprof', prefixLast: true }, expected: 'src/user/profile.ts:1-8' },
+        { name: 'without the option it does not', input: { q: 'renderprof', prefixLast: false }, expected: undefined },
+        { name: 'a trailing space ends the word', input: { q: 'renderprof ', prefixLast: true }, expected: undefined },
+        { name: 'only the last word', input: { q: 'renderprof fetchUserName', prefixLast: true }, expected: 'src/user/service.ts:1-12' },
+        { name: 'an exact word ranks above its longer prefix matches', input: { q: 'Server', prefixLast: true }, expected: 'src/http/server.go:11-15' },
+      ],
+      ({ q, prefixLast }) => search(q, { prefixLast }).hits[0]?.docid,
+    );
+  });
+
   it('every score breakdown adds up to the score', () => {
     for (const q of ['fetchUserName', 'parse config', 'Server Start', 'renderProf*', '+config +error']) {
       for (const h of search(q).hits) {

@@ -10,7 +10,7 @@ import { FILTER_OPTIONS, filterValues, refreshMode } from '../filterOptions';
 
 const spec: CommandSpec = {
   name: 'search',
-  usage: 'cairn search "QUERY" [--root ROOT] [--store DIR] [--limit N] [--lang L] [--kind K] [--path GLOB] [--scope code|docs|all] [--provider index|ripgrep|hybrid] [--regex] [--group chunk|file] [--json]',
+  usage: 'cairn search "QUERY" [--root ROOT] [--store DIR] [--limit N] [--lang L] [--kind K] [--path GLOB] [--scope auto|code|docs|all] [--provider index|ripgrep|hybrid] [--regex] [--prefix] [--group chunk|file] [--json]',
   maxPositionals: 1,
   options: {
     ...ROOT_OPTION,
@@ -18,10 +18,11 @@ const spec: CommandSpec = {
     limit: { type: 'string', valueName: 'N', description: 'number of results (default 10)' },
     offset: { type: 'string', valueName: 'N', description: 'skip the first N results' },
     ...FILTER_OPTIONS,
-    scope: { type: 'string', valueName: 'code|docs|all', description: 'code: prefer code over docs; docs: only docs; all (default)' },
+    scope: { type: 'string', valueName: 'auto|code|docs|all', description: 'auto (default): code first when the query looks like code or a task; code: code first, strongly; docs: only docs; all: no preference' },
     provider: { type: 'string', valueName: 'index|ripgrep|hybrid', description: 'index (default), ripgrep (exact text), or hybrid (both, fused)' },
     regex: { type: 'boolean', description: 'with --provider ripgrep: the query is a regular expression' },
     group: { type: 'string', valueName: 'chunk|file', description: 'chunk (default): ranked chunks; file: ranked files, each with its best spans (--limit counts files)' },
+    prefix: { type: 'boolean', description: 'the last word also matches as a prefix (getSco finds getScope), below exact words' },
     'no-refresh': { type: 'boolean', description: 'answer from the index as it is, without refreshing first' },
     ...JSON_OPTION,
   },
@@ -33,7 +34,7 @@ async function run(args: ParsedArgs, out: Output): Promise<number> {
   const root = resolveRoot(args.values);
   const limit = intOption(args.values, 'limit', 1) ?? 10;
   const offset = intOption(args.values, 'offset', 0) ?? 0;
-  const scope = choiceOption<Scope>(args.values, 'scope', ['code', 'docs', 'all'], 'all');
+  const scope = choiceOption<Scope>(args.values, 'scope', ['auto', 'code', 'docs', 'all'], 'auto');
   const provider = choiceOption(args.values, 'provider', ['index', 'ripgrep', 'hybrid'], 'index');
   if (args.values.regex && provider !== 'ripgrep') throw new UsageError('--regex works with --provider ripgrep');
   const group = choiceOption(args.values, 'group', ['chunk', 'file'], 'chunk');
@@ -45,6 +46,7 @@ async function run(args: ParsedArgs, out: Output): Promise<number> {
       scope,
       provider,
       regex: args.values.regex === true,
+      prefixLast: args.values.prefix === true,
       ...filterValues(args.values),
       refresh: refreshMode(args.values),
     };

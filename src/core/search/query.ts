@@ -36,6 +36,12 @@ export interface ParsedQuery {
   /** The query is about tests (so tests are not demoted). */
   mentionsTests: boolean;
   /**
+   * The query reads like code or a code task: it holds an identifier (`parseConfig`,
+   * `load_user`, `Server.start`) or starts with a verb of change (`fix`, `add`, `support`), and
+   * is not a question about the docs (`how do I install`). Scope `auto` puts code first then.
+   */
+  codeLike: boolean;
+  /**
    * Adjacent plain words joined into the identifiers they may spell (`parse args` →
    * `parseargs`, `parse_args`): optional extra terms, never required.
    */
@@ -60,7 +66,12 @@ export interface ParseOptions {
    * words, unless they look like identifiers or are required (default 0.2).
    */
   stopWordWeight?: number;
+  /** The last word is still being typed: it also matches as a prefix, at PREFIX_WEIGHT. */
+  prefixLast?: boolean;
 }
+
+/** A typed word's prefix matches weigh this much of the word itself: exact words rank first. */
+export const PREFIX_WEIGHT = 0.5;
 
 /** Queries with at least this many content words weigh their stop words down. */
 const STOP_WORDS_AFTER = 3;
@@ -133,13 +144,14 @@ export function parseQuery(input: string, options: ParseOptions = {}): ParsedQue
     warnings.push(`query syntax: ${reason}; searched for the words instead`);
     clauses = parseWithLunr(input.replace(/[:^~+*\\]/g, ' ').replace(/(^|\s)-+/g, '$1'));
   }
+  if (options.prefixLast && !/\s$/.test(input)) clauses = withLastAsPrefix(clauses);
   clauses = boundClauses(clauses, warnings);
   const words = clauses.filter((c) => c.presence !== 'prohibited').flatMap((c) => c.words);
   const short = words.length <= 2;
   const identifiers = [...new Set(words.filter((w) => short || looksLikeIdentifier(w.original)).map((w) => w.whole))];
   const joins = joinAdjacent(clauses, options.joinWeight ?? 1);
   weighStopWords(clauses, options.stopWordWeight ?? DEFAULT_STOP_WORD_WEIGHT);
-  return { clauses, warnings, identifiers, mentionsTests: TEST_WORDS.test(input), joins };
+  return { clauses, warnings, identifiers, mentionsTests: TEST_WORDS.test(input), joins, codeLike: looksLikeCode(clauses, input) };
 }
 
 export const DEFAULT_STOP_WORD_WEIGHT = 0.2;
@@ -237,6 +249,15 @@ function parseWithLunr(input: string): QueryClause[] {
   return out;
 }
 
+/** The last clause, a plain word, also as a prefix (`getSco` → `getsco*`), weighed below the word. */
+function withLastAsPrefix(clauses: QueryClause[]): QueryClause[] {
+  const last = clauses[clauses.length - 1];
+  if (!last || last.presence !== 'optional' || last.wildcard || last.editDistance > 0 || last.words.length !== 1) return clauses;
+  const word = last.words[0]!.whole;
+  if (word.length < 2) return clauses;
+  return [...clauses, { ...last, boost: last.boost * PREFIX_WEIGHT, raw: `${last.raw}*`, words: [], wildcard: `${word}*` }];
+}
+
 /** At most MAX_CLAUSES terms, of which at most MAX_EXPANDING_CLAUSES wildcard or fuzzy ones (later fuzzy terms match exactly). */
 function boundClauses(clauses: QueryClause[], warnings: string[]): QueryClause[] {
   let kept = clauses;
@@ -262,6 +283,22 @@ function boundClauses(clauses: QueryClause[], warnings: string[]): QueryClause[]
     warnings.push(`only the first ${MAX_EXPANDING_CLAUSES} wildcard or fuzzy terms were expanded; ${what}`);
   }
   return kept;
+}
+
+/** Words that start a task about code ("fix the retry logic", "add a timeout option"). */
+const TASK_VERBS = new Set(
+  'add allow avoid bump call change check clean convert correct create deprecate disable drop enable ensure expose extract fix handle implement improve introduce make merge move optimise optimize parse pass prevent raise refactor remove rename replace reset restore return revert rewrite run set simplify skip split support switch throw update upgrade use validate'.split(' '),
+);
+/** Words of a question about the docs rather than the code. */
+const DOCS_WORDS = /^(how|why|what|where|when|can|does|is)\b|\b(docs?|documentation|readme|guide|tutorial|changelog|faq|install(ation)?|introduction|overview|quickstart)\b/i;
+
+function looksLikeCode(clauses: readonly QueryClause[], input: string): boolean {
+  if (DOCS_WORDS.test(input.trim())) return false;
+  const typed = clauses.filter((c) => c.presence !== 'prohibited' && !c.fields.every((f) => f === 'prose'));
+  // `Server.start`, `os::path`, `user->name`: a member path is code too.
+  if (typed.some((c) => /\p{L}(\.|::|->)\p{L}/u.test(c.raw) || c.words.some((w) => looksLikeIdentifier(w.original)))) return true;
+  const first = typed[0]?.raw.toLowerCase();
+  return first !== undefined && TASK_VERBS.has(first) && typed.length > 1;
 }
 
 /** Compiles a lower-case wildcard pattern to a test function over dictionary terms. */

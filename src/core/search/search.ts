@@ -23,6 +23,8 @@ export interface RankingParams {
   /** Scope `code`: prose and config relative to code. */
   codeFirstProse: number;
   codeFirstConfig: number;
+  /** Scope `auto` (the default), for a query that looks like code or a task: prose relative to code. */
+  autoCodeFirstProse: number;
   /**
    * Weight of a joined pair or triple of adjacent query words (`parse args` → `parseargs`,
    * `parse_args`) relative to a typed word.
@@ -57,6 +59,7 @@ export const DEFAULT_RANKING: RankingParams = {
   vendored: 0.5,
   codeFirstProse: 0.3,
   codeFirstConfig: 0.75,
+  autoCodeFirstProse: 0.6,
   joinedWords: 0.3,
   joinedName: 1.2,
   maxPerFile: 3,
@@ -323,7 +326,7 @@ function rankChunks(
   k: number,
   exactTotalUpTo: number,
 ): { run?: ChunkRun; parsed: ParsedQuery; warnings: string[] } {
-  const parsed = parseQuery(query, { joinWeight: ranking.joinedWords, stopWordWeight: ranking.stopWords });
+  const parsed = parseQuery(query, { joinWeight: ranking.joinedWords, stopWordWeight: ranking.stopWords, prefixLast: options.prefixLast });
   const warnings = [...parsed.warnings];
   const badKinds = unknownKinds(options.kinds);
   if (badKinds.length) warnings.push(`unknown kind ${badKinds.join(', ')}`);
@@ -336,9 +339,10 @@ function rankChunks(
   const segs = scorer.snapshot.segments;
   const identifiers = new Set(parsed.identifiers);
   const joinedNames = new Set(parsed.joins.map((j) => j.token).filter((t) => !identifiers.has(t)));
-  const scope = options.scope ?? 'all';
+  const scope = options.scope ?? 'auto';
   const heap = new TopK<Ranked>(k, (a, b) => better(a, b, segs));
-  const boostContext: BoostContext = { identifiers, joinedNames, mentionsTests: parsed.mentionsTests, scope, ranking };
+  const codeFirst = scope === 'code' || (scope === 'auto' && parsed.codeLike);
+  const boostContext: BoostContext = { identifiers, joinedNames, mentionsTests: parsed.mentionsTests, codeFirst: codeFirst ? scope : undefined, ranking };
   const maxBoost = maxBoostOf(ranking);
   const maxBoostUnnamed = maxBoostOf(ranking, false);
   const allowedFiles = segs.map((seg, s) => filters.fileAllowed(s, seg));
@@ -382,7 +386,8 @@ interface BoostContext {
   /** Identifiers spelt by adjacent query words (not typed as such). */
   joinedNames: ReadonlySet<string>;
   mentionsTests: boolean;
-  scope: string;
+  /** Code before prose: asked for (`code`), or the query looks like code (`auto`). */
+  codeFirst?: 'code' | 'auto';
   ranking: RankingParams;
 }
 
@@ -401,10 +406,12 @@ function boostedScore(seg: Segment, doc: number, namedByQuery: boolean, base: nu
   const flags = seg.docFlags.at(doc);
   if (flags & FLAG_TEST && !ctx.mentionsTests) score *= listed(out, 'test-file', ranking.test);
   if (flags & FLAG_VENDORED) score *= listed(out, 'vendored-or-generated', ranking.vendored);
-  if (ctx.scope === 'code') {
+  if (ctx.codeFirst === 'code') {
     const bucket = bucketOfFlags(flags);
     if (bucket === 'prose') score *= listed(out, 'code-first:prose', ranking.codeFirstProse);
     if (bucket === 'config') score *= listed(out, 'code-first:config', ranking.codeFirstConfig);
+  } else if (ctx.codeFirst === 'auto' && bucketOfFlags(flags) === 'prose') {
+    score *= listed(out, 'code-like-query:prose', ranking.autoCodeFirstProse);
   }
   return score;
 }
@@ -415,7 +422,7 @@ function boostedScore(seg: Segment, doc: number, namedByQuery: boolean, base: nu
  */
 function maxBoostOf(r: RankingParams, namedByQuery = true): number {
   const definition = namedByQuery ? Math.max(1, r.exactDefinition, r.joinedName, r.definition) : Math.max(1, r.definition);
-  return definition * Math.max(1, r.test) * Math.max(1, r.vendored) * Math.max(1, r.codeFirstProse, r.codeFirstConfig);
+  return definition * Math.max(1, r.test) * Math.max(1, r.vendored) * Math.max(1, r.codeFirstProse, r.codeFirstConfig, r.autoCodeFirstProse);
 }
 
 /** Notes a boost in `out` (when listing them) and returns its factor. */

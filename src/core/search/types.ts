@@ -9,7 +9,12 @@ export type ScoreComponent =
   | { kind: 'boost'; name: string; factor: number; value: number }
   | { kind: 'match'; name: string; value: number };
 
-export type Scope = 'code' | 'docs' | 'all';
+/**
+ * `auto` (the default): code first when the query looks like code or a task (an identifier, or
+ * a verb first: "fix the retry logic"), no preference otherwise; `code`: code first, strongly;
+ * `docs`: prose only; `all`: no preference.
+ */
+export type Scope = 'auto' | 'code' | 'docs' | 'all';
 
 export interface SearchFilters {
   /** Language ids or aliases (`ts`, `python`). Empty/undefined = any. */
@@ -46,6 +51,11 @@ export interface SearchOptions extends SearchFilters {
    * that file are pushed below them. 0 turns diversification off.
    */
   maxPerFile?: number;
+  /**
+   * Search as you type: the query's last word, unless followed by a space, also matches as a
+   * prefix (`getSco` finds `getScope`), below the word itself (exact words rank first).
+   */
+  prefixLast?: boolean;
 }
 
 export interface SearchHit {
