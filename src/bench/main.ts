@@ -4,6 +4,7 @@
 // judged on ratios. Not a test: it prints, it does not assert.
 //
 //   node dist/bench.js [--corpus DIR ...] [--max-files N] [--runs N] [--rounds N] [--section chunking|index|all] [--json FILE]
+//   node dist/bench.js --compare BASE [--corpus DIR ...] [--rounds N] [--runs N]   (compare.ts: the regression gate)
 import { execFileSync, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -14,6 +15,7 @@ import { discoverFiles, loadDocuments } from '../core/discovery';
 import { Engine } from '../core/engine/engine';
 import { IndexStore } from '../core/store/store';
 import type { SourceDocument } from '../core/types';
+import { compareBuilds } from './compare';
 import { assembleCorpus, defaultSources, type Corpus } from './corpus';
 import { fmt, mb, percentile, table, timed } from './stats';
 
@@ -352,6 +354,7 @@ async function main(): Promise<void> {
       section: { type: 'string', default: 'all' },
       json: { type: 'string' },
       child: { type: 'boolean' },
+      compare: { type: 'string' },
     },
     allowPositionals: true,
     strict: false,
@@ -367,6 +370,12 @@ async function main(): Promise<void> {
   log(`node ${process.version}, ${require('node:os').cpus().length} cores, ${new Date().toISOString()}`);
   const corpus = assembleCorpus(path.join(benchDir, 'corpus'), sources, maxFiles);
   log(`corpus: ${corpus.files} files, ${fmt(mb(corpus.bytes))} MB (${corpus.parseableFiles} with a tree-sitter grammar) from ${sources.join(', ')}`);
+  if (typeof values.compare === 'string') {
+    // Three rounds at least: with two, one noisy round decides the spread's either end.
+    const rounds = Math.max(3, Number(process.argv.includes('--rounds') ? values.rounds : 3) || 3);
+    compareBuilds({ repoRoot, base: values.compare, corpusRoot: corpus.root, workDir: path.join(benchDir, 'compare'), rounds, queries: Math.max(5, Number(values.runs) || 20), log });
+    return;
+  }
   const section = String(values.section);
   let parseBaseline: number | undefined;
   if (section === 'all' || section === 'chunking') parseBaseline = (await chunkingSection(corpus, Math.max(1, Number(values.rounds) || 1))).parse2ms;

@@ -1,0 +1,111 @@
+// `npm run bench -- --compare BASE`: the regression gate. Builds BASE (a commit, tag or branch)
+// in a worktree beside this checkout, then measures both builds as a user meets them — a cold
+// `cairn index`, and `cairn search` / `cairn symbol` as fresh processes on the built index —
+// in interleaved rounds (base, head, then head, base, …), so a neighbour's load falls on both.
+// Each measure's verdict comes from the per-round ratios: a change is faster or slower only
+// when every round agrees; otherwise it is within the noise.
+import { execFileSync, spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { fmt, median, percentile, table } from './stats';
+
+export interface CompareOptions {
+  repoRoot: string;
+  base: string;
+  corpusRoot: string;
+  workDir: string;
+  rounds: number;
+  queries: number;
+  log: (line?: string) => void;
+}
+
+interface Build {
+  name: string;
+  cli: string;
+}
+
+/** One round's figures for one build, in ms. */
+interface Figures {
+  coldIndex: number;
+  searchP50: number;
+  symbolP50: number;
+}
+
+const MEASURES: Array<{ key: keyof Figures; label: string }> = [
+  { key: 'coldIndex', label: 'cold index (cairn index --rebuild)' },
+  { key: 'searchP50', label: 'cairn search p50, fresh process' },
+  { key: 'symbolP50', label: 'cairn symbol p50, fresh process' },
+];
+
+function git(repoRoot: string, args: string[]): string {
+  return execFileSync('git', ['-C', repoRoot, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
+}
+
+/** A worktree of `base` with its bundles built (reused when it is already there). */
+function buildBase(repoRoot: string, base: string, workDir: string, log: (line?: string) => void): Build {
+  const sha = git(repoRoot, ['rev-parse', '--verify', `${base}^{commit}`]);
+  const dir = path.join(workDir, `base-${sha.slice(0, 12)}`);
+  if (!fs.existsSync(path.join(dir, 'dist', 'cli.js'))) {
+    log(`building ${base} (${sha.slice(0, 12)}) in ${dir}`);
+    if (!fs.existsSync(dir)) git(repoRoot, ['worktree', 'add', '--detach', dir, sha]);
+    // The lockfile rarely changes between the builds compared; the base reuses these modules.
+    if (!fs.existsSync(path.join(dir, 'node_modules'))) fs.symlinkSync(path.join(repoRoot, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
+    execFileSync(process.execPath, ['esbuild.mjs'], { cwd: dir, stdio: ['ignore', 'ignore', 'inherit'] });
+  }
+  return { name: `base ${sha.slice(0, 12)}`, cli: path.join(dir, 'dist', 'cli.js') };
+}
+
+function cairn(build: Build, args: string[]): { ms: number; stdout: string } {
+  const t = performance.now();
+  const r = spawnSync(process.execPath, [build.cli, ...args], { encoding: 'utf8', maxBuffer: 512 * 1024 * 1024 });
+  const ms = performance.now() - t;
+  if (r.status !== 0) throw new Error(`${build.name}: cairn ${args.join(' ')} failed: ${r.stderr}`);
+  return { ms, stdout: r.stdout };
+}
+
+/** Identifiers to look up: definitions of the index, spread over it. */
+function sampleNames(build: Build, root: string, store: string, count: number): string[] {
+  const names: string[] = [];
+  for (const line of cairn(build, ['export', root, '--store', store, '--format', 'jsonl', '--no-refresh']).stdout.split('\n')) {
+    if (!line) continue;
+    const { symbol, kind } = JSON.parse(line) as { symbol?: string; kind?: string };
+    if (symbol && /^[A-Za-z_]\w{5,}$/.test(symbol) && kind !== 'section') names.push(symbol);
+  }
+  if (names.length === 0) throw new Error(`no definitions to query in ${root}`);
+  return Array.from({ length: count }, (_, i) => names[(i * 7919 + 17) % names.length] as string);
+}
+
+function measure(build: Build, root: string, store: string, names: readonly string[]): Figures {
+  const coldIndex = cairn(build, ['index', root, '--rebuild', '--store', store, '--json']).ms;
+  const timesOf = (command: string) => {
+    cairn(build, [command, names[0] as string, '--root', root, '--store', store, '--no-refresh']); // leaves the code cache
+    return names.map((n) => cairn(build, [command, n, '--root', root, '--store', store, '--no-refresh', '--json']).ms);
+  };
+  return { coldIndex, searchP50: percentile(timesOf('search'), 50), symbolP50: percentile(timesOf('symbol'), 50) };
+}
+
+export function compareBuilds(o: CompareOptions): void {
+  o.log(`\n## Regression gate: this checkout against ${o.base}`);
+  const base = buildBase(o.repoRoot, o.base, o.workDir, o.log);
+  const head: Build = { name: 'head (this checkout)', cli: path.join(o.repoRoot, 'dist', 'cli.js') };
+  const stores = { base: path.join(o.workDir, 'store-base'), head: path.join(o.workDir, 'store-head') };
+  cairn(head, ['index', o.corpusRoot, '--store', stores.head]);
+  const names = sampleNames(head, o.corpusRoot, stores.head, o.queries);
+  const rounds: Array<{ base: Figures; head: Figures }> = [];
+  for (let r = 0; r < o.rounds; r++) {
+    const order = r % 2 === 0 ? (['base', 'head'] as const) : (['head', 'base'] as const);
+    const figures: Partial<Record<'base' | 'head', Figures>> = {};
+    for (const which of order) figures[which] = measure(which === 'base' ? base : head, o.corpusRoot, stores[which], names);
+    rounds.push(figures as { base: Figures; head: Figures });
+    o.log(`round ${r + 1}/${o.rounds}: ${MEASURES.map((m) => `${m.key} ${fmt(figures.base![m.key], 0)} → ${fmt(figures.head![m.key], 0)} ms`).join(', ')}`);
+  }
+  const rows = MEASURES.map(({ key, label }) => {
+    const ratios = rounds.map((x) => x.head[key] / x.base[key]);
+    const lo = Math.min(...ratios);
+    const hi = Math.max(...ratios);
+    const verdict = hi < 1 ? 'faster' : lo > 1 ? 'slower' : 'within the noise';
+    return [label, fmt(median(rounds.map((x) => x.base[key])), 0), fmt(median(rounds.map((x) => x.head[key])), 0), `×${fmt(median(ratios), 2)}`, `×${fmt(lo, 2)}–${fmt(hi, 2)}`, verdict];
+  });
+  o.log(`${o.rounds} interleaved rounds, ${o.queries} queries each, on ${o.corpusRoot}`);
+  o.log(table(['measure', 'base ms', 'head ms', 'head ÷ base', 'spread (per round)', 'verdict'], rows));
+}
