@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import * as zlib from 'node:zlib';
 import { crc32, crc32Table } from '../../src/core/index/crc32';
-import { FileSource } from '../../src/core/index/byteSource';
+import { CheckedSource, FileSource, memorySource, type ByteSource } from '../../src/core/index/byteSource';
 import { Segment } from '../../src/core/index/segment';
 import { CorruptDataError } from '../../src/core/index/varint';
 import { seededRandom } from '../../src/core/eval/symbolCheck';
@@ -42,6 +42,73 @@ describe('CRC-32', () => {
     for (const cut of [0, 1, 3, 4096, 9999]) {
       assert.equal(crc32Table(bytes.subarray(cut), crc32Table(bytes.subarray(0, cut))), expected, `cut at ${cut}`);
     }
+  });
+});
+
+describe('a checked source reads pages whole the first time, checks them once, and returns exactly the bytes asked for', () => {
+  const PAGE = 4096;
+  const dataEnd = 75 * PAGE + 1000; // a short last page
+  const data = randomBytes(dataEnd);
+  const sums = new DataView(new ArrayBuffer(4 * Math.ceil(dataEnd / PAGE)));
+  for (let p = 0; p * PAGE < dataEnd; p++) sums.setUint32(4 * p, crc32(data.subarray(p * PAGE, Math.min((p + 1) * PAGE, dataEnd))), true);
+  const file = Buffer.concat([data, new Uint8Array(sums.buffer)]);
+  let dir: string;
+  const opened: FileSource[] = [];
+  before(() => (dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-checked-'))));
+  after(() => {
+    for (const s of opened) s.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** A source over `bytes` (from a file or memory) that counts the bytes it reads. */
+  const counted = (bytes: Uint8Array, inFile: boolean) => {
+    let raw: ByteSource = memorySource(bytes);
+    if (inFile) {
+      const name = path.join(dir, `c${Math.random()}.bin`);
+      fs.writeFileSync(name, bytes);
+      const f = new FileSource(name);
+      opened.push(f);
+      raw = f;
+    }
+    const count = { bytes: 0 };
+    const wrapped: ByteSource = {
+      length: raw.length,
+      inMemory: raw.inMemory,
+      read: (o, l) => ((count.bytes += l), raw.read(o, l)),
+      readInto: raw.readInto && ((o, into) => ((count.bytes += into.length), raw.readInto!(o, into))),
+    };
+    return { source: new CheckedSource(wrapped, dataEnd, () => 'test'), count };
+  };
+  // [offset, length]: inside one page, across pages, longer than the 64 KB read whole before copying, all.
+  const reads: Array<[number, number]> = [[0, 1], [4095, 2], [5000, 100], [PAGE, PAGE], [10, 70_000], [1000, 200_000], [dataEnd - 5, 5], [0, dataEnd]];
+  const flipAtByte = 9 * PAGE + 77;
+  for (const inFile of [true, false]) {
+    const where = inFile ? 'from a file' : 'in memory';
+    checkAll(reads.map(([offset, length]) => ({ name: `${length} bytes at ${offset}, ${where}`, input: [offset, length] as const, expected: true })), ([offset, length]) => {
+      const { source } = counted(file, inFile);
+      assert.deepEqual(Buffer.from(source.read(offset, length)), data.subarray(offset, offset + length));
+      const into = new Uint8Array(length);
+      source.readInto(offset, into);
+      assert.deepEqual(Buffer.from(into), data.subarray(offset, offset + length));
+      // A flip fails the reads that touch its page, and no other.
+      const damaged = Buffer.from(file);
+      damaged[flipAtByte] = (damaged[flipAtByte] as number) ^ 0x20;
+      const touches = Math.floor(offset / PAGE) <= Math.floor(flipAtByte / PAGE) && Math.floor(flipAtByte / PAGE) <= Math.floor((offset + length - 1) / PAGE);
+      const read = () => counted(damaged, inFile).source.read(offset, length);
+      if (touches) assert.throws(read, /test: checksum mismatch in bytes 36864\.\.40960/);
+      else assert.deepEqual(Buffer.from(read()), data.subarray(offset, offset + length));
+      return true;
+    });
+  }
+
+  it('a page once checked is read as asked, not whole again', () => {
+    const { source, count } = counted(file, true);
+    source.read(5000, 100);
+    assert.equal(count.bytes, PAGE + 4 * Math.ceil(dataEnd / PAGE), 'the page, and the checksums that share a 4 KB page of the file');
+    count.bytes = 0;
+    source.read(5100, 10);
+    source.read(PAGE, 1);
+    assert.equal(count.bytes, 11);
   });
 });
 
