@@ -287,7 +287,7 @@ export class CheckedSource implements ByteSource {
   read(offset: number, length: number): Uint8Array {
     if (this.raw.inMemory) {
       const bytes = this.raw.read(offset, length);
-      this.check(offset, bytes);
+      if (!this.isChecked(offset, offset + length)) this.check(offset, bytes);
       return bytes;
     }
     const out = new Uint8Array(length);
@@ -306,7 +306,7 @@ export class CheckedSource implements ByteSource {
       this.check(offset, into);
       return;
     }
-    if (checkScratch.length < to - from) checkScratch = new Uint8Array(CHECK_SCRATCH_MAX);
+    if (checkScratch.length < to - from) checkScratch = new Uint8Array(Math.min(CHECK_SCRATCH_MAX, Math.max(to - from, checkScratch.length * 2)));
     const pages = checkScratch.subarray(0, to - from);
     this.rawInto(from, pages);
     this.check(from, pages);
@@ -326,7 +326,6 @@ export class CheckedSource implements ByteSource {
   /** Checks the unchecked pages that `bytes`, read at `at`, touch; the rest of such a page is read here. */
   private check(at: number, bytes: Uint8Array): void {
     const end = at + bytes.length;
-    if (this.isChecked(at, end)) return;
     for (let p = Math.floor(at / CHECKSUM_PAGE_BYTES); p * CHECKSUM_PAGE_BYTES < end; p++) {
       if ((this.checked[p >>> 5] as number) & (1 << (p & 31))) continue;
       const pageStart = p * CHECKSUM_PAGE_BYTES;
