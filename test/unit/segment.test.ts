@@ -3,6 +3,7 @@ import { LENGTH_PAGE_SHIFT, LENGTH_PAGE_SLOTS, Segment, SegmentBuilder } from '.
 import { mergeSegments } from '../../src/core/index/merge';
 import { CorruptDataError } from '../../src/core/index/varint';
 import { FileSource } from '../../src/core/index/byteSource';
+import { resealed, sectionBounds, withSectionFilled } from './helpers/damage';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as nodePath from 'node:path';
@@ -32,14 +33,12 @@ function build(files: Array<[string, Chunk[]]>): Uint8Array {
   return b.build();
 }
 
-/** A copy of a segment whose postings section is all 0xff bytes (section 15, see SECTION). */
+/**
+ * A copy of a segment whose postings section is all 0xff bytes (section 15, see SECTION), its
+ * checksums recomputed: for the decoder's own checks behind them.
+ */
 function withPostingsOverwritten(bytes: Uint8Array): Uint8Array {
-  const c = bytes.slice();
-  const view = new DataView(c.buffer);
-  const offset = view.getUint32(32 + 15 * 8, true);
-  const length = view.getUint32(32 + 15 * 8 + 4, true);
-  c.fill(0xff, offset, offset + length);
-  return c;
+  return resealed(withSectionFilled(bytes, 15, 0xff));
 }
 
 const sample: Array<[string, Chunk[]]> = [
@@ -317,7 +316,7 @@ describe('segment format', () => {
 
     it('is much smaller than the same postings plain', () => {
       const view = new DataView(bytes.buffer, bytes.byteOffset);
-      const offsets = view.getUint32(32 + 13 * 8, true); // postingOffsets
+      const offsets = sectionBounds(bytes, 13).offset; // postingOffsets
       const t = seg.findTerm('common');
       const stored = view.getUint32(offsets + (t + 1) * 4, true) - view.getUint32(offsets + t * 4, true);
       // Plain, each of the 800 postings takes two bytes (document delta, packed frequency).
@@ -359,14 +358,16 @@ describe('segment format', () => {
       ['garbage', () => new TextEncoder().encode('not a segment at all, just some text that is long enough')],
       ['wrong version', (b) => { const c = b.slice(); c[8] = 99; return c; }],
       ['missing trailer', (b) => { const c = b.slice(); c[c.length - 1] = 0; return c; }],
-      ['section table out of bounds', (b) => { const c = b.slice(); new DataView(c.buffer).setUint32(32, 0xfffffff8, true); return c; }],
+      ['page checksums out of place', (b) => { const c = b.slice(); new DataView(c.buffer).setUint32(32, 8, true); return c; }],
+      ['a damaged page', (b) => { const c = b.slice(); c[100] = (c[100] as number) ^ 1; return c; }],
+      // Checksums recomputed over the damage (a writer's bug, not bit rot): structural checks remain.
+      ['section table out of bounds', (b) => { const c = b.slice(); new DataView(c.buffer).setUint32(40, 0xfffffff8, true); return resealed(c); }],
     ];
-    /** Overwrites u32 `index` of section `section` (see SECTION in segment.ts). */
+    /** Overwrites u32 `index` of section `section` (see SECTION in segment.ts), checksums recomputed. */
     const setU32 = (section: number, index: number, value: number) => (b: Uint8Array) => {
       const c = b.slice();
-      const view = new DataView(c.buffer);
-      view.setUint32(view.getUint32(32 + section * 8, true) + index * 4, value, true);
-      return c;
+      new DataView(c.buffer).setUint32(sectionBounds(c, section).offset + index * 4, value, true);
+      return resealed(c);
     };
     cases.push(
       ['a file that starts before the previous one', setU32(0, 1, 0xffff)],

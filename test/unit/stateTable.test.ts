@@ -1,6 +1,9 @@
 import * as assert from 'node:assert/strict';
 import { decodeStateTable, encodeStateTable, StateFileError } from '../../src/core/store/stateFile';
 import { StateTable, type FileState } from '../../src/core/store/stateTable';
+import { crc32 } from '../../src/core/index/crc32';
+import { seededRandom } from '../../src/core/eval/symbolCheck';
+import { flipAt, flipped, flipTrials } from './helpers/damage';
 
 const hashOf = (n: number): string => n.toString(16).padStart(2, '0').repeat(32);
 
@@ -108,27 +111,40 @@ describe('state table', () => {
       return bytes;
     };
     const tail = (bytes: Uint8Array, fromEnd: number): number => bytes.length - fromEnd;
+    /** The checksum recomputed over the damage (a writer's bug, not bit rot): the structural checks behind it remain. */
+    const resealed = (bytes: Uint8Array): Uint8Array => set32(bytes, 8, crc32(bytes.subarray(12)));
     const cases: Array<[string, () => Uint8Array, RegExp]> = [
       ['empty', () => new Uint8Array(0), /not a state file/],
       ['JSON of an older store', () => new TextEncoder().encode('{"files":{},"skipped":[]}'), /not a state file/],
       ['bytes that are not UTF-8', () => new Uint8Array(64).fill(0xff), /not a state file/],
       ['truncated', () => good().subarray(0, 100), /bytes where the layout needs/],
       ['one byte too many', () => { const g = good(); const b = new Uint8Array(g.length + 1); b.set(g); return b; }, /bytes where the layout needs/],
-      ['a wrong count', () => set32(good(), 8, 3), /bytes where the layout needs/],
-      ['garbage in the header', () => { const b = good(); b[24] = 0x7b + 1; return b; }, /header is not valid JSON/],
+      ['a wrong count', () => set32(good(), 12, 3), /bytes where the layout needs/],
+      ['a flipped bit', () => { const b = good(); b[40] = (b[40] as number) ^ 4; return b; }, /checksum mismatch/],
+      ['garbage in the header', () => { const b = good(); b[28] = 0x7b + 1; return resealed(b); }, /header is not valid JSON/],
       ['paths out of order', () => {
         const b = good();
         // The last path byte and the imports ('["./b"]' = 7 bytes) end the file: make 'b.ts' into '0.ts'.
         b[tail(b, 7 + 4)] = '0'.charCodeAt(0);
-        return b;
+        return resealed(b);
       }, /not sorted/],
-      ['a path that is not UTF-8', () => { const b = good(); b[tail(b, 7 + 4)] = 0xff; return b; }, /not valid UTF-8/],
+      ['a path that is not UTF-8', () => { const b = good(); b[tail(b, 7 + 4)] = 0xff; return resealed(b); }, /not valid UTF-8/],
     ];
     for (const [name, damaged, message] of cases) {
       it(name, () => {
         assert.throws(() => decodeStateTable(damaged()), (e: unknown) => e instanceof StateFileError && message.test(e.message));
       });
     }
+
+    describe('16 random bytes flipped anywhere', () => {
+      const table = StateTable.of(Array.from({ length: 24 }, (_, i): [string, FileState] => [`src/m${i}/file${i}.ts`, entry(i, { imports: i % 3 ? [`./x${i}`] : undefined, language: i % 4 ? 'typescript' : 'python' })]), [{ path: 'big.bin', reason: 'binary' }]);
+      const bytes = encodeStateTable(table);
+      for (const trial of flipTrials(seededRandom(7), 30)) {
+        it(`at byte ${flipAt(trial, bytes.length)} of ${bytes.length}`, () => {
+          assert.throws(() => decodeStateTable(flipped(bytes, trial)), StateFileError);
+        });
+      }
+    });
   });
 
   it('reads a file that starts at an odd offset of a larger buffer', () => {

@@ -2,6 +2,7 @@
 // an open file read on demand, so a one-shot query (the CLI, a fresh MCP call) reads the term
 // dictionary and the postings it needs instead of every record and posting in the index.
 import * as fs from 'node:fs';
+import { crc32 } from './crc32';
 import { CorruptDataError } from './varint';
 
 export interface ByteSource {
@@ -238,4 +239,132 @@ export class LazyU32 {
 
 function u32At(b: Uint8Array, o: number): number {
   return ((b[o] as number) | ((b[o + 1] as number) << 8) | ((b[o + 2] as number) << 16)) + (b[o + 3] as number) * 0x1000000;
+}
+
+/** Checksummed pages are the file's own 4 KB pages: checking a read touches no page it did not. */
+export const CHECKSUM_PAGE_BYTES = 4096;
+
+/** How many checksummed pages `dataEnd` bytes take (the last may be short). */
+export function checksumPageCount(dataEnd: number): number {
+  return Math.ceil(dataEnd / CHECKSUM_PAGE_BYTES);
+}
+
+/** Whole pages read at once to be checked before they are copied out; longer reads go straight to the caller. */
+const CHECK_SCRATCH_MAX = 64 * 1024;
+let checkScratch = new Uint8Array(CHECKSUM_PAGE_BYTES);
+let partScratch: Uint8Array | undefined;
+
+/**
+ * A source whose bytes `[0, dataEnd)` carry a CRC-32 per 4 KB page, stored as u32s right after
+ * them. A page is checked the first time a read touches it, and remembered as checked, so a
+ * lazy reader stays lazy: it reads the pages it would have read anyway (whole, where it read a
+ * part of one) and the checksums of those pages, 4 bytes per page. A mismatch is a
+ * CorruptDataError naming what the page holds (`describe`). Checksums need no checksum of
+ * their own: a damaged one fails its page.
+ */
+export class CheckedSource implements ByteSource {
+  readonly length: number;
+  readonly inMemory?: boolean;
+  /** One bit per page: checked. */
+  private readonly checked: Uint32Array;
+  /** The checksums, read a 4 KB page of the file at a time (1,024 pages' worth), by that page. */
+  private readonly sums = new Map<number, Uint8Array>();
+  private readonly sumsEnd: number;
+
+  constructor(
+    private readonly raw: ByteSource,
+    private readonly dataEnd: number,
+    private readonly describe: (start: number, end: number) => string,
+  ) {
+    this.length = raw.length;
+    if (raw.inMemory) this.inMemory = true;
+    const pages = checksumPageCount(dataEnd);
+    this.sumsEnd = dataEnd + 4 * pages;
+    if (dataEnd < 0 || this.sumsEnd > raw.length) throw new CorruptDataError(`${describe(0, 0)}: page checksums past the end`);
+    this.checked = new Uint32Array(Math.ceil(pages / 32));
+  }
+
+  read(offset: number, length: number): Uint8Array {
+    if (this.raw.inMemory) {
+      const bytes = this.raw.read(offset, length);
+      if (!this.isChecked(offset, offset + length)) this.check(offset, bytes);
+      return bytes;
+    }
+    const out = new Uint8Array(length);
+    this.readInto(offset, out);
+    return out;
+  }
+
+  readInto(offset: number, into: Uint8Array): void {
+    const end = offset + into.length;
+    if (this.isChecked(offset, end)) return this.rawInto(offset, into);
+    const from = Math.floor(offset / CHECKSUM_PAGE_BYTES) * CHECKSUM_PAGE_BYTES;
+    const to = Math.min(Math.ceil(end / CHECKSUM_PAGE_BYTES) * CHECKSUM_PAGE_BYTES, this.dataEnd);
+    if (to - from > CHECK_SCRATCH_MAX) {
+      // Straight into the caller's buffer; the parts of its first and last page outside it are read apart.
+      this.rawInto(offset, into);
+      this.check(offset, into);
+      return;
+    }
+    if (checkScratch.length < to - from) checkScratch = new Uint8Array(Math.min(CHECK_SCRATCH_MAX, Math.max(to - from, checkScratch.length * 2)));
+    const pages = checkScratch.subarray(0, to - from);
+    this.rawInto(from, pages);
+    this.check(from, pages);
+    into.set(pages.subarray(offset - from, end - from));
+  }
+
+  /** Whether every page `[start, end)` touches has been checked (and that it lies in the checked bytes). */
+  private isChecked(start: number, end: number): boolean {
+    if (!(start >= 0 && start <= end && end <= this.dataEnd)) throw new CorruptDataError(`${this.describe(start, end)}: read outside the checked bytes`);
+    if (start === end) return true;
+    for (let p = Math.floor(start / CHECKSUM_PAGE_BYTES); p * CHECKSUM_PAGE_BYTES < end; p++) {
+      if (!((this.checked[p >>> 5] as number) & (1 << (p & 31)))) return false;
+    }
+    return true;
+  }
+
+  /** Checks the unchecked pages that `bytes`, read at `at`, touch; the rest of such a page is read here. */
+  private check(at: number, bytes: Uint8Array): void {
+    const end = at + bytes.length;
+    for (let p = Math.floor(at / CHECKSUM_PAGE_BYTES); p * CHECKSUM_PAGE_BYTES < end; p++) {
+      if ((this.checked[p >>> 5] as number) & (1 << (p & 31))) continue;
+      const pageStart = p * CHECKSUM_PAGE_BYTES;
+      const pageEnd = Math.min(pageStart + CHECKSUM_PAGE_BYTES, this.dataEnd);
+      const from = Math.max(pageStart, at);
+      const to = Math.min(pageEnd, end);
+      let crc = pageStart < from ? crc32(this.part(pageStart, from)) : 0;
+      crc = crc32(bytes.subarray(from - at, to - at), crc);
+      if (to < pageEnd) crc = crc32(this.part(to, pageEnd), crc);
+      if (crc !== this.expected(p)) throw new CorruptDataError(`${this.describe(pageStart, pageEnd)}: checksum mismatch in bytes ${pageStart}..${pageEnd}`);
+      this.checked[p >>> 5] = (this.checked[p >>> 5] as number) | (1 << (p & 31));
+    }
+  }
+
+  /** Bytes `[start, end)` of one page, valid until the next call. */
+  private part(start: number, end: number): Uint8Array {
+    if (this.raw.inMemory) return this.raw.read(start, end - start);
+    partScratch ??= new Uint8Array(CHECKSUM_PAGE_BYTES);
+    const into = partScratch.subarray(0, end - start);
+    this.rawInto(start, into);
+    return into;
+  }
+
+  /** The stored checksum of page `p`. */
+  private expected(p: number): number {
+    const at = this.dataEnd + 4 * p;
+    const filePage = Math.floor(at / CHECKSUM_PAGE_BYTES);
+    let sums = this.sums.get(filePage);
+    if (!sums) {
+      const start = Math.max(this.dataEnd, filePage * CHECKSUM_PAGE_BYTES);
+      sums = this.raw.read(start, Math.min(this.sumsEnd, (filePage + 1) * CHECKSUM_PAGE_BYTES) - start);
+      this.sums.set(filePage, sums);
+    }
+    const o = at - Math.max(this.dataEnd, filePage * CHECKSUM_PAGE_BYTES);
+    return u32At(sums, o) >>> 0;
+  }
+
+  private rawInto(offset: number, into: Uint8Array): void {
+    if (this.raw.readInto) this.raw.readInto(offset, into);
+    else into.set(this.raw.read(offset, into.length));
+  }
 }

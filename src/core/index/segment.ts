@@ -4,15 +4,19 @@
 // tombstones kept in the manifest, and merges write a new segment.
 //
 // Layout (little-endian):
-//   header   'CAIRNSEG' u32 version u32 docCount u32 termCount u32 fileCount u32 sectionCount u32 totalLength
-//   table    sectionCount x (u32 offset, u32 length)
-//   sections each 8-byte aligned (see SECTION)
-//   trailer  'CAIRNEND'
+//   header    'CAIRNSEG' u32 version u32 docCount u32 termCount u32 fileCount u32 sectionCount
+//             u32 totalLength u32 checksumsAt u32 checksumPageBytes
+//   table     sectionCount x (u32 offset, u32 length)
+//   sections  each 8-byte aligned (see SECTION), zero-padded
+//   checksums at checksumsAt (the end of the last section's padding): u32 CRC-32 of each 4 KB
+//             page of the bytes before them, header included (format 12)
+//   trailer   'CAIRNEND'
 import type { Chunk, ChunkKind, NestedDefinition } from '../types';
 import { analyzeFile, chunkFlags, docFlags, FIELD_COUNT, KIND_INDEX, KINDS, type FileAnalysis } from './fields';
 import { forEachToken } from './tokenizer';
 import { ByteReader, ByteWriter, CorruptDataError } from './varint';
-import { LazySection, LazyU32, memorySource, PagedU8, type ByteSource } from './byteSource';
+import { CHECKSUM_PAGE_BYTES, checksumPageCount, CheckedSource, LazySection, LazyU32, memorySource, PagedU8, type ByteSource } from './byteSource';
+import { crc32 } from './crc32';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { BLOCK_ROWS, BlockColumn, BlockColumnWriter, SMALL_DEFLATE } from './blockColumn';
 import { grown, ListPool } from './listPool';
@@ -20,10 +24,10 @@ import { lineStartBytes, NO_START_BYTE } from './lineBytes';
 
 export { NO_START_BYTE };
 
-export const SEGMENT_FORMAT_VERSION = 11;
+export const SEGMENT_FORMAT_VERSION = 12;
 const MAGIC = 'CAIRNSEG';
 const TRAILER = 'CAIRNEND';
-const HEADER_BYTES = 32;
+const HEADER_BYTES = 40;
 
 const SECTION = {
   /** u32 per file plus one: the first document of each file, then the document count. */
@@ -598,7 +602,10 @@ function bytesOf(a: Uint32Array | Float64Array | Uint16Array): Uint8Array {
 
 const align8 = (n: number) => (n + 7) & ~7;
 
-/** The segment file as pieces: header and section table, each section then its padding, the trailer. */
+/**
+ * The segment file as pieces: header and section table, each section then its padding, the
+ * page checksums, the trailer.
+ */
 function assembleParts(sections: Uint8Array[], docCount: number, termCount: number, fileCount: number): Uint8Array[] {
   const headerBytes = align8(HEADER_BYTES + SECTION_COUNT * 8);
   let offset = headerBytes;
@@ -607,7 +614,9 @@ function assembleParts(sections: Uint8Array[], docCount: number, termCount: numb
     placed.push([offset, s.length]);
     offset = align8(offset + s.length);
   }
-  const total = offset + TRAILER.length;
+  const checksumsAt = offset;
+  const checksums = new Uint32Array(checksumPageCount(checksumsAt));
+  const total = checksumsAt + checksums.byteLength + TRAILER.length;
   const out = new Uint8Array(headerBytes);
   const view = new DataView(out.buffer);
   out.set(encoder.encode(MAGIC), 0);
@@ -617,6 +626,8 @@ function assembleParts(sections: Uint8Array[], docCount: number, termCount: numb
   view.setUint32(20, fileCount, true);
   view.setUint32(24, SECTION_COUNT, true);
   view.setUint32(28, total, true);
+  view.setUint32(32, checksumsAt, true);
+  view.setUint32(36, CHECKSUM_PAGE_BYTES, true);
   const parts: Uint8Array[] = [out];
   placed.forEach(([o, l], i) => {
     view.setUint32(HEADER_BYTES + i * 8, o, true);
@@ -625,8 +636,29 @@ function assembleParts(sections: Uint8Array[], docCount: number, termCount: numb
     const padding = align8(o + l) - (o + l);
     if (padding > 0) parts.push(new Uint8Array(padding));
   });
-  parts.push(encoder.encode(TRAILER));
+  pageChecksums(parts, checksums);
+  parts.push(bytesOf(checksums), encoder.encode(TRAILER));
   return parts;
+}
+
+/** Fills `sums` with the CRC-32 of each CHECKSUM_PAGE_BYTES page of `parts` laid end to end. */
+function pageChecksums(parts: readonly Uint8Array[], sums: Uint32Array): void {
+  let at = 0;
+  let crc = 0;
+  for (const part of parts) {
+    for (let i = 0; i < part.length; ) {
+      const page = Math.floor(at / CHECKSUM_PAGE_BYTES);
+      const n = Math.min(part.length - i, (page + 1) * CHECKSUM_PAGE_BYTES - at);
+      crc = crc32(part.subarray(i, i + n), crc);
+      i += n;
+      at += n;
+      if (at % CHECKSUM_PAGE_BYTES === 0) {
+        sums[page] = crc;
+        crc = 0;
+      }
+    }
+  }
+  if (at % CHECKSUM_PAGE_BYTES !== 0) sums[sums.length - 1] = crc;
 }
 
 /** Path terms of a file and their frequencies (the file-level `path` field). */
@@ -684,6 +716,21 @@ const LENGTH_PAGE_DOCS = 1 << LENGTH_PAGE_SHIFT;
 export const LENGTH_PAGE_MASK = LENGTH_PAGE_DOCS - 1;
 /** Reused buffers for field-length pages read from a file (see `fieldLengthPage`). */
 export const LENGTH_PAGE_SLOTS = 16;
+
+/** The sections, by name, of a section table that overlap bytes `[start, end)`, for messages. */
+const SECTION_NAMES = Object.entries(SECTION)
+  .sort(([, a], [, b]) => a - b)
+  .map(([n]) => n);
+function sectionsIn(table: DataView, start: number, end: number): string {
+  const names = start < HEADER_BYTES + SECTION_COUNT * 8 ? ['header'] : [];
+  for (let i = 0; i < SECTION_COUNT; i++) {
+    const o = table.getUint32(HEADER_BYTES + i * 8, true);
+    const l = table.getUint32(HEADER_BYTES + i * 8 + 4, true);
+    if (l > 0 && o < end && start < align8(o + l)) names.push(SECTION_NAMES[i] as string);
+  }
+  if (names.length > 4) return `${names.slice(0, 3).join(', ')} and ${names.length - 3} more`;
+  return names.join(', ') || 'no section';
+}
 
 /** A loaded, validated segment. Zero-copy views over one buffer; string columns decode lazily. */
 export class Segment {
@@ -756,29 +803,37 @@ export class Segment {
     readonly name: string,
     input: Uint8Array | ByteSource,
   ) {
-    const source = input instanceof Uint8Array ? memorySource(input) : input;
+    const raw = input instanceof Uint8Array ? memorySource(input) : input;
     const tableBytes = HEADER_BYTES + SECTION_COUNT * 8;
-    if (source.length < HEADER_BYTES + TRAILER.length) throw new CorruptDataError(`segment ${name} is truncated`);
-    const head = source.read(0, Math.min(tableBytes, source.length - TRAILER.length));
-    if (decoder.decode(head.subarray(0, 8)) !== MAGIC) throw new CorruptDataError(`segment ${name} has no segment header`);
-    const view = new DataView(head.buffer, head.byteOffset, head.byteLength);
-    const version = view.getUint32(8, true);
+    if (raw.length < tableBytes + TRAILER.length) throw new CorruptDataError(`segment ${name} is truncated`);
+    // Read unchecked only to find the checksums (and to name sections in a mismatch); the
+    // header is read again through them below.
+    const unchecked = raw.read(0, tableBytes);
+    if (decoder.decode(unchecked.subarray(0, 8)) !== MAGIC) throw new CorruptDataError(`segment ${name} has no segment header`);
+    const prefix = new DataView(unchecked.buffer, unchecked.byteOffset, unchecked.byteLength);
+    const version = prefix.getUint32(8, true);
     if (version !== SEGMENT_FORMAT_VERSION) throw new CorruptDataError(`segment ${name} has format version ${version}, expected ${SEGMENT_FORMAT_VERSION}`);
+    const total = prefix.getUint32(28, true);
+    if (total !== raw.length) throw new CorruptDataError(`segment ${name} is ${raw.length} bytes, header says ${total}`);
+    const checksumsAt = prefix.getUint32(32, true);
+    const checksumsFit = checksumsAt % 8 === 0 && checksumsAt >= tableBytes && checksumsAt + 4 * checksumPageCount(checksumsAt) + TRAILER.length === total;
+    if (prefix.getUint32(36, true) !== CHECKSUM_PAGE_BYTES || !checksumsFit) throw new CorruptDataError(`segment ${name} has its page checksums out of place`);
+    if (decoder.decode(raw.read(total - TRAILER.length, TRAILER.length)) !== TRAILER) throw new CorruptDataError(`segment ${name} has no trailer`);
+    const source = new CheckedSource(raw, checksumsAt, (start, end) => `segment ${name} (${sectionsIn(prefix, start, end)})`);
+
+    const head = source.read(0, tableBytes);
+    const view = new DataView(head.buffer, head.byteOffset, head.byteLength);
     this.byteLength = source.length;
     this.docCount = view.getUint32(12, true);
     this.postingsCacheLimit = postingsCacheBytes(this.docCount);
     this.termCount = view.getUint32(16, true);
     const fileCount = view.getUint32(20, true);
-    const sectionCount = view.getUint32(24, true);
-    const total = view.getUint32(28, true);
-    if (total !== source.length) throw new CorruptDataError(`segment ${name} is ${source.length} bytes, header says ${total}`);
-    if (sectionCount !== SECTION_COUNT || head.length < tableBytes) throw new CorruptDataError(`segment ${name} has ${sectionCount} sections`);
-    if (decoder.decode(source.read(total - TRAILER.length, TRAILER.length)) !== TRAILER) throw new CorruptDataError(`segment ${name} has no trailer`);
+    if (view.getUint32(24, true) !== SECTION_COUNT) throw new CorruptDataError(`segment ${name} has ${view.getUint32(24, true)} sections`);
 
     const bounds = (i: number): [number, number] => {
       const o = view.getUint32(HEADER_BYTES + i * 8, true);
       const l = view.getUint32(HEADER_BYTES + i * 8 + 4, true);
-      if (o % 8 !== 0 || o + l > total - TRAILER.length) throw new CorruptDataError(`segment ${name}: section ${i} out of bounds`);
+      if (o % 8 !== 0 || o + l > checksumsAt) throw new CorruptDataError(`segment ${name}: section ${i} out of bounds`);
       return [o, l];
     };
     // Every section goes through `lazy` (bounds and length checks); the ones loaded up front

@@ -1,7 +1,8 @@
 // The state table on disk (`state-<gen>.cstate`): columns a reader maps without building an
 // object per file. Layout (little-endian, like segments):
 //
-//   "CSTATE01"                      magic and layout version
+//   "CSTATE02"                      magic and layout version
+//   u32 crc32                       CRC-32 of every byte after it (layout 02)
 //   u32 count, u32 headerBytes, u32 pathBytes, u32 importBytes
 //   header                          JSON {languages, segments, skipped}, padded to 8 bytes
 //   f64 size[count], f64 mtimeMs[count]
@@ -10,12 +11,18 @@
 //   paths                           UTF-8, separated by NUL (never part of a path), sorted
 //   imports                         each file's import list as JSON, back to back (importEnd)
 //
-// Everything is checked on read (lengths, order, indexes): damage is a StoreCorruptError.
+// Everything is checked on read (checksum, lengths, order, indexes): damage is a StoreCorruptError.
+// The file is read whole, so it carries one checksum: a flipped byte in a document range or a
+// segment index would otherwise point refreshes at the wrong chunks.
 import type { SkippedFile } from '../types';
+import { crc32 } from '../index/crc32';
 import { StateColumns, type FileState, type StateTable } from './stateTable';
 
-const MAGIC = 'CSTATE01';
-const PREFIX_BYTES = 24;
+const MAGIC = 'CSTATE02';
+/** Where the checksum is; it covers the bytes from CHECKED_FROM to the end. */
+const CRC_AT = 8;
+const CHECKED_FROM = 12;
+const PREFIX_BYTES = 28;
 
 const encoder = new TextEncoder();
 const MAGIC_BYTES = encoder.encode(MAGIC);
@@ -65,7 +72,7 @@ export function encodeStateTable(table: StateTable): Uint8Array {
   const headerEnd = pad8(PREFIX_BYTES + header.length);
   const out = new Uint8Array(headerEnd + 16 * count + 20 * count + 32 * count + pathBytes.length + importBytes.length);
   out.set(MAGIC_BYTES, 0);
-  const prefix = new DataView(out.buffer, 8, 16);
+  const prefix = new DataView(out.buffer, CHECKED_FROM, 16);
   prefix.setUint32(0, count, true);
   prefix.setUint32(4, header.length, true);
   prefix.setUint32(8, pathBytes.length, true);
@@ -76,6 +83,7 @@ export function encodeStateTable(table: StateTable): Uint8Array {
     out.set(new Uint8Array(part.buffer, part.byteOffset, part.byteLength), at);
     at += part.byteLength;
   }
+  new DataView(out.buffer).setUint32(CRC_AT, crc32(out.subarray(CHECKED_FROM)), true);
   return out;
 }
 
@@ -92,7 +100,7 @@ export function decodeStateTable(file: Uint8Array): DecodedState {
   };
   // Compared as bytes: decoding garbage with the fatal decoder would throw a TypeError instead.
   if (bytes.length < PREFIX_BYTES || !MAGIC_BYTES.every((b, i) => bytes[i] === b)) fail('not a state file');
-  const prefix = new DataView(bytes.buffer, bytes.byteOffset + 8, 16);
+  const prefix = new DataView(bytes.buffer, bytes.byteOffset + CHECKED_FROM, 16);
   const count = prefix.getUint32(0, true);
   const headerBytes = prefix.getUint32(4, true);
   const pathBytes = prefix.getUint32(8, true);
@@ -100,6 +108,8 @@ export function decodeStateTable(file: Uint8Array): DecodedState {
   const headerEnd = pad8(PREFIX_BYTES + headerBytes);
   const expected = headerEnd + 68 * count + pathBytes + importBytes;
   if (bytes.length !== expected) fail(`${bytes.length} bytes where the layout needs ${expected}`);
+  const stored = new DataView(bytes.buffer, bytes.byteOffset + CRC_AT, 4).getUint32(0, true);
+  if (crc32(bytes.subarray(CHECKED_FROM)) !== stored) fail('checksum mismatch');
 
   let header: { languages?: unknown; segments?: unknown; skipped?: unknown };
   try {
