@@ -59,7 +59,7 @@ export const DEFAULT_RANKING: RankingParams = {
   vendored: 0.5,
   codeFirstProse: 0.3,
   codeFirstConfig: 0.75,
-  autoCodeFirstProse: 0.6,
+  autoCodeFirstProse: 0.4,
   joinedWords: 0.3,
   joinedName: 1.2,
   maxPerFile: 3,
