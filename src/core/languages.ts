@@ -9,67 +9,69 @@ export interface LanguageInfo {
   /** Stable id used in chunks, filters and grammar lookup (`typescript`, `python`, `markdown`). */
   id: string;
   bucket: Bucket;
+  /** What people call it (`TypeScript`, `C++`): how front ends show a language. */
+  name: string;
   /** Short names accepted by filters (`ts`, `py`). The id itself is always accepted. */
   aliases?: string[];
 }
 
-const L = (id: string, bucket: Bucket, aliases?: string[]): LanguageInfo => ({ id, bucket, aliases });
+const L = (id: string, name: string, bucket: Bucket, aliases?: string[]): LanguageInfo => ({ id, name, bucket, aliases });
 
-const TYPESCRIPT = L('typescript', 'code', ['ts']);
-const TSX = L('tsx', 'code');
-const JAVASCRIPT = L('javascript', 'code', ['js', 'jsx']);
-const PYTHON = L('python', 'code', ['py']);
-const GO = L('go', 'code', ['golang']);
-const RUST = L('rust', 'code', ['rs']);
-const JAVA = L('java', 'code');
-const KOTLIN = L('kotlin', 'code', ['kt']);
-const SCALA = L('scala', 'code');
-const C = L('c', 'code', ['h']);
-const CPP = L('cpp', 'code', ['c++', 'cc', 'hpp']);
-const CSHARP = L('csharp', 'code', ['cs', 'c#']);
-const RUBY = L('ruby', 'code', ['rb']);
-const PHP = L('php', 'code');
-const SWIFT = L('swift', 'code');
-const BASH = L('bash', 'code', ['sh', 'shell', 'zsh']);
-const CSS = L('css', 'code');
-const SCSS = L('scss', 'code', ['sass']);
-const LESS = L('less', 'code');
-const HTML = L('html', 'code', ['htm']);
-const VUE = L('vue', 'code');
-const SVELTE = L('svelte', 'code');
-const SQL = L('sql', 'code');
-const LUA = L('lua', 'code');
-const DART = L('dart', 'code');
-const ELIXIR = L('elixir', 'code', ['ex']);
-const ERLANG = L('erlang', 'code', ['erl']);
-const HASKELL = L('haskell', 'code', ['hs']);
-const OCAML = L('ocaml', 'code', ['ml']);
-const CLOJURE = L('clojure', 'code', ['clj']);
-const R = L('r', 'code');
-const JULIA = L('julia', 'code', ['jl']);
-const PERL = L('perl', 'code', ['pl']);
-const ZIG = L('zig', 'code');
-const OBJC = L('objc', 'code', ['objective-c', 'm']);
-const POWERSHELL = L('powershell', 'code', ['ps1']);
-const GROOVY = L('groovy', 'code', ['gradle']);
-const PROTO = L('proto', 'code', ['protobuf']);
-const GRAPHQL = L('graphql', 'code', ['gql']);
-const SOLIDITY = L('solidity', 'code', ['sol']);
-const TERRAFORM = L('terraform', 'config', ['tf', 'hcl']);
-const DOCKERFILE = L('dockerfile', 'config', ['docker']);
-const MAKEFILE = L('makefile', 'config', ['make']);
-const CMAKE = L('cmake', 'config');
-const MARKDOWN = L('markdown', 'prose', ['md', 'mdx']);
-const RST = L('restructuredtext', 'prose', ['rst']);
-const ASCIIDOC = L('asciidoc', 'prose', ['adoc']);
-const TEXT = L('text', 'prose', ['txt', 'plaintext']);
-const GHERKIN = L('gherkin', 'prose', ['feature', 'cucumber']);
-const JSON_ = L('json', 'config', ['jsonc']);
-const YAML = L('yaml', 'config', ['yml']);
-const TOML = L('toml', 'config');
-const INI = L('ini', 'config', ['cfg', 'conf', 'properties']);
-const XML = L('xml', 'config');
-const CSV = L('csv', 'config');
+const TYPESCRIPT = L('typescript', 'TypeScript', 'code', ['ts']);
+const TSX = L('tsx', 'TypeScript JSX', 'code');
+const JAVASCRIPT = L('javascript', 'JavaScript', 'code', ['js', 'jsx']);
+const PYTHON = L('python', 'Python', 'code', ['py']);
+const GO = L('go', 'Go', 'code', ['golang']);
+const RUST = L('rust', 'Rust', 'code', ['rs']);
+const JAVA = L('java', 'Java', 'code');
+const KOTLIN = L('kotlin', 'Kotlin', 'code', ['kt']);
+const SCALA = L('scala', 'Scala', 'code');
+const C = L('c', 'C', 'code', ['h']);
+const CPP = L('cpp', 'C++', 'code', ['c++', 'cc', 'hpp']);
+const CSHARP = L('csharp', 'C#', 'code', ['cs', 'c#']);
+const RUBY = L('ruby', 'Ruby', 'code', ['rb']);
+const PHP = L('php', 'PHP', 'code');
+const SWIFT = L('swift', 'Swift', 'code');
+const BASH = L('bash', 'Shell Script', 'code', ['sh', 'shell', 'zsh']);
+const CSS = L('css', 'CSS', 'code');
+const SCSS = L('scss', 'SCSS', 'code', ['sass']);
+const LESS = L('less', 'Less', 'code');
+const HTML = L('html', 'HTML', 'code', ['htm']);
+const VUE = L('vue', 'Vue', 'code');
+const SVELTE = L('svelte', 'Svelte', 'code');
+const SQL = L('sql', 'SQL', 'code');
+const LUA = L('lua', 'Lua', 'code');
+const DART = L('dart', 'Dart', 'code');
+const ELIXIR = L('elixir', 'Elixir', 'code', ['ex']);
+const ERLANG = L('erlang', 'Erlang', 'code', ['erl']);
+const HASKELL = L('haskell', 'Haskell', 'code', ['hs']);
+const OCAML = L('ocaml', 'OCaml', 'code', ['ml']);
+const CLOJURE = L('clojure', 'Clojure', 'code', ['clj']);
+const R = L('r', 'R', 'code');
+const JULIA = L('julia', 'Julia', 'code', ['jl']);
+const PERL = L('perl', 'Perl', 'code', ['pl']);
+const ZIG = L('zig', 'Zig', 'code');
+const OBJC = L('objc', 'Objective-C', 'code', ['objective-c', 'm']);
+const POWERSHELL = L('powershell', 'PowerShell', 'code', ['ps1']);
+const GROOVY = L('groovy', 'Groovy', 'code', ['gradle']);
+const PROTO = L('proto', 'Protocol Buffers', 'code', ['protobuf']);
+const GRAPHQL = L('graphql', 'GraphQL', 'code', ['gql']);
+const SOLIDITY = L('solidity', 'Solidity', 'code', ['sol']);
+const TERRAFORM = L('terraform', 'Terraform', 'config', ['tf', 'hcl']);
+const DOCKERFILE = L('dockerfile', 'Dockerfile', 'config', ['docker']);
+const MAKEFILE = L('makefile', 'Makefile', 'config', ['make']);
+const CMAKE = L('cmake', 'CMake', 'config');
+const MARKDOWN = L('markdown', 'Markdown', 'prose', ['md', 'mdx']);
+const RST = L('restructuredtext', 'reStructuredText', 'prose', ['rst']);
+const ASCIIDOC = L('asciidoc', 'AsciiDoc', 'prose', ['adoc']);
+const TEXT = L('text', 'Plain Text', 'prose', ['txt', 'plaintext']);
+const GHERKIN = L('gherkin', 'Gherkin', 'prose', ['feature', 'cucumber']);
+const JSON_ = L('json', 'JSON', 'config', ['jsonc']);
+const YAML = L('yaml', 'YAML', 'config', ['yml']);
+const TOML = L('toml', 'TOML', 'config');
+const INI = L('ini', 'INI', 'config', ['cfg', 'conf', 'properties']);
+const XML = L('xml', 'XML', 'config');
+const CSV = L('csv', 'CSV', 'config');
 
 /** Suffix (lower case, with the dot) -> language. The default discovery allow-list is its keys. */
 export const LANGUAGES_BY_SUFFIX: Readonly<Record<string, LanguageInfo>> = {
@@ -161,10 +163,10 @@ export const LANGUAGES_BY_FILENAME: Readonly<Record<string, LanguageInfo>> = {
 };
 
 function CONFIG_TEXT(): LanguageInfo {
-  return L('text', 'config');
+  return L('text', 'Plain Text', 'config');
 }
 
-const UNKNOWN: LanguageInfo = L('text', 'prose');
+const UNKNOWN: LanguageInfo = L('text', 'Plain Text', 'prose');
 
 /** The POSIX basename of a relative path. */
 export function basename(path: string): string {
@@ -199,6 +201,11 @@ const ALL_LANGUAGES: LanguageInfo[] = [
 /** Bucket of a language id (`code` for unknown ids, the safest default for ranking). */
 export function bucketOf(languageId: string): Bucket {
   return ALL_LANGUAGES.find((l) => l.id === languageId)?.bucket ?? 'code';
+}
+
+/** The name people know a language id by (`typescript` → `TypeScript`); an unknown id as it is. */
+export function languageName(languageId: string): string {
+  return ALL_LANGUAGES.find((l) => l.id === languageId)?.name ?? languageId;
 }
 
 /**

@@ -9,6 +9,7 @@ import { registerCommands } from './commands';
 import { registerShowLog } from './commands/showLog';
 import type { CommandDeps } from './commands/types';
 import { WorkerEngineClient } from './engineClient';
+import { useLocale } from './format';
 import { LastSearch } from './lastSearch';
 import { SpanOpener } from './openSpan';
 import type { CairnServices } from './services';
@@ -65,6 +66,7 @@ export function activate(context: vscode.ExtensionContext): CairnApi | undefined
 
 function assemble(context: vscode.ExtensionContext, log: vscode.LogOutputChannel, parts: string[]): Omit<CairnApi, 'activationMs' | 'activationCpuMs'> {
   const coreStarted = performance.now();
+  useLocale(vscode.env.language);
   const assets = locateAssets(context.extensionUri);
   const client = new WorkerEngineClient(context, assets, log);
   activeClient = client;
@@ -81,7 +83,7 @@ function assemble(context: vscode.ExtensionContext, log: vscode.LogOutputChannel
       await opener.open(hit);
     },
   };
-  const results = createResultsView(lastSearch);
+  const results = createResultsView(lastSearch, client);
   const deps: CommandDeps = {
     services,
     client,
@@ -93,7 +95,7 @@ function assemble(context: vscode.ExtensionContext, log: vscode.LogOutputChannel
     },
     selectedResult: () => {
       const node = results.view.selection[0];
-      return node?.type === 'hit' ? node.hit : undefined;
+      return node?.type === 'hit' || node?.type === 'file' ? node : undefined;
     },
   };
   const status = createStatusBar(client);

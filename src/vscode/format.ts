@@ -1,8 +1,85 @@
-// Small presentation helpers shared by the views, pickers and status bar.
-import * as vscode from 'vscode';
+// Presentation helpers shared by the views, pickers and status bar: numbers, sizes, times and
+// languages as people read them, and what a hit is called. Plain functions without `vscode`, so
+// they are tested in plain Node; the UI locale is set once at activation (`useLocale`).
 import type { RefreshProgress } from '../core/engine/indexer';
-import type { ScoreComponent, SearchHit } from '../core/search/types';
+import type { SearchHit } from '../core/search/types';
 import { shownLine } from './hitLine';
+
+let displayLocale = 'en';
+const formatters = new Map<string, Intl.NumberFormat>();
+
+/** The locale numbers are written in (VS Code's `env.language`); cheap: nothing is built until a number needs it. */
+export function useLocale(locale: string | undefined): void {
+  displayLocale = locale || 'en';
+}
+
+/**
+ * `Intl.NumberFormat` for the locale (digits always Latin, as the rest of VS Code's UI). Built on
+ * first use: the first Intl formatter of a process costs ~45 ms, which activation must not pay,
+ * so English and small integers never build one.
+ */
+function intl(locale: string, fractionDigits: number): Intl.NumberFormat {
+  const key = `${locale}/${fractionDigits}`;
+  let f = formatters.get(key);
+  if (!f) {
+    const options: Intl.NumberFormatOptions = { maximumFractionDigits: fractionDigits, numberingSystem: 'latn' } as Intl.NumberFormatOptions;
+    try {
+      f = new Intl.NumberFormat(locale, options);
+    } catch {
+      f = new Intl.NumberFormat('en', options); // a locale tag Intl does not know
+    }
+    formatters.set(key, f);
+  }
+  return f;
+}
+
+const isEnglish = (locale: string) => locale === 'en' || locale.startsWith('en-');
+
+/** 2150 → "2,150" in English, "2.150" in German; with `fractionDigits`, at most that many decimals (1.1, 1). */
+export function formatNumber(n: number, fractionDigits = 0, locale = displayLocale): string {
+  const rounded = Number(n.toFixed(fractionDigits));
+  if (Number.isInteger(rounded) && Math.abs(rounded) < 1000) return String(rounded);
+  if (!isEnglish(locale)) return intl(locale, fractionDigits).format(rounded);
+  const [whole = '', fraction] = String(rounded).split('.');
+  return `${whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}${fraction ? `.${fraction}` : ''}`;
+}
+
+/** "2,150 files", "1 file". */
+export function count(n: number, noun: string, plural = `${noun}s`): string {
+  return `${formatNumber(n)} ${n === 1 ? noun : plural}`;
+}
+
+/** 1153434 → "1.1 MB", 1048576 → "1 MB", 900 → "900 B" (binary units, as file managers show them). */
+export function bytes(n: number): string {
+  if (n < 1024) return `${formatNumber(n)} B`;
+  if (n < 1024 * 1024) return `${formatNumber(n / 1024, 1)} KB`;
+  if (n < 1024 * 1024 * 1024) return `${formatNumber(n / 1024 / 1024, 1)} MB`;
+  return `${formatNumber(n / 1024 / 1024 / 1024, 1)} GB`;
+}
+
+/**
+ * A skipped file's detail as people read it: the engine's "1153434 bytes (limit 1048576)" becomes
+ * "1.1 MB (limit 1 MB)" (exact byte counts when both round to the same size); other details as they are.
+ */
+export function skipDetail(detail: string | undefined): string | undefined {
+  if (!detail) return detail;
+  const over = /^(\d+) bytes \(limit (\d+)\)$/.exec(detail);
+  if (over) {
+    const [size, limit] = [Number(over[1]), Number(over[2])];
+    const [a, b] = [bytes(size), bytes(limit)];
+    return a === b ? `${count(size, 'byte')} (limit ${count(limit, 'byte')})` : `${a} (limit ${b})`;
+  }
+  const grew = /^grew past the limit of (\d+) bytes while being read$/.exec(detail);
+  if (grew) return `grew past the limit of ${bytes(Number(grew[1]))} while being read`;
+  return detail;
+}
+
+/** A refresh in words: "2,150 added, 0 changed, 0 removed". */
+export function refreshWords(r: { added: number; changed: number; removed: number }): string {
+  return `${formatNumber(r.added)} added, ${formatNumber(r.changed)} changed, ${formatNumber(r.removed)} removed`;
+}
+
+export { languageName } from '../core/languages';
 
 /** `path:start-end`, the reference users paste into chats and agents. */
 export function spanReference(hit: { path: string; startLine: number; endLine: number }): string {
@@ -19,22 +96,23 @@ export function relativeTime(iso: string | undefined, now = Date.now()): string 
   const hours = Math.round(minutes / 60);
   if (hours < 24) return `${hours} h ago`;
   const days = Math.round(hours / 24);
-  return `${days} day${days === 1 ? '' : 's'} ago`;
+  return `${formatNumber(days)} day${days === 1 ? '' : 's'} ago`;
 }
 
-/** 1234567 → "1,234,567" (without Intl: its first use costs milliseconds at activation). */
-export function thousands(n: number): string {
-  return String(Math.round(n)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-}
+let clock: { locale: string; format: Intl.DateTimeFormat } | undefined;
 
-export function count(n: number, noun: string, plural = `${noun}s`): string {
-  return `${thousands(n)} ${n === 1 ? noun : plural}`;
-}
-
-export function bytes(n: number): string {
-  if (n < 1024) return `${n} B`;
-  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`;
-  return `${(n / 1024 / 1024).toFixed(1)} MB`;
+/** The time of day of an ISO time, in the UI locale ("2:05 PM", "14:05"); built on first use, like the number formats. */
+export function clockTime(iso: string, locale = displayLocale): string {
+  if (clock?.locale !== locale) {
+    let format: Intl.DateTimeFormat;
+    try {
+      format = new Intl.DateTimeFormat(locale, { hour: 'numeric', minute: '2-digit' });
+    } catch {
+      format = new Intl.DateTimeFormat('en', { hour: 'numeric', minute: '2-digit' });
+    }
+    clock = { locale, format };
+  }
+  return clock.format.format(new Date(iso));
 }
 
 /** Percent done of a refresh (reading and chunking is the bulk of the work). */
@@ -53,9 +131,9 @@ export function progressText(p: RefreshProgress | undefined): string {
     case 'discover':
       return 'listing files';
     case 'read':
-      return `reading ${thousands(p.done)}/${thousands(p.total)} files`;
+      return `reading ${formatNumber(p.done)} of ${count(p.total, 'file')}`;
     case 'chunk':
-      return `indexing ${thousands(p.done)}/${thousands(p.total)} files`;
+      return `indexing ${formatNumber(p.done)} of ${count(p.total, 'file')}`;
     case 'write':
       return 'writing the index';
     case 'merge':
@@ -93,53 +171,80 @@ export function kindIcon(kind: string): string {
   return KIND_ICONS[kind] ?? 'symbol-misc';
 }
 
-/** What a hit is called: its symbol or breadcrumb, else its line range. */
-export function hitTitle(hit: Pick<SearchHit, 'symbol' | 'context' | 'startLine' | 'endLine' | 'kind'>): string {
-  if (hit.symbol) return hit.context && hit.context.endsWith(hit.symbol) && hit.context.length > hit.symbol.length ? hit.context : hit.symbol;
-  if (hit.context) return hit.context;
+/** Longest label a hit gets: past it, a row's path (quick pick) or matched line (Results) is pushed out of view. */
+export const MAX_TITLE_CHARS = 48;
+const ELLIPSIS = '…';
+
+/**
+ * A breadcrumb that fits in `max` characters: its last part (the hit's own name) whole when it
+ * fits, then as many of the nearest parents as fit, the rest elided
+ * (`Guide > FAQ > Why is the greeting empty?` → `… > FAQ > Why is the greeting empty?`).
+ */
+export function shortenBreadcrumb(text: string, separator: string, max = MAX_TITLE_CHARS): string {
+  if (text.length <= max) return text;
+  const parts = text.split(separator);
+  let out = parts.pop() as string;
+  if (out.length > max - 2) return `${out.slice(0, max - 1).trimEnd()}${ELLIPSIS}`;
+  while (parts.length) {
+    const next = `${parts[parts.length - 1]}${separator}${out}`;
+    if (`${ELLIPSIS}${separator}${next}`.length > max) break;
+    out = next;
+    parts.pop();
+  }
+  return parts.length ? `${ELLIPSIS}${separator}${out}` : out;
+}
+
+const PROSE_SEPARATOR = ' > ';
+
+/** A hit's whole name: its breadcrumb when that ends with its symbol, else its symbol, else the enclosing breadcrumb; '' for none. */
+export function hitName(hit: Pick<SearchHit, 'symbol' | 'context'>): string {
+  return hit.symbol && hit.context && hit.context.endsWith(hit.symbol) ? hit.context : hit.symbol || hit.context;
+}
+
+/**
+ * What a hit is called, short enough to leave room for its path: a definition by its qualified
+ * name (`Greeter.greet`), a section by its heading path, and a chunk with no name of its own by
+ * the definition or section that encloses it (its breadcrumb); only a chunk with neither by its lines.
+ */
+export function hitTitle(hit: Pick<SearchHit, 'symbol' | 'context' | 'startLine' | 'endLine'>): string {
+  const name = hitName(hit);
+  if (name) return shortenBreadcrumb(name, name.includes(PROSE_SEPARATOR) ? PROSE_SEPARATOR : '.');
   return hit.startLine === hit.endLine ? `line ${hit.startLine}` : `lines ${hit.startLine}–${hit.endLine}`;
 }
 
-/** The first non-empty preview line (the chunk's best match), without the «match» markers. */
-export function previewLine(hit: Pick<SearchHit, 'preview' | 'previewLine' | 'startLine'>): string {
-  return shownLine(hit).text;
+const HEADING_LANGUAGES: Record<string, RegExp> = {
+  markdown: /^\s{0,3}#{1,6}(?:\s+|$)/,
+  asciidoc: /^={1,6}\s+/,
+};
+
+/**
+ * A line of a prose file as a reader sees it rendered: a heading without its `#` or `=` marks,
+ * emphasis and code spans without their markers. Other lines (and code) as they are.
+ */
+export function plainLine(text: string, language: string): string {
+  const heading = HEADING_LANGUAGES[language];
+  if (!heading || !heading.test(text)) return text;
+  return text
+    .replace(heading, '')
+    .replace(/\s+#+\s*$/, '')
+    .replace(/(`+)(.+?)\1/g, '$2')
+    .replace(/(\*\*|__|~~)(?=\S)(.+?)(?<=\S)\1/g, '$2')
+    .replace(/(^|[^\p{L}\p{N}*_])([*_])(?=\S)(.+?)(?<=\S)\2(?![\p{L}\p{N}*_])/gu, '$1$3')
+    .trim();
+}
+
+/** The first non-empty preview line (the chunk's best match), without the «match» markers; headings as plain text. */
+export function previewLine(hit: Pick<SearchHit, 'preview' | 'previewLine' | 'startLine'> & { language?: string }): string {
+  return plainLine(shownLine(hit).text, hit.language ?? '');
 }
 
 /** `LINE: text` of the line a hit's preview shows, as VS Code's Search view lists a match; '' without a preview. */
-export function matchedLine(hit: Pick<SearchHit, 'preview' | 'previewLine' | 'startLine'>): string {
+export function matchedLine(hit: Pick<SearchHit, 'preview' | 'previewLine' | 'startLine'> & { language?: string }): string {
   const shown = shownLine(hit);
-  return shown.text ? `${shown.line}: ${shown.text}` : '';
+  return shown.text ? `${shown.line}: ${plainLine(shown.text, hit.language ?? '')}` : '';
 }
 
 /** The line a hit opens at and names: its preview's line, else its first line. */
 export function hitLine(hit: Pick<SearchHit, 'preview' | 'previewLine' | 'startLine'>): number {
   return hit.preview ? shownLine(hit).line : hit.startLine;
-}
-
-function componentName(c: ScoreComponent): string {
-  switch (c.kind) {
-    case 'field':
-      return `\`${c.term}\` in ${c.field}`;
-    case 'boost':
-      return `${c.name} ×${c.factor}`;
-    case 'match':
-      return c.name;
-  }
-}
-
-const escapeMd = (s: string): string => s.replace(/[|\\`*_[\]<>]/g, (ch) => `\\${ch}`);
-
-/** Tooltip for a hit: what it is, where, and the score breakdown as a table that adds up. */
-export function hitTooltip(hit: SearchHit & { folder?: string }, multiRoot: boolean): vscode.MarkdownString {
-  const md = new vscode.MarkdownString(undefined, true);
-  md.supportThemeIcons = true;
-  md.appendMarkdown(`$(${kindIcon(hit.kind)}) **${escapeMd(hitTitle(hit))}** — ${escapeMd(hit.kind)}\n\n`);
-  md.appendMarkdown(`\`${spanReference(hit)}\`${multiRoot && hit.folder ? ` in ${escapeMd(hit.folder)}` : ''} · ${escapeMd(hit.language)}\n\n`);
-  if (hit.signature) md.appendCodeblock(hit.signature, hit.language);
-  if (hit.stale) md.appendMarkdown(`$(warning) The file changed since it was indexed (${hit.staleReason ?? 'modified'}); lines may have moved.\n\n`);
-  if (hit.crossReferenceFrom) md.appendMarkdown(`Cross-reference from \`${escapeMd(hit.crossReferenceFrom)}\`\n\n`);
-  md.appendMarkdown('| Score component | Value |\n|:--|--:|\n');
-  for (const c of hit.scoreBreakdown) md.appendMarkdown(`| ${escapeMd(componentName(c))} | ${c.value.toFixed(3)} |\n`);
-  md.appendMarkdown(`| **Total** | **${hit.score.toFixed(3)}** |\n`);
-  return md;
 }

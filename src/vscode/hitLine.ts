@@ -26,7 +26,7 @@ export interface CaretHints {
  * Where opening a hit puts the caret: the explicit place; else, for a search hit (one with
  * `matchLines`), the preview's line when it matched, or the first matching line, or the preview's
  * line; else, for a symbol, its name (not the doc comment or decorator its range starts with).
- * Undefined for a plain span (nothing to point at): the span is selected instead.
+ * Undefined for a plain span (nothing to point at): the caret then goes to its first line.
  */
 export function caretOf(hit: CaretHints): CaretPosition | undefined {
   if (hit.at) return hit.at;

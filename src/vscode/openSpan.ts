@@ -1,7 +1,7 @@
-// Opens `path:start-end` of a workspace folder, reveals the span and highlights it briefly so the
-// eye finds it, then lets the highlight fade out in two steps. A search hit opens with the caret
-// on its matched line (VS Code's Search view opens a match so), nothing selected; a plain span
-// (a context-pack item) opens selected.
+// Opens `path:start-end` of a workspace folder with a single caret, never a selection (a typed
+// key must not replace the span): a search hit's caret on its matched line (VS Code's Search view
+// opens a match so), a definition's on its name, a plain span's (a context-pack item) on its first
+// line. The span is revealed and highlighted briefly so the eye finds it, then the highlight fades.
 import * as vscode from 'vscode';
 import { caretColumn, caretOf, firstMarkedWord, type CaretHints } from './hitLine';
 
@@ -13,8 +13,9 @@ export interface SpanTarget extends CaretHints {
   endLine: number;
 }
 
-const STRONG_MS = 1800;
-const FADE_MS = 1200;
+/** The caret's line (or a plain span) stands out this long, then the span stays faint until FADE_MS: 1.5 s in all. */
+const STRONG_MS = 900;
+const FADE_MS = 600;
 
 /** The workspace folder a span belongs to: by URI, by name, else the only/first folder. */
 export function folderOf(target: { folderUri?: string; folder?: string }): vscode.WorkspaceFolder | undefined {
@@ -52,23 +53,18 @@ export class SpanOpener implements vscode.Disposable {
     const end = Math.min(Math.max(target.endLine - 1, start), last);
     const range = new vscode.Range(start, 0, end, doc.lineAt(end).text.length);
     const editor = await vscode.window.showTextDocument(doc, { preview: true });
-    const caret = caretOf(target);
-    if (!caret) {
-      // Anchor at the end, cursor at the start: the top of the span is what the reader needs first.
-      editor.selection = new vscode.Selection(range.end, range.start);
-      editor.revealRange(range, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
-      this.highlight(editor, range, range);
-      return editor;
-    }
+    // Without a line to point at (a plain span), the caret goes to the span's first line.
+    const pointed = caretOf(target);
+    const caret = pointed ?? { line: start + 1 };
     const line = Math.min(Math.max(caret.line - 1, 0), last);
     const text = doc.lineAt(line).text;
     const column = Math.min(Math.max(caret.column ?? caretColumn(text, line === (target.previewLine ?? 0) - 1 ? firstMarkedWord(target.preview) : undefined), 0), text.length);
     const at = new vscode.Position(line, column);
-    editor.selection = new vscode.Selection(at, at);
+    editor.selections = [new vscode.Selection(at, at)];
     // The span in view where it fits, and the caret's line in view whatever the span's length.
     editor.revealRange(range, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
     editor.revealRange(new vscode.Range(at, at), vscode.TextEditorRevealType.InCenterIfOutsideViewport);
-    this.highlight(editor, doc.lineAt(line).range, range);
+    this.highlight(editor, pointed ? doc.lineAt(line).range : range, range);
     return editor;
   }
 

@@ -94,9 +94,9 @@ export interface CairnServices {
   readonly log: vscode.LogOutputChannel;
   readonly basket: PackBasket;
   /**
-   * Opens `path:start-end` of a folder in an editor, revealing and highlighting the range. A hit
-   * with an `at` position or match lines opens with the caret there (nothing selected); a plain
-   * span opens selected.
+   * Opens `path:start-end` of a folder in an editor, revealing and highlighting the range, with a
+   * single caret and nothing selected: on the `at` position, a search hit's matched line, a
+   * definition's name, else the span's first line.
    */
   openSpan(hit: SpanTarget): Promise<void>;
 }

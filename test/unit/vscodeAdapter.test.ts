@@ -36,7 +36,7 @@ describe('vscode adapter', () => {
     );
   });
 
-  describe('opening a hit: where the caret goes (undefined: the span is selected)', () => {
+  describe('opening a hit: where the caret goes (undefined: the first line of the span)', () => {
     const span = { startLine: 10, endLine: 30 };
     checkAll<CaretHints, ReturnType<typeof caretOf>>(
       [

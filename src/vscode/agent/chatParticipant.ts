@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 import type { ContextPack } from '../../core/pack/types';
 import type { SearchHit } from '../../core/search/types';
 import type { CairnServices, FolderHit } from '../services';
+import { count, formatNumber } from '../format';
 import { OPEN_PACK_COMMAND } from '../pack';
 import type { LastEditor } from '../pack/folders';
 
@@ -115,7 +116,7 @@ function renderPackAnswer(stream: vscode.ChatResponseStream, folder: vscode.Work
     stream.markdown(`Nothing in ${plain(folder.name)}'s index matches this task. Name a file, a symbol or a \`path:start-end\` span to pin it.`);
     return spans;
   }
-  stream.markdown(`**Read these first** (${pack.usedTokens} of ${pack.budgetTokens} tokens):\n\n`);
+  stream.markdown(`**Read these first** (${formatNumber(pack.usedTokens)} of ${count(pack.budgetTokens, 'token')}):\n\n`);
   pack.mustInspect.forEach((item, i) => {
     spanLine(stream, folder, item, `${i + 1}. `, plain(item.reason));
     spans.push(item.docid);

@@ -3,12 +3,12 @@
 import * as vscode from 'vscode';
 import { spanReference } from '../format';
 import { folderOf } from '../openSpan';
-import { spanFor, spanFromEditor, type CairnCommand } from './types';
+import { spanFromArg, spanFromEditor, type CairnCommand } from './types';
 
 export const addToContextPackCommand: CairnCommand = {
   id: 'cairn.addToContextPack',
   run(deps, arg) {
-    const span = spanFor(deps, arg) ?? spanFromEditor(vscode.window.activeTextEditor, (u) => vscode.workspace.getWorkspaceFolder(u));
+    const span = spanFromArg(arg) ?? spanFromEditor(vscode.window.activeTextEditor, (u) => vscode.workspace.getWorkspaceFolder(u));
     if (!span) {
       void vscode.window.showInformationMessage('Cairn: select a search result, or lines in a workspace file, to add them to the context pack.');
       return;

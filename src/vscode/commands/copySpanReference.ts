@@ -2,12 +2,12 @@
 // selected lines) to the clipboard.
 import * as vscode from 'vscode';
 import { copySpan } from '../views/livePick';
-import { spanFor, spanFromEditor, type CairnCommand } from './types';
+import { spanFromArg, spanFromEditor, type CairnCommand } from './types';
 
 export const copySpanReferenceCommand: CairnCommand = {
   id: 'cairn.copySpanReference',
-  async run(deps, arg) {
-    const span = spanFor(deps, arg) ?? spanFromEditor(vscode.window.activeTextEditor, (u) => vscode.workspace.getWorkspaceFolder(u));
+  async run(_deps, arg) {
+    const span = spanFromArg(arg) ?? spanFromEditor(vscode.window.activeTextEditor, (u) => vscode.workspace.getWorkspaceFolder(u));
     if (!span) {
       void vscode.window.showInformationMessage('Cairn: select a search result, or lines in a workspace file, to copy their reference.');
       return undefined;

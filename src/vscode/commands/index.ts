@@ -3,6 +3,7 @@
 import * as vscode from 'vscode';
 import { addToContextPackCommand } from './addToContextPack';
 import { clearSearchResultsCommand } from './clearSearchResults';
+import { copyResultReferenceCommand } from './copyResultReference';
 import { copySpanReferenceCommand } from './copySpanReference';
 import { goToSymbolCommand } from './goToSymbol';
 import { openSpanCommand } from './openSpan';
@@ -12,6 +13,7 @@ import { refreshIndexCommand } from './refreshIndex';
 import { resumeIndexingCommand } from './resumeIndexing';
 import { searchCommand } from './search';
 import { showIndexStatusCommand } from './showIndexStatus';
+import { showSearchInResultsCommand } from './showSearchInResults';
 import type { CairnCommand, CommandDeps } from './types';
 
 export const COMMANDS: readonly CairnCommand[] = [
@@ -23,6 +25,8 @@ export const COMMANDS: readonly CairnCommand[] = [
   showIndexStatusCommand,
   refreshIndexCommand,
   copySpanReferenceCommand,
+  copyResultReferenceCommand,
+  showSearchInResultsCommand,
   addToContextPackCommand,
   clearSearchResultsCommand,
   openSpanCommand,

@@ -3,6 +3,7 @@ import type * as vscode from 'vscode';
 import type { WorkerEngineClient } from '../engineClient';
 import type { LastSearch } from '../lastSearch';
 import type { CairnServices } from '../services';
+import type { FileNode, HitNode } from '../views/resultsView';
 
 export interface CommandDeps {
   services: CairnServices;
@@ -10,8 +11,8 @@ export interface CommandDeps {
   lastSearch: LastSearch;
   /** Shows the Results view (and focuses it when `focus`). */
   revealResults(focus?: boolean): Promise<void>;
-  /** The hit selected in the Results view, if any. */
-  selectedResult(): SpanArg | undefined;
+  /** The row (a file or a chunk) selected in the Results view, if any. */
+  selectedResult(): FileNode | HitNode | undefined;
 }
 
 export interface CairnCommand {
@@ -35,15 +36,6 @@ export interface SpanArg {
 function isSpan(value: unknown): value is SpanArg {
   const v = value as Partial<SpanArg> | undefined;
   return !!v && typeof v.path === 'string' && typeof v.startLine === 'number' && typeof v.endLine === 'number';
-}
-
-/**
- * The span a hit command acts on: the argument (a span, or a tree node carrying one in `hit`), or
- * for `{ selection: 'results' }` (the Results view's keybindings) the hit selected there.
- */
-export function spanFor(deps: CommandDeps, arg: unknown): SpanArg | undefined {
-  if ((arg as { selection?: unknown } | undefined)?.selection === 'results') return deps.selectedResult();
-  return spanFromArg(arg);
 }
 
 /** The span in a command argument (tree nodes carry theirs in `hit`). */

@@ -3,7 +3,7 @@
 // to the paths). Relative times are redrawn every 30 s while the view is visible.
 import * as vscode from 'vscode';
 import type { IndexStatus } from '../../core/engine/engine';
-import { bytes, count, progressPercent, progressText, relativeTime } from '../format';
+import { bytes, clockTime, count, formatNumber, languageName, progressPercent, progressText, refreshWords, relativeTime, skipDetail } from '../format';
 import type { EngineClient, FolderState } from '../services';
 
 export const INDEX_VIEW_ID = 'cairn.index';
@@ -77,16 +77,25 @@ function folderChildren(state: FolderState): IndexNode[] {
       `**Index of ${state.folder.name}**`,
       '',
       `Updated ${s.updatedAt ? new Date(s.updatedAt).toLocaleString() : 'never'}; created ${s.createdAt ? new Date(s.createdAt).toLocaleString() : '?'}.`,
-      last ? `Last refresh: ${last.added} added, ${last.changed} changed, ${last.removed} removed, ${last.unchanged} unchanged (${last.filesScanned} scanned) in ${last.durationMs} ms.` : '',
+      last ? `Last refresh: ${refreshWords(last)}, ${formatNumber(last.unchanged)} unchanged (${formatNumber(last.filesScanned)} scanned) in ${formatNumber(last.durationMs)} ms.` : '',
       `Generation ${s.generation}, ${count(s.segments, 'segment')}, ${bytes(s.storeBytes)} on disk.`,
     ].join('\n'),
   );
-  out.push({ type: 'info', id: `${key}:counts`, label: `${count(s.files, 'file')} · ${count(s.chunks, 'chunk')}`, description: bytes(s.storeBytes), icon: 'files', tooltip: `Store (${bytes(s.storeBytes)}): ${s.storeDir}` });
+  // Paused or mid-refresh, the counts are the last index's, not the folder's: say when they are from.
+  const asOf = (state.kind === 'paused' || state.kind === 'indexing') && s.updatedAt ? `as of ${clockTime(s.updatedAt)}${state.kind === 'paused' ? ' (paused)' : ''}` : undefined;
+  out.push({
+    type: 'info',
+    id: `${key}:counts`,
+    label: `${count(s.files, 'file')} · ${count(s.chunks, 'chunk')}`,
+    description: asOf ?? bytes(s.storeBytes),
+    icon: 'files',
+    tooltip: `${asOf ? `The index as of ${new Date(s.updatedAt as string).toLocaleString()}; changes since are not counted yet.\n` : ''}Store (${bytes(s.storeBytes)}): ${s.storeDir}`,
+  });
   out.push({
     type: 'info',
     id: `${key}:updated`,
     label: `Updated ${relativeTime(s.updatedAt)}`,
-    description: last && last.added + last.changed + last.removed > 0 ? `+${last.added} ~${last.changed} −${last.removed}` : undefined,
+    description: last && last.added + last.changed + last.removed > 0 ? refreshWords(last) : undefined,
     icon: 'history',
     tooltip,
   });
@@ -155,12 +164,12 @@ export class IndexTreeProvider implements vscode.TreeDataProvider<IndexNode>, vs
         const item = new vscode.TreeItem('Languages', Collapsed);
         item.id = `${node.folderUri}:languages`;
         item.iconPath = new vscode.ThemeIcon('symbol-namespace');
-        item.description = `${entries.length}`;
-        item.tooltip = entries.map(([id, n]) => `${id}: ${count(n, 'file')}`).join('\n');
+        item.description = formatNumber(entries.length);
+        item.tooltip = entries.map(([id, n]) => `${languageName(id)}: ${count(n, 'file')}`).join('\n');
         return item;
       }
       case 'language': {
-        const item = new vscode.TreeItem(node.id, None);
+        const item = new vscode.TreeItem(languageName(node.id), None);
         item.id = `${node.folderUri}:lang:${node.id}`;
         item.description = count(node.files, 'file');
         item.iconPath = new vscode.ThemeIcon('symbol-file');
@@ -171,14 +180,14 @@ export class IndexTreeProvider implements vscode.TreeDataProvider<IndexNode>, vs
         const item = new vscode.TreeItem(n ? 'Skipped files' : 'No skipped files', n ? Collapsed : None);
         item.id = `${node.folderUri}:skipped`;
         item.iconPath = new vscode.ThemeIcon(n ? 'eye-closed' : 'check');
-        item.description = n ? `${n}` : undefined;
+        item.description = n ? formatNumber(n) : undefined;
         item.tooltip = n ? 'Files left out of the index, by reason' : 'Every eligible file is indexed';
         return item;
       }
       case 'reason': {
         const item = new vscode.TreeItem(REASON_LABELS[node.reason] ?? node.reason, Collapsed);
         item.id = `${node.folderUri}:reason:${node.reason}`;
-        item.description = `${node.paths.length}`;
+        item.description = formatNumber(node.paths.length);
         item.iconPath = new vscode.ThemeIcon(node.reason === 'secret-name' ? 'lock' : node.reason === 'too-large' ? 'file-binary' : 'circle-slash');
         return item;
       }
@@ -187,8 +196,9 @@ export class IndexTreeProvider implements vscode.TreeDataProvider<IndexNode>, vs
         item.id = `${node.folderUri}:skip:${node.path}`;
         item.resourceUri = vscode.Uri.joinPath(vscode.Uri.parse(node.folderUri), ...node.path.split('/'));
         item.iconPath = vscode.ThemeIcon.File;
-        item.description = node.detail;
-        item.tooltip = `${node.path}: ${REASON_LABELS[node.reason] ?? node.reason}${node.detail ? ` (${node.detail})` : ''}`;
+        const detail = skipDetail(node.detail);
+        item.description = detail;
+        item.tooltip = `${node.path}: ${REASON_LABELS[node.reason] ?? node.reason}${detail ? ` (${detail})` : ''}`;
         return item;
       }
     }

@@ -1,6 +1,7 @@
 // A quick pick that asks as you type: requests are debounced, and an answer that arrives after
 // a newer request was sent is dropped, so the list never jumps back to an old query. Items are
-// spans: accepting one opens it; their buttons copy `path:start-end` or add it to the pack.
+// spans: accepting one opens it; their buttons copy `path:start-end` or add it to the pack. A
+// source may add action items after them ("Show all in the Results view", "Resume indexing").
 // Cairn: Search and Cairn: Go to Symbol are two sources for it.
 import * as vscode from 'vscode';
 import type { CommandDeps } from '../commands/types';
@@ -17,6 +18,19 @@ export interface SpanItem extends vscode.QuickPickItem {
   hit: Span & { path: string; startLine: number; endLine: number };
 }
 
+/** An item that does something instead of opening a span. */
+export interface ActionItem extends vscode.QuickPickItem {
+  action(): unknown;
+  /** Keep the pick open (and ask again) after the action, instead of closing it first. */
+  keepOpen?: boolean;
+}
+
+/** Separators and action items, which a source may put among its span items. */
+export type ExtraItem = ActionItem | (vscode.QuickPickItem & { kind: vscode.QuickPickItemKind.Separator });
+
+const isAction = (item: vscode.QuickPickItem): item is ActionItem => typeof (item as Partial<ActionItem>).action === 'function';
+const isSpan = (item: vscode.QuickPickItem): item is SpanItem => !!(item as Partial<SpanItem>).hit;
+
 export interface LivePickSource<I extends SpanItem, A> {
   title: string;
   placeholder: string;
@@ -25,12 +39,16 @@ export interface LivePickSource<I extends SpanItem, A> {
   /** The answer for what was typed, or undefined when there is nothing to ask (blank input). */
   ask(input: string): Promise<A | undefined>;
   /** The items and the title that show an answer. */
-  present(answer: A | undefined, input: string): { items: I[]; title: string };
+  present(answer: A | undefined, input: string): { items: Array<I | ExtraItem>; title: string };
+  /** A context key that is true while the pick is open (for keybindings that act on it). */
+  contextKey?: string;
+  /** Called with the pick before it shows (to hide it from elsewhere). */
+  onShow?(pick: vscode.QuickPick<I | ExtraItem>): void;
   /** Says what failed, for the title: `Cairn: <failure> — <message>`. */
   failure: string;
   /** Before the accepted item's span opens, with the answer on screen. */
   onAccept?(shown: { input: string; answer: A } | undefined): void;
-  onButton?(button: vscode.QuickInputButton, shown: { input: string; answer: A } | undefined, pick: vscode.QuickPick<I>): Promise<void>;
+  onButton?(button: vscode.QuickInputButton, shown: { input: string; answer: A } | undefined, pick: vscode.QuickPick<I | ExtraItem>): Promise<void>;
 }
 
 export function multiRoot(): boolean {
@@ -43,9 +61,12 @@ export async function copySpan(hit: { path: string; startLine: number; endLine: 
   vscode.window.setStatusBarMessage(`$(copy) Copied ${ref}`, 3000);
 }
 
+/** The open pick of each context key. */
+const openPicks = new Map<string, object>();
+
 /** Shows the pick with `initial` typed in; resolves when it closes. */
 export function showLivePick<I extends SpanItem, A>(deps: CommandDeps, source: LivePickSource<I, A>, initial: string): Promise<void> {
-  const qp = vscode.window.createQuickPick<I>();
+  const qp = vscode.window.createQuickPick<I | ExtraItem>();
   qp.title = source.title;
   qp.placeholder = source.placeholder;
   qp.matchOnDescription = false;
@@ -64,9 +85,7 @@ export function showLivePick<I extends SpanItem, A>(deps: CommandDeps, source: L
       const answer = await source.ask(input);
       if (mine !== sequence) return; // a newer request is on its way
       shown = answer === undefined ? undefined : { input, answer };
-      const { items, title } = source.present(answer, input);
-      qp.items = items;
-      qp.title = title;
+      show(source.present(answer, input));
     } catch (e) {
       if (mine !== sequence) return;
       qp.items = [];
@@ -74,6 +93,14 @@ export function showLivePick<I extends SpanItem, A>(deps: CommandDeps, source: L
     } finally {
       if (mine === sequence) qp.busy = false;
     }
+  };
+
+  const show = ({ items, title }: ReturnType<typeof source.present>) => {
+    qp.items = items;
+    qp.title = title;
+    // A notice may lead the list; Enter still opens the top span.
+    const top = items.find(isSpan);
+    if (top && items[0] !== top) qp.activeItems = [top];
   };
 
   return new Promise<void>((resolve) => {
@@ -85,16 +112,29 @@ export function showLivePick<I extends SpanItem, A>(deps: CommandDeps, source: L
       qp.onDidAccept(async () => {
         const item = qp.selectedItems[0] ?? qp.activeItems[0];
         if (!item) return;
+        if (isAction(item)) {
+          if (!item.keepOpen) qp.hide();
+          await item.action();
+          if (item.keepOpen) void run(qp.value);
+          return;
+        }
+        if (!isSpan(item)) return;
         source.onAccept?.(shown);
         qp.hide();
         await deps.services.openSpan(item.hit);
       }),
       qp.onDidTriggerItemButton(async ({ button, item }) => {
+        if (!isSpan(item)) return;
         if (button === COPY_BUTTON) await copySpan(item.hit);
         else if (button === ADD_BUTTON) await vscode.commands.executeCommand('cairn.addToContextPack', item.hit);
       }),
       qp.onDidTriggerButton((button) => source.onButton?.(button, shown, qp)),
       qp.onDidHide(() => {
+        // A pick shown over this one has set the key already: only the newest pick clears it.
+        if (source.contextKey && openPicks.get(source.contextKey) === qp) {
+          openPicks.delete(source.contextKey);
+          void vscode.commands.executeCommand('setContext', source.contextKey, false);
+        }
         clearTimeout(timer);
         sequence++;
         for (const s of subscriptions) s.dispose();
@@ -103,7 +143,13 @@ export function showLivePick<I extends SpanItem, A>(deps: CommandDeps, source: L
       }),
     ];
     qp.value = initial;
+    source.onShow?.(qp);
+    if (source.contextKey) {
+      openPicks.set(source.contextKey, qp);
+      void vscode.commands.executeCommand('setContext', source.contextKey, true);
+    }
     qp.show();
     if (initial) void run(initial);
+    else show(source.present(undefined, ''));
   });
 }

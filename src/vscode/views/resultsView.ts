@@ -1,11 +1,14 @@
-// The Results view: the last search, as files with their matching chunks. A chunk opens its exact
-// range; its tooltip explains the score; its context menu copies `path:start-end` or adds it to
-// the context pack. The view is empty (and shows its welcome content) until a search ran.
+// The Results view: the last search, as files (with their number of matches) and their matching
+// chunks. A chunk opens at its matched line; its tooltip explains the score; its context menu (and
+// Ctrl+C on the focused row) copies `path:start-end`, or adds it to the context pack. While
+// indexing is paused the first row says so and resumes it. The view is empty (and shows its
+// welcome content) until a search ran.
 import * as vscode from 'vscode';
 import type { SearchHit } from '../../core/search/types';
-import { count, hitTitle, hitTooltip, kindIcon, matchedLine } from '../format';
+import { count, formatNumber, hitTitle, kindIcon, matchedLine } from '../format';
 import type { LastSearch, SavedSearch } from '../lastSearch';
-import type { FolderHit } from '../services';
+import type { EngineClient, FolderHit } from '../services';
+import { hitTooltip } from './hitTooltip';
 
 export const RESULTS_VIEW_ID = 'cairn.results';
 /** The first files are expanded; the rest stay folded so the list stays scannable. */
@@ -31,7 +34,15 @@ interface EmptyNode {
   warnings: string[];
 }
 
-export type ResultNode = FileNode | HitNode | EmptyNode;
+/** The first row while indexing is paused: the results may miss changes since. */
+interface PausedNode {
+  type: 'paused';
+}
+
+export type ResultNode = FileNode | HitNode | EmptyNode | PausedNode;
+
+const PAUSED_NODE: PausedNode = { type: 'paused' };
+export const PAUSED_ROW_LABEL = 'Indexing paused — Resume';
 
 /**
  * Groups hits by file, chunks in line order. Files come in the order of `fileOrder` (the same
@@ -61,8 +72,13 @@ export class ResultsTreeProvider implements vscode.TreeDataProvider<ResultNode>,
   readonly onDidChangeTreeData = this.emitter.event;
   private roots: ResultNode[] = [];
 
-  constructor(lastSearch: LastSearch) {
+  constructor(lastSearch: LastSearch, private readonly paused: () => boolean) {
     this.load(lastSearch.current);
+  }
+
+  /** Redraws (the paused row comes and goes with indexing's state). */
+  refresh(): void {
+    this.emitter.fire();
   }
 
   load(saved: SavedSearch | undefined): void {
@@ -73,7 +89,7 @@ export class ResultsTreeProvider implements vscode.TreeDataProvider<ResultNode>,
   }
 
   getChildren(node?: ResultNode): ResultNode[] {
-    if (!node) return this.roots;
+    if (!node) return this.roots.length && this.paused() ? [PAUSED_NODE, ...this.roots] : this.roots;
     if (node.type === 'file') return node.hits.map((hit) => ({ type: 'hit', hit }));
     return [];
   }
@@ -85,6 +101,16 @@ export class ResultsTreeProvider implements vscode.TreeDataProvider<ResultNode>,
 
   getTreeItem(node: ResultNode): vscode.TreeItem {
     const multi = (vscode.workspace.workspaceFolders?.length ?? 0) > 1;
+    if (node.type === 'paused') {
+      const item = new vscode.TreeItem(PAUSED_ROW_LABEL);
+      item.id = 'paused';
+      item.iconPath = new vscode.ThemeIcon('debug-pause', new vscode.ThemeColor('list.warningForeground'));
+      item.description = 'results may miss recent changes';
+      item.tooltip = 'Indexing is paused: files changed since are not searched as they are now. Click to resume indexing.';
+      item.command = { command: 'cairn.resumeIndexing', title: 'Resume Indexing' };
+      item.contextValue = 'cairn.paused';
+      return item;
+    }
     if (node.type === 'empty') {
       const item = new vscode.TreeItem(`No results for "${node.query}"`);
       item.iconPath = new vscode.ThemeIcon('search-stop');
@@ -100,8 +126,10 @@ export class ResultsTreeProvider implements vscode.TreeDataProvider<ResultNode>,
       item.id = `file:${node.folderUri}:${node.path}`;
       item.resourceUri = vscode.Uri.joinPath(vscode.Uri.parse(node.folderUri), ...node.path.split('/'));
       item.iconPath = vscode.ThemeIcon.File;
-      item.description = [multi ? node.folder : '', dir].filter(Boolean).join(' · ');
+      // The number of matches after the folder, as VS Code's Search view counts a file's matches.
+      item.description = [multi ? node.folder : '', dir, formatNumber(node.hits.length)].filter(Boolean).join(' · ');
       item.tooltip = `${multi ? `${node.folder}: ` : ''}${node.path} — ${count(node.hits.length, 'match', 'matches')}`;
+      item.accessibilityInformation = { label: `${node.path}, ${count(node.hits.length, 'match', 'matches')}` };
       item.contextValue = 'cairn.file';
       return item;
     }
@@ -128,8 +156,8 @@ export class ResultsTreeProvider implements vscode.TreeDataProvider<ResultNode>,
 }
 
 /** Creates the Results view; it follows the last search and says what it shows. */
-export function createResultsView(lastSearch: LastSearch): { view: vscode.TreeView<ResultNode>; provider: ResultsTreeProvider; disposables: vscode.Disposable[] } {
-  const provider = new ResultsTreeProvider(lastSearch);
+export function createResultsView(lastSearch: LastSearch, engine: EngineClient): { view: vscode.TreeView<ResultNode>; provider: ResultsTreeProvider; disposables: vscode.Disposable[] } {
+  const provider = new ResultsTreeProvider(lastSearch, () => engine.paused);
   const view = vscode.window.createTreeView(RESULTS_VIEW_ID, { treeDataProvider: provider, showCollapseAll: true });
   const describe = (saved: SavedSearch | undefined) => {
     view.description = saved?.query;
@@ -137,6 +165,7 @@ export function createResultsView(lastSearch: LastSearch): { view: vscode.TreeVi
     view.message = saved && n > 0 ? `${count(n, 'result')} for "${saved.query}" in ${count(groupByFile(saved.result.results).length, 'file')}` : undefined;
   };
   describe(lastSearch.current);
+  let paused = engine.paused;
   void vscode.commands.executeCommand('setContext', 'cairn.hasResults', (lastSearch.current?.result.results.length ?? 0) > 0);
   const disposables = [
     provider,
@@ -144,6 +173,12 @@ export function createResultsView(lastSearch: LastSearch): { view: vscode.TreeVi
     lastSearch.onDidChange((saved) => {
       provider.load(saved);
       describe(saved);
+    }),
+    // State changes fire on every progress report: redraw only when pausing flips.
+    engine.onDidChangeState(() => {
+      if (engine.paused === paused) return;
+      paused = engine.paused;
+      provider.refresh();
     }),
   ];
   return { view, provider, disposables };

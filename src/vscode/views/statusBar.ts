@@ -17,9 +17,9 @@ export function summarize(states: readonly FolderState[], paused: boolean): Stat
     const what =
       s.kind === 'error' ? `error: ${s.error ?? 'unknown'}`
       : s.kind === 'indexing' ? `indexing (${progressText(s.progress)})`
-      : st?.exists ? `${count(st.files, 'file')}, ${count(st.chunks, 'chunk')}, updated ${relativeTime(st.updatedAt)}`
+      : st?.exists ? `${count(st.files, 'file')}, ${count(st.chunks, 'chunk')}, ${s.kind === 'paused' ? 'as of' : 'updated'} ${relativeTime(st.updatedAt)}`
       : s.kind;
-    return `${s.folder.name}: ${what}${s.kind === 'paused' ? ' (paused)' : ''}`;
+    return `${s.folder.name}: ${what}${s.kind === 'paused' ? ' (indexing paused)' : ''}`;
   });
   const tooltip = states.length ? `Cairn index\n${lines.join('\n')}` : 'Cairn: no folder open';
   const files = states.reduce((n, s) => n + (s.status?.files ?? 0), 0);

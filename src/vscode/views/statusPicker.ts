@@ -15,7 +15,7 @@ function folderItem(state: FolderState): StatusItem {
   const detail =
     state.kind === 'error' ? state.error
     : state.kind === 'indexing' ? progressText(state.progress)
-    : s?.exists ? `updated ${relativeTime(s.updatedAt)} · ${Object.keys(s.languages).length} languages · ${count(s.skipped.length, 'file')} skipped`
+    : s?.exists ? `${count(s.files, 'file')} · ${state.kind === 'paused' ? 'as of' : 'updated'} ${relativeTime(s.updatedAt)} · ${count(Object.keys(s.languages).length, 'language')} · ${count(s.skipped.length, 'file')} skipped`
     : 'no index yet';
   return { label: `$(${icon}) ${state.folder.name}`, description: folderDescription(state), detail, command: state.kind === 'error' ? 'cairn.showLog' : 'cairn.index.focus' };
 }
@@ -30,7 +30,7 @@ export async function showStatusPicker(engine: EngineClient): Promise<void> {
     { label: '$(symbol-class) Go to Symbol', command: 'cairn.goToSymbol' },
     { label: '$(refresh) Refresh Index', description: 'incremental', command: 'cairn.refreshIndex' },
     engine.paused ? { label: '$(debug-continue) Resume Indexing', command: 'cairn.resumeIndexing' } : { label: '$(debug-pause) Pause Indexing', command: 'cairn.pauseIndexing' },
-    { label: '$(trash) Rebuild Index', description: 'from scratch', command: 'cairn.rebuildIndex' },
+    { label: '$(sync) Rebuild Index', description: 'from scratch', command: 'cairn.rebuildIndex' },
     { label: '$(output) Show Log', command: 'cairn.showLog' },
   ];
   const picked = await vscode.window.showQuickPick(items, { title: 'Cairn: Index Status', placeHolder: 'Folders and index commands' });

@@ -4,7 +4,7 @@
 import * as vscode from 'vscode';
 import type { SymbolHit } from '../../core/search/types';
 import type { CommandDeps } from '../commands/types';
-import { kindIcon, previewLine } from '../format';
+import { kindIcon, previewLine, shortenBreadcrumb } from '../format';
 import type { FolderHit, MultiSearchResult } from '../services';
 import { ADD_BUTTON, COPY_BUTTON, multiRoot, showLivePick } from './livePick';
 
@@ -23,9 +23,10 @@ const MATCH_LABELS: Record<string, string> = {
 
 function symbolItem(hit: FolderHit<SymbolHit>, withFolder: boolean): SymbolItem {
   const name = hit.qualifiedName || hit.symbol;
-  const where = `${hit.path}:${hit.startLine}`;
+  // Where it opens: the name's line, below any doc comment the range starts with.
+  const where = `${hit.path}:${hit.nameLine ?? hit.startLine}`;
   return {
-    label: `$(${kindIcon(hit.kind)}) ${name}`,
+    label: `$(${kindIcon(hit.kind)}) ${shortenBreadcrumb(name, '.')}`,
     description: [where, withFolder ? hit.folder : '', MATCH_LABELS[hit.match] ?? hit.match].filter(Boolean).join(' · '),
     detail: hit.signature || previewLine(hit) || undefined,
     alwaysShow: true,

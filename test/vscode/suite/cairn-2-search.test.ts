@@ -2,27 +2,12 @@
 // click-to-open, persistence, screenshots), inline filters, and Go to Symbol.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { hitLine, hitTitle, hitTooltip, spanReference } from '../../../src/vscode/format';
+import { hitLine, hitTitle, spanReference } from '../../../src/vscode/format';
+import { hitTooltip } from '../../../src/vscode/views/hitTooltip';
 import { caretOf } from '../../../src/vscode/hitLine';
 import { parseSearchInput } from '../../../src/vscode/searchQuery';
-import { api, poll, ready, sleep } from './cairnHelpers';
-import { click, getText, press, screenshot, typeText, ui, uiAvailable, waitForText } from './ui';
-
-async function closeEditors(): Promise<void> {
-  await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-}
-
-/** The active editor's file (relative) and selection as 1-based lines. */
-function activeSpan(): { path: string; startLine: number; endLine: number } | undefined {
-  const e = vscode.window.activeTextEditor;
-  if (!e) return undefined;
-  return { path: vscode.workspace.asRelativePath(e.document.uri, false), startLine: e.selection.start.line + 1, endLine: e.selection.end.line + 1 };
-}
-
-async function waitForQuickInput(): Promise<void> {
-  const r = await ui({ waitForSelector: '.quick-input-widget .quick-input-box input' });
-  if (!r.ok) throw new Error(`quick input did not open: ${r.error}`);
-}
+import { activeSpan, api, closeEditors, poll, ready, sleep, waitForQuickInput } from './cairnHelpers';
+import { click, getText, press, screenshot, typeText, uiAvailable, waitForText } from './ui';
 
 describe('Cairn: search', () => {
   before(async function () {

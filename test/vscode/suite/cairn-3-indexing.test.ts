@@ -5,8 +5,9 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { api, fixturePath, folder, foundPaths, poll, readCairnLog, ready, recordRefreshes, setSetting, sleep } from './cairnHelpers';
-import { click, screenshot, uiAvailable, waitForText } from './ui';
+import { bytes } from '../../../src/vscode/format';
+import { api, fixturePath, folder, foundPaths, poll, readCairnLog, ready, recordRefreshes, setSetting, sleep, waitForQuickInput } from './cairnHelpers';
+import { click, getText, press, screenshot, typeText, ui, uiAvailable, waitForText } from './ui';
 
 async function symbolFound(name: string): Promise<string | undefined> {
   const a = await api();
@@ -217,7 +218,10 @@ describe('Cairn: indexing', () => {
         await click({ text: 'Skipped files', exact: true });
         await click({ text: 'Too large', exact: true });
         await waitForText(large[0]!);
+        // Sizes as people read them: "1.2 KB (limit 900 B)", not byte counts.
+        await waitForText(`${bytes(fs.statSync(fixturePath(large[0]!)).size)} (limit 900 B)`);
         await screenshot('sidebar-index-skipped', { clip: '.part.sidebar' });
+        await click({ text: 'Skipped files', exact: true });
       }
     } finally {
       await setSetting('maxFileSize', undefined);
@@ -252,6 +256,43 @@ describe('Cairn: indexing', () => {
     }
   });
 
+  it('while paused, search and the views say so, the counts are dated, and Resume is one step away', async function () {
+    if (!uiAvailable()) this.skip();
+    this.timeout(60000);
+    const a = await api();
+    await vscode.commands.executeCommand('cairn.search', { query: 'vector length', target: 'view' });
+    await vscode.commands.executeCommand('cairn.pauseIndexing');
+    try {
+      // The Results view's first row, and the Index view's counts "as of" the last index.
+      await vscode.commands.executeCommand('workbench.view.extension.cairn');
+      await waitForText('Indexing paused — Resume');
+      await waitForText('(paused)');
+      const sidebar = await getText('.part.sidebar');
+      assert.match(sidebar, /as of .+ \(paused\)/, sidebar);
+      await screenshot('sidebar-paused-results', { clip: '.part.sidebar' });
+      // The search pick's title, and its Resume item.
+      void vscode.commands.executeCommand('cairn.search');
+      await waitForQuickInput();
+      await typeText('vector length');
+      await waitForText('indexing paused');
+      // The notice leads the list; the top hit stays the one Enter opens.
+      const first = await getText('.quick-input-widget .monaco-list-row[data-index="0"]');
+      assert.match(first, /Indexing paused — Resume/, first);
+      const active = await getText('.quick-input-widget .monaco-list-row.focused');
+      assert.ok(!active.includes('Indexing paused'), `the notice is the active item: ${active}`);
+      await screenshot('search-quickpick-paused', { clip: '.quick-input-widget' });
+      await click({ selector: '.quick-input-widget .monaco-list-row:has-text("Indexing paused — Resume")' });
+      await poll('indexing to resume', () => !a.services.engine.paused, 5000);
+      // The pick stays open, and the notice goes.
+      await poll('the notice to go', async () => !(await getText('.quick-input-widget .quick-input-list')).includes('Indexing paused'), 5000);
+      await press('Escape');
+      assert.ok(!(await ui({ waitForText: 'Indexing paused — Resume', timeoutMs: 1000 })).ok, 'the Results view still says indexing is paused');
+    } finally {
+      a.services.engine.resume();
+      await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+    }
+  });
+
   it('a corrupted store is rebuilt, search still answers, and the log says so', async function () {
     this.timeout(60000);
     const a = await api();
@@ -271,12 +312,20 @@ describe('Cairn: indexing', () => {
     }
   });
 
-  it('Rebuild Index builds the index from scratch', async function () {
+  it('Rebuild Index asks first, in a modal dialog, and rebuilds nothing without a yes; then builds from scratch', async function () {
     this.timeout(60000);
     const a = await api();
     const rec = recordRefreshes(a);
+    const question = `Rebuild the index of ${folder().name}? Search keeps using the current index until the new one is ready.`;
     try {
+      // An extension test host refuses modal dialogs (VS Code's DialogService throws "refused to
+      // show dialog in tests. Contents: <message>"): that the refusal names our question shows the
+      // command asked in a modal dialog, and no answer must mean no rebuild.
       await vscode.commands.executeCommand('cairn.rebuildIndex');
+      await poll('the confirmation to be asked', () => readCairnLog(a).includes(`refused to show dialog in tests. Contents: ${question}`), 5000);
+      await sleep(500);
+      assert.deepEqual(rec.reports.filter((r) => r.rebuild), [], 'rebuilt without a yes');
+      await vscode.commands.executeCommand('cairn.rebuildIndex', { skipConfirmation: true });
       assert.equal(rec.reports.at(-1)?.rebuild, true);
       assert.equal(rec.reports.at(-1)?.report.rebuilt, true);
       assert.ok((await foundPaths(a, 'UserRepository')).includes('app/models.py'));

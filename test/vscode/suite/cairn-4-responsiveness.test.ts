@@ -16,6 +16,7 @@ import * as fs from 'node:fs';
 import * as inspector from 'node:inspector';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { formatNumber } from '../../../src/vscode/format';
 import { api, fixturePath, poll, ready } from './cairnHelpers';
 import { click, screenshot, uiAvailable, waitForText } from './ui';
 
@@ -208,6 +209,8 @@ describe('Cairn: responsiveness', () => {
     assert.ok(maxCallCpu <= MAX_BLOCK_MS, `a command call kept the thread busy for ${maxCallCpu.toFixed(1)} ms`);
     const hit = await poll('a generated symbol', async () => (await a.services.engine.findSymbol('build_shapes_1234')).results[0], 5000);
     assert.equal(hit.path, 'generated/shapes_1234.py');
+    // Thousands are written with the locale's separator: "Cairn 2,007 files".
+    if (uiAvailable()) await waitForText(`Cairn ${formatNumber(filesAfter, 0, 'en')} files`);
   });
 
   it('a rebuild of the bigger index shows a notification with progress; cancelling it pauses indexing', async function () {
@@ -216,7 +219,7 @@ describe('Cairn: responsiveness', () => {
     const a = await api();
     await ready(a);
     const generation = a.client.host.generation;
-    void vscode.commands.executeCommand('cairn.rebuildIndex');
+    void vscode.commands.executeCommand('cairn.rebuildIndex', { skipConfirmation: true });
     // This host (smoke-test driver mode) files notifications in the notification centre without a toast.
     await poll('the rebuild to start', () => a.services.engine.states().some((s) => s.kind === 'indexing' && s.fromScratch), 10000);
     await vscode.commands.executeCommand('notifications.showList');

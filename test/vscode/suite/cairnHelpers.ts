@@ -1,10 +1,12 @@
 // Helpers for the extension's own in-host suites (cairn-*.test.ts): the running extension's API,
-// polling, the fixture folder, settings, and the Cairn log file.
+// polling, the fixture folder, settings, the Cairn log file, and the editor and quick input the
+// navigation tests look at.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { CairnApi } from '../../../src/vscode/extension';
 import type { RefreshReport } from '../../../src/core/engine/indexer';
+import { ui } from './ui';
 
 export async function api(): Promise<CairnApi> {
   const ext = vscode.extensions.getExtension<CairnApi | undefined>('cairn-dev.cairn');
@@ -88,4 +90,21 @@ export function readCairnLog(a: CairnApi): string {
 
 export async function setSetting(key: string, value: unknown): Promise<void> {
   await vscode.workspace.getConfiguration('cairn').update(key, value, vscode.ConfigurationTarget.Global);
+}
+
+export async function closeEditors(): Promise<void> {
+  await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+}
+
+/** The active editor's file (relative) and selection as 1-based lines. */
+export function activeSpan(): { path: string; startLine: number; endLine: number } | undefined {
+  const e = vscode.window.activeTextEditor;
+  if (!e) return undefined;
+  return { path: vscode.workspace.asRelativePath(e.document.uri, false), startLine: e.selection.start.line + 1, endLine: e.selection.end.line + 1 };
+}
+
+/** Waits for the quick input's box (Cairn: Search, Go to Symbol) to show. */
+export async function waitForQuickInput(): Promise<void> {
+  const r = await ui({ waitForSelector: '.quick-input-widget .quick-input-box input' });
+  if (!r.ok) throw new Error(`quick input did not open: ${r.error}`);
 }
