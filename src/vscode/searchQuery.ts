@@ -12,7 +12,7 @@ export interface ParsedSearch {
 }
 
 const FILTER = /^(lang|language|kind|path|scope):(.+)$/i;
-const SCOPES: readonly string[] = ['code', 'docs', 'all'];
+const SCOPES: readonly string[] = ['auto', 'code', 'docs', 'all'];
 
 function values(raw: string): string[] {
   return raw.split(',').map((v) => v.trim()).filter(Boolean);

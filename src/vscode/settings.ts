@@ -32,7 +32,7 @@ export interface CairnSettings {
 
 export const SECTION = 'cairn';
 
-const SCOPES: readonly Scope[] = ['code', 'docs', 'all'];
+const SCOPES: readonly Scope[] = ['auto', 'code', 'docs', 'all'];
 
 function stringList(value: unknown): string[] {
   return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string').map((v) => v.trim()).filter(Boolean) : [];
@@ -64,7 +64,7 @@ export function readSettings(scope?: vscode.ConfigurationScope): CairnSettings {
     },
     indexOnSave: c.get<boolean>('indexOnSave') ?? true,
     resultLimit: Math.min(500, positiveInt(c.get('resultLimit'), 50)),
-    search: { scope: scopeSetting && SCOPES.includes(scopeSetting) ? scopeSetting : 'all' },
+    search: { scope: scopeSetting && SCOPES.includes(scopeSetting) ? scopeSetting : 'auto' },
     registry: { dir: (c.get<string>('registry.dir') ?? '').trim() },
   };
 }

@@ -77,22 +77,53 @@ export function showLivePick<I extends SpanItem, A>(deps: CommandDeps, source: L
   let sequence = 0;
   let timer: NodeJS.Timeout | undefined;
   let shown: { input: string; answer: A } | undefined;
+  /** The answer for what is typed is still to come: debouncing, or asked and not answered. */
+  let waiting = false;
+  /** Enter was pressed while waiting: open the first span of the answer when it arrives. */
+  let acceptWhenAnswered = false;
+
+  const open = async (item: I) => {
+    source.onAccept?.(shown);
+    qp.hide();
+    await deps.services.openSpan(item.hit);
+  };
 
   const run = async (input: string) => {
     const mine = ++sequence;
+    clearTimeout(timer);
+    waiting = true;
     qp.busy = true;
     try {
       const answer = await source.ask(input);
       if (mine !== sequence) return; // a newer request is on its way
+      waiting = false;
       shown = answer === undefined ? undefined : { input, answer };
-      show(source.present(answer, input));
+      const presented = source.present(answer, input);
+      show(presented);
+      if (acceptWhenAnswered) {
+        acceptWhenAnswered = false;
+        const first = presented.items.find((x): x is I => isSpan(x));
+        if (first) await open(first);
+      }
     } catch (e) {
       if (mine !== sequence) return;
+      waiting = false;
+      acceptWhenAnswered = false;
       qp.items = [];
       qp.title = `Cairn: ${source.failure} — ${e instanceof Error ? e.message : String(e)}`;
     } finally {
       if (mine === sequence) qp.busy = false;
     }
+  };
+
+  /** Asks at once for what is typed when the debounce timer has not fired yet. */
+  let debounced: string | undefined;
+  const runNowIfDebouncing = async () => {
+    if (debounced === undefined) return;
+    const value = debounced;
+    debounced = undefined;
+    clearTimeout(timer);
+    await run(value);
   };
 
   const show = ({ items, title }: ReturnType<typeof source.present>) => {
@@ -107,10 +138,22 @@ export function showLivePick<I extends SpanItem, A>(deps: CommandDeps, source: L
     const subscriptions: vscode.Disposable[] = [
       qp.onDidChangeValue((value) => {
         clearTimeout(timer);
-        timer = setTimeout(() => void run(value), SEARCH_DEBOUNCE_MS);
+        waiting = true;
+        debounced = value;
+        timer = setTimeout(() => {
+          debounced = undefined;
+          void run(value);
+        }, SEARCH_DEBOUNCE_MS);
       }),
       qp.onDidAccept(async () => {
         const item = qp.selectedItems[0] ?? qp.activeItems[0];
+        // The items on screen answer an earlier query: open the answer to what is typed instead,
+        // when it comes (asked at once if it was still being debounced).
+        if (waiting && (!item || isSpan(item))) {
+          acceptWhenAnswered = true;
+          void runNowIfDebouncing();
+          return;
+        }
         if (!item) return;
         if (isAction(item)) {
           if (!item.keepOpen) qp.hide();
@@ -119,9 +162,7 @@ export function showLivePick<I extends SpanItem, A>(deps: CommandDeps, source: L
           return;
         }
         if (!isSpan(item)) return;
-        source.onAccept?.(shown);
-        qp.hide();
-        await deps.services.openSpan(item.hit);
+        await open(item);
       }),
       qp.onDidTriggerItemButton(async ({ button, item }) => {
         if (!isSpan(item)) return;

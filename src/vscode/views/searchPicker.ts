@@ -66,7 +66,8 @@ export async function searchFor(deps: CommandDeps, input: string): Promise<Multi
   const { text, filters } = parseSearchInput(input);
   if (!text.trim()) return undefined;
   const settings = deps.services.settings();
-  return deps.services.engine.search(text, { ...filters, scope: filters.scope ?? settings.search.scope, limit: settings.resultLimit });
+  // As you type: the last word is a prefix too (`getSco` finds getScope), below exact words.
+  return deps.services.engine.search(text, { ...filters, scope: filters.scope ?? settings.search.scope, limit: settings.resultLimit, prefixLast: true });
 }
 
 /** The results' title line: count, time and anything the engine warned about. */
@@ -90,7 +91,7 @@ function rememberSearch(deps: CommandDeps, input: string, answer: MultiSearchRes
   if (!text.trim() || answer.results.length === 0) return;
   const settings = deps.services.settings();
   void deps.services.engine
-    .searchFiles(text, { ...filters, scope: filters.scope ?? settings.search.scope, limit: settings.resultLimit })
+    .searchFiles(text, { ...filters, scope: filters.scope ?? settings.search.scope, limit: settings.resultLimit, prefixLast: true })
     .then((r) => {
       if (deps.lastSearch.current?.query === query && deps.lastSearch.current.result === answer) deps.lastSearch.set(query, { ...answer, files: r.files });
     })

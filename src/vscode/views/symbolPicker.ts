@@ -4,7 +4,7 @@
 import * as vscode from 'vscode';
 import type { SymbolHit } from '../../core/search/types';
 import type { CommandDeps } from '../commands/types';
-import { kindIcon, previewLine, shortenBreadcrumb } from '../format';
+import { formatNumber, kindIcon, previewLine, shortenBreadcrumb } from '../format';
 import type { FolderHit, MultiSearchResult } from '../services';
 import { ADD_BUTTON, COPY_BUTTON, multiRoot, showLivePick } from './livePick';
 
@@ -35,6 +35,18 @@ function symbolItem(hit: FolderHit<SymbolHit>, withFolder: boolean): SymbolItem 
   };
 }
 
+/**
+ * The pick's title. A name still being typed finds longer names or initials, not an exact one:
+ * that is the list working, not a failure, so only a lookup with no such match says "no symbol".
+ */
+export function symbolTitle(result: Pick<MultiSearchResult<SymbolHit>, 'results'> & { exact?: boolean; note?: string }, name: string): string {
+  const title = 'Cairn: Go to Symbol';
+  if (result.exact) return title;
+  const partial = result.results.filter((h) => h.match === 'prefix' || h.match === 'camel-case').length;
+  if (partial > 0) return `${title} — ${formatNumber(partial)} name${partial === 1 ? '' : 's'} starting with or abbreviated as "${name}"`;
+  return `Cairn: ${result.note ?? `no symbol named "${name}"`}`;
+}
+
 /** A one-word selection in the editor is a deliberate first query. */
 function selectedWord(): string {
   const editor = vscode.window.activeTextEditor;
@@ -55,10 +67,7 @@ export function showSymbolPicker(deps: CommandDeps, initial?: string): void {
       present: (result, name) => {
         if (!result) return { items: [], title };
         const problem = result.warnings[0] ? ` — ${result.warnings[0]}` : '';
-        return {
-          items: result.results.map((h) => symbolItem(h, withFolder)),
-          title: result.exact ? `${title}${problem}` : `Cairn: ${result.note ?? `no symbol named "${name.trim()}"`}${problem}`,
-        };
+        return { items: result.results.map((h) => symbolItem(h, withFolder)), title: `${symbolTitle(result, name.trim())}${problem}` };
       },
       failure: 'symbol lookup failed',
     },

@@ -4,10 +4,11 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { hitLine, hitTitle, spanReference } from '../../../src/vscode/format';
 import { hitTooltip } from '../../../src/vscode/views/hitTooltip';
+import { symbolTitle } from '../../../src/vscode/views/symbolPicker';
 import { caretOf } from '../../../src/vscode/hitLine';
 import { parseSearchInput } from '../../../src/vscode/searchQuery';
 import { activeSpan, api, closeEditors, poll, ready, sleep, waitForQuickInput } from './cairnHelpers';
-import { click, getText, press, screenshot, typeText, uiAvailable, waitForText } from './ui';
+import { click, getText, press, screenshot, typeText, uiAvailable, uiOk, waitForText } from './ui';
 
 describe('Cairn: search', () => {
   before(async function () {
@@ -66,6 +67,57 @@ describe('Cairn: search', () => {
     await screenshot('editor-span', { clip: '.part.editor' });
     // Accepting also fills the Results view with that search.
     assert.equal(a.lastSearch.current?.query, query);
+  });
+
+  it('Cairn: Search — Enter pressed before the answer opens the answer to what is typed, never an earlier query\'s item', async function () {
+    if (!uiAvailable()) this.skip();
+    this.timeout(60000);
+    await closeEditors();
+    void vscode.commands.executeCommand('cairn.search');
+    await waitForQuickInput();
+    // Before any answer: typed and Enter in one step, well inside the debounce.
+    await uiOk({ type: 'vector length', press: 'Enter' });
+    await poll('vector.ts to open', () => activeSpan()?.path === 'src/math/vector.ts' || undefined);
+    await closeEditors();
+    // With an earlier query's items on screen: a new query, then Enter at once.
+    void vscode.commands.executeCommand('cairn.search');
+    await waitForQuickInput();
+    await typeText('createGreeter');
+    await waitForText('src/greeter.ts:');
+    await press('Control+A');
+    await uiOk({ type: 'vector length', press: 'Enter' });
+    const opened = await poll('a file to open', () => activeSpan());
+    assert.equal(opened.path, 'src/math/vector.ts', 'the answer to "vector length" opened, not the greeter hit that was on screen');
+  });
+
+  it('Cairn: Search as you type — the last word is a prefix (`createGre` finds createGreeter), exact words first', async function () {
+    const a = await api();
+    const partial = await a.services.engine.search('createGre', { prefixLast: true });
+    assert.equal(partial.results[0]?.symbol, 'createGreeter');
+    // One word typed in lower case has no camel-case parts to match on: only the prefix finds it.
+    assert.ok(!(await a.services.engine.search('creategre')).results.some((h) => h.symbol === 'createGreeter'), 'without the option a partial word is not a prefix');
+    assert.equal((await a.services.engine.search('creategre', { prefixLast: true })).results[0]?.symbol, 'createGreeter');
+    if (!uiAvailable()) return;
+    await closeEditors();
+    void vscode.commands.executeCommand('cairn.search');
+    await waitForQuickInput();
+    await typeText('createGre');
+    await waitForText('src/greeter.ts:');
+  });
+
+  it('Go to Symbol: a name still being typed lists the names it starts, without saying "no symbol"', async function () {
+    const a = await api();
+    const r = await a.services.engine.findSymbol('createGre', { limit: 20 });
+    assert.equal(r.exact, false);
+    const title = symbolTitle(r, 'createGre');
+    assert.match(title, /starting with or abbreviated as "createGre"/);
+    assert.doesNotMatch(title, /no symbol/);
+    assert.match(symbolTitle(await a.services.engine.findSymbol('Gretr', { limit: 20 }), 'Gretr'), /no symbol named "Gretr"/);
+    if (!uiAvailable()) return;
+    void vscode.commands.executeCommand('cairn.goToSymbol');
+    await waitForQuickInput();
+    await typeText('createGre');
+    await waitForText('starting with or abbreviated as "createGre"');
   });
 
   it('Cairn: Search — the copy button on a result copies its `path:start-end`', async function () {
