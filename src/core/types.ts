@@ -116,6 +116,12 @@ export interface Chunk {
   definitionEndLine?: number;
   /** On the second and later parts of a definition split for size (never a symbol result). */
   continued?: boolean;
+  /**
+   * The characters the chunk stands for, as UTF-16 offsets into the document's text (end
+   * exclusive), when they are not whole lines: code sharing a line with definitions, a piece of
+   * a minified line. Absent, the chunk stands for lines startLine..endLine.
+   */
+  span?: [start: number, end: number];
   /** Definitions inside this chunk's code that have no chunk of their own (nested functions, object-literal methods). */
   nested?: NestedDefinition[];
 }

@@ -224,14 +224,23 @@ describe('AstChunker behaviour', function () {
       for (let i = 1; i < pieces.length; i++) assert.ok(pieces[i]!.startLine > pieces[i - 1]!.endLine);
     });
 
-    it('a single line longer than the budget stays whole', async () => {
+    it('a single line longer than the budget is cut into character ranges of it', async () => {
       const long = `export const TABLE = [${Array.from({ length: 300 }, (_, i) => i).join(', ')}];`;
       const result = (await chunkText('src/table.ts', `${long}\nexport function f() {}\n`, 200))!;
-      assert.deepEqual(outline(result.chunks), [
-        { kind: 'constant', symbol: 'TABLE', context: 'TABLE', lines: '1-1' },
-        { kind: 'function', symbol: 'f', context: 'f', lines: '2-2' },
-      ]);
-      assert.equal(result.chunks[0]!.text, long);
+      const pieces = result.chunks.filter((c) => c.symbol === 'TABLE');
+      assert.deepEqual(outline(result.chunks).slice(pieces.length), [{ kind: 'function', symbol: 'f', context: 'f', lines: '2-2' }]);
+      assert.ok(pieces.length >= long.length / 200, `${pieces.length} pieces`);
+      assert.deepEqual(pieces.map((c) => [c.kind, c.startLine, c.endLine, c.continued ?? false]), pieces.map((_, i) => ['constant', 1, 1, i > 0]));
+      let at = 0;
+      for (const c of pieces) {
+        assert.ok(c.span && c.span[0] >= at, 'spans in order, apart');
+        assert.equal(c.text, long.slice(c.span[0], c.span[1]));
+        assert.ok(c.text.length <= 200, `${c.text.length} chars`);
+        assert.ok(!/\d\d/.test(long.slice(c.span[0] - 1, c.span[0] + 1)), `cut inside a number: ${c.text.slice(0, 20)}`);
+        assert.equal(long.slice(at, c.span[0]).trim(), '', 'nothing left out between pieces');
+        at = c.span[1];
+      }
+      assert.equal(at, long.length);
     });
 
     it('the lines of a multi-line string are cut by lines when its function is split', async () => {
@@ -242,6 +251,72 @@ describe('AstChunker behaviour', function () {
       assert.ok(result.chunks.length > 5);
       assert.deepEqual(invariantViolations(doc, result, 300), []);
     });
+  });
+
+  describe('code sharing a line with definitions', () => {
+    checkAll<{ path: string; text: string }, string[]>(
+      [
+        { name: 'a declaration before a function', input: { path: 'a.js', text: 'var marker=1;function f(){return 2}' }, expected: ['code : var marker=1;', 'function f: function f(){return 2}'] },
+        {
+          name: 'a declaration before two functions',
+          input: { path: 'a.js', text: 'var marker=1;function f(){return 2}function g(){return 3}' },
+          expected: ['code : var marker=1;', 'function f: function f(){return 2}', 'function g: function g(){return 3}'],
+        },
+        {
+          name: 'code between and after functions, one chunk per run',
+          input: { path: 'a.js', text: 'function f(){return 1}var mid=2;mid++;function g(){return 3}var tail=4' },
+          expected: ['function f: function f(){return 1}', 'code : var mid=2;mid++;', 'function g: function g(){return 3}', 'code : var tail=4'],
+        },
+        { name: 'two definitions of one name', input: { path: 'a.js', text: 'function f(){}function f(){return 2}' }, expected: ['function f: function f(){}', 'function f: function f(){return 2}'] },
+        { name: 'a comment between functions', input: { path: 'a.js', text: 'function a(){} /* note */ function b(){}' }, expected: ['function a: function a(){}', 'code : /* note */', 'function b: function b(){}'] },
+        { name: 'bare punctuation between functions is no chunk', input: { path: 'a.js', text: 'function a(){};function b(){};' }, expected: ['function a: function a(){}', 'function b: function b(){}'] },
+        { name: 'a one-line class and code after it', input: { path: 'a.js', text: 'class A{m(){return 1}}var marker=2;' }, expected: ['class A: class A{\n  m()\n}', 'method m: m(){return 1}', 'code : var marker=2;'] },
+        {
+          name: 'a statement on a function\'s first line',
+          input: { path: 'a.js', text: 'const a = 1; function f() {\n  return 2;\n}\n' },
+          expected: ['code : const a = 1;', 'function f: function f() {\n  return 2;\n}'],
+        },
+        { name: 'a comment after a function stays its own', input: { path: 'a.js', text: 'function f() {\n  return 2;\n} // two\n' }, expected: ['function f: function f() {\n  return 2;\n} // two'] },
+        { name: 'Go: a variable between functions', input: { path: 'a.go', text: 'package p; func a() int { return 1 }; var marker = 2; func b() {}\n' }, expected: ['code : package p', 'function a: func a() int { return 1 }', 'code : var marker = 2', 'function b: func b() {}'] },
+      ],
+      async ({ path, text }) => {
+        const doc = makeDoc(path, text);
+        const result = await chunkDoc(doc);
+        assert.deepEqual(invariantViolations(doc, result, 2400), []);
+        return result.chunks.map((c) => `${c.kind} ${c.symbol}: ${c.text}`);
+      },
+    );
+
+    it('the shared-line code holds the definitions in it, found by character', async () => {
+      const result = (await chunkText('a.js', 'var marker=1;function f(){return 2}function g(){function inner(){}}'))!;
+      const code = result.chunks.find((c) => c.kind === 'code')!;
+      assert.deepEqual(code.nested?.map((n) => [n.symbol, n.nameColumn]), [['marker', 5]]);
+      assert.equal(result.chunks.find((c) => c.symbol === 'g')!.nested?.[0]?.symbol, 'inner');
+    });
+
+    it('multi-line code without shared lines chunks by lines, as ever', async () => {
+      const result = (await chunkText('a.js', 'var marker = 1;\nfunction f() {\n  return 2;\n}\n'))!;
+      assert.deepEqual(result.chunks.map((c) => [c.kind, c.text, c.span]), [['code', 'var marker = 1;', undefined], ['function', 'function f() {\n  return 2;\n}', undefined]]);
+    });
+
+    checkAll<() => string, true>(
+      [
+        { name: 'functions and variables', input: () => Array.from({ length: 3000 }, (_, i) => `var v${i}=${i};function f${i}(a){return a+v${i}}`).join(''), expected: true },
+        { name: 'classes and instances', input: () => Array.from({ length: 500 }, (_, i) => `class C${i}{m(a){return a}n(){return ${i}}}var k${i}=new C${i};`).join(''), expected: true },
+        { name: 'functions over the budget', input: () => Array.from({ length: 20 }, (_, i) => `function big${i}(){${'x+=1;'.repeat(1000)}}var s${i}=1;`).join(''), expected: true },
+        { name: 'a UMD wrapper', input: () => `!function(e,t){"object"==typeof exports?module.exports=t():e.L=t()}(this,function(){"use strict";${Array.from({ length: 400 }, (_, i) => `var v${i}=${i};function f${i}(a){return a+v${i}}`).join('')}return{f0:f0}});`, expected: true },
+      ],
+      async (text) => {
+        const doc = makeDoc('bundle.min.js', `${text()}\n`);
+        const result = await chunkDoc(doc);
+        assert.deepEqual(invariantViolations(doc, result, 2400), []);
+        // Each character is in one chunk's own text: summaries aside, texts add up to the file at most.
+        const own = result.chunks.filter((c) => c.kind !== 'class').reduce((n, c) => n + c.text.length, 0);
+        assert.ok(own <= doc.text.length, `${own} characters of chunk text for a line of ${doc.text.length}`);
+        assert.ok(result.chunks.every((c) => c.span), 'every chunk stands for characters of the line');
+        return true as const;
+      },
+    );
   });
 
   describe('broken and pathological input', () => {

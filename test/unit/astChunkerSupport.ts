@@ -66,6 +66,9 @@ export function outline(chunks: readonly Chunk[], withParent = false): OutlineRo
   });
 }
 
+/** Kinds whose chunks may be summaries (a container's header and member lines), not their own text. */
+const SUMMARY_KINDS: ReadonlySet<string> = new Set(['class', 'struct', 'interface', 'trait', 'impl', 'enum', 'union', 'module', 'namespace', 'element', 'key', 'rule', 'type']);
+
 /**
  * The chunker's contract, checked on one result. Returns the violations found (empty when the
  * result is sound), so a failing test names what broke and where.
@@ -75,6 +78,20 @@ export function invariantViolations(doc: SourceDocument, result: FileChunks, bud
   const rawLines = doc.text.split('\n');
   const lines = rawLines.map((l) => l.replace(/\r$/, ''));
   const covered = new Uint8Array(lines.length + 2);
+  const lineStarts = [0];
+  for (const l of rawLines) lineStarts.push((lineStarts[lineStarts.length - 1] as number) + l.length + 1);
+  const lineOf = (offset: number): number => {
+    let lo = 1;
+    let hi = rawLines.length;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >>> 1;
+      if ((lineStarts[mid - 1] as number) <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  };
+  // Characters in some chunk: its span, or its lines when it has none.
+  const coveredChars = new Uint8Array(doc.text.length);
   const keys = new Set<string>();
   const ids = new Set<string>();
   let prevStart = 0;
@@ -85,20 +102,47 @@ export function invariantViolations(doc: SourceDocument, result: FileChunks, bud
     if (c.startLine < 1 || c.endLine < c.startLine || c.endLine > lines.length) problems.push(`${where}: lines out of range`);
     if (c.startLine < prevStart) problems.push(`${where}: not sorted by start line`);
     prevStart = c.startLine;
-    if (c.text.length > budget && c.text.includes('\n')) problems.push(`${where}: ${c.text.length} chars over budget ${budget}`);
+    const lineText = rawLines.slice(c.startLine - 1, c.endLine).join('\n').replace(/\r$/, '');
+    const own = c.span ? doc.text.slice(c.span[0], c.span[1]) : lineText;
+    // A chunk's own text never exceeds the budget, but for a line's indentation (a minified line
+    // is cut); a summary may list a member line longer than the budget.
+    const summary = SUMMARY_KINDS.has(c.kind);
+    if (c.text.length > budget && (c.text.includes('\n') || (!summary && c.text.trim().length > budget))) problems.push(`${where}: ${c.text.length} chars over budget ${budget}`);
     if (!c.text.trim()) problems.push(`${where}: empty text`);
-    const key = `${c.startLine}:${c.endLine}:${c.kind}:${c.symbol}`;
+    if (c.span) {
+      const [start, end] = c.span;
+      if (!(start >= 0 && start < end && end <= doc.text.length)) problems.push(`${where}: span ${start}-${end} out of range`);
+      else if (lineOf(start) !== c.startLine || lineOf(end - 1) !== c.endLine) problems.push(`${where}: span ${start}-${end} is not on its lines`);
+      if (!own.trim()) problems.push(`${where}: blank span`);
+      coveredChars.fill(1, start, end);
+    } else coveredChars.fill(1, lineStarts[c.startLine - 1], lineStarts[c.endLine]);
+    const key = `${c.startLine}:${c.endLine}:${c.kind}:${c.symbol}:${c.span?.join('-') ?? ''}`;
     if (keys.has(key)) problems.push(`${where}: duplicate (lines, kind, symbol)`);
     keys.add(key);
     if (ids.has(c.id)) problems.push(`${where}: duplicate id`);
     ids.add(c.id);
     if (c.symbol && c.context !== c.symbol && !c.context.endsWith(`.${c.symbol}`)) problems.push(`${where}: context ${c.context} does not end with the symbol`);
     if (c.symbol && c.parent !== undefined && c.context !== `${c.parent}.${c.symbol}`) problems.push(`${where}: parent ${c.parent} + symbol != context ${c.context}`);
-    if (c.kind === 'code' && c.text !== rawLines.slice(c.startLine - 1, c.endLine).join('\n').replace(/\r$/, '')) problems.push(`${where}: code text differs from its lines`);
+    if (c.kind === 'code' && c.text !== own) problems.push(`${where}: code text differs from its ${c.span ? 'span' : 'lines'}`);
     covered.fill(1, c.startLine, c.endLine + 1);
   }
   lines.forEach((line, i) => {
     if (line.trim() && !covered[i + 1]) problems.push(`line ${i + 1} not covered: ${line.slice(0, 60)}`);
   });
+  // Coverage by character: every word of the file is in some chunk (punctuation may be left
+  // out), or its text is a chunk's already (a chunk with the same id is not repeated).
+  let reported = 0;
+  const texts = new Set(result.chunks.map((c) => c.text));
+  for (let i = 0; i < doc.text.length; i++) {
+    if (coveredChars[i]) continue;
+    let end = i;
+    while (end < doc.text.length && !coveredChars[end]) end++;
+    const run = doc.text.slice(i, end);
+    const trimmed = run.replace(/^[\s{}()[\];,.:]+|[\s{}()[\];,.:]+$/g, '');
+    if (/[\p{L}\p{N}_$]/u.test(run) && !texts.has(trimmed) && reported++ < 5) {
+      problems.push(`characters ${i}-${end} (line ${lineOf(i)}) not covered: ${JSON.stringify(run.slice(0, 60))}`);
+    }
+    i = end;
+  }
   return problems;
 }

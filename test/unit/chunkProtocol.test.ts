@@ -53,6 +53,9 @@ describe('chunk worker wire format', () => {
         expected: true,
       },
       { name: 'no decorators, as an empty list', input: chunk({ decorators: [] }), expected: true },
+      { name: 'characters of a line (a span), verbatim', input: chunk({ startLine: 5, endLine: 5, docid: makeDocid(doc.path, 5, 5), text: 'const b = 2;', span: [44, 56] }), expected: true },
+      { name: 'a span whose text is a summary, not its characters', input: chunk({ kind: 'class', text: 'class A {\n  m()\n}', span: [7, 36] }), expected: true },
+      { name: 'a span with nested definitions after it', input: chunk({ span: [0, 36], nested: [{ kind: 'function', symbol: 'inner', context: 'a.inner', startLine: 2, endLine: 2, nameLine: 2, nameColumn: 12 }] }), expected: true },
       { name: 'an optional field present but undefined', input: chunk({ signature: undefined }), expected: true },
       { name: 'strings beyond Latin-1 and empty ones', input: chunk({ symbol: 'größe', context: 'Ω.größe', docstring: '😀 emoji\u0000nul', kind: 'code' }), expected: true },
       { name: 'a required key missing (travels as an object)', input: withoutKey(chunk({}), 'context'), expected: true },
@@ -92,6 +95,11 @@ describe('chunk worker wire format', () => {
     const wire = toWire(doc, result);
     assert.equal(wire.packed.objects.length, 1);
     assert.equal(JSON.stringify(fromWire(doc, wire)), JSON.stringify(result));
+  });
+
+  it('a span\'s verbatim text travels as the span, not as text', () => {
+    const { packed } = toWire(doc, { path: doc.path, chunks: [chunk({ startLine: 5, endLine: 5, docid: makeDocid(doc.path, 5, 5), text: 'const b = 2;', span: [44, 56] })], strategy: 'ast', diagnostics: [] });
+    assert.equal(packed.strings, '0123456789abcdef' + 'function' + 'a' + 'a');
   });
 
   it('packs a file without chunks', () => {

@@ -4,7 +4,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { lineStartBytes } from '../../src/core/index/lineBytes';
+import { lineStartBytes, spanBytes } from '../../src/core/index/lineBytes';
 import { NO_START_BYTE } from '../../src/core/index/segment';
 import { checkAll } from './check';
 import { TempWorkspace } from './helpers/workspace';
@@ -39,6 +39,51 @@ describe('byte offsets of chunk start lines', () => {
 
   it('a size that does not fit the text (the file changed while read) gives no offsets', () => {
     assert.deepEqual([...lineStartBytes('a\nb', 5, [1, 2])], [U, U]);
+  });
+
+  describe('byte ranges of chunks that stand for characters', () => {
+    checkAll<{ text: string; bom: boolean; spans: Array<[number, number] | undefined> }, number[]>(
+      [
+        { name: 'ASCII', input: { text: 'var a=1;function f(){}', bom: false, spans: [[0, 8], [8, 22]] }, expected: [0, 8, 8, 22] },
+        { name: 'after a BOM', input: { text: 'var a=1;function f(){}', bom: true, spans: [[8, 22]] }, expected: [11, 25] },
+        { name: 'multi-byte and astral characters before and inside', input: { text: 'var é="😀";function ñ(){}', bom: false, spans: [[0, 11], [11, 25]] }, expected: [0, 14, 14, 29] },
+        { name: 'spans out of order, overlapping (a class and its method)', input: { text: 'class É{m(){return "ü"}}', bom: false, spans: [[8, 23], [0, 24]] }, expected: [9, 25, 0, 26] },
+        { name: 'chunks without a span', input: { text: 'é;f()', bom: false, spans: [undefined, [2, 5]] }, expected: [U, U, 3, 6] },
+        { name: 'a span past the text', input: { text: 'ab', bom: false, spans: [[0, 9]] }, expected: [U, U] },
+      ],
+      ({ text, bom, spans }) => {
+        const prefix = bom ? 3 : 0;
+        const size = prefix + Buffer.byteLength(text, 'utf8');
+        const got = [...spanBytes(text, size, spans)];
+        const expected = spans.flatMap((s) => (s && s[1] <= text.length ? s.map((o) => prefix + Buffer.byteLength(text.slice(0, o), 'utf8')) : [U, U]));
+        assert.deepEqual(got, expected, 'agrees with the encoded text');
+        return got;
+      },
+    );
+
+    it('a size that does not fit the text gives no ranges', () => {
+      assert.deepEqual([...spanBytes('var é=1', 4, [[0, 3]])], [U, U]);
+    });
+  });
+
+  describe('previews on a minified line come from the hit\'s own characters', function () {
+    this.timeout(20000);
+    const functions = Array.from({ length: 300 }, (_, i) => `function f${i}(a){return "é${i}"+a}`).join('');
+    const files: Record<string, string> = {
+      'lib/bundle.min.js': `\ufeff${functions}var minifiedMarker=1;${functions.replace(/f(\d)/g, 'g$1')}\n`,
+    };
+    let ws: TempWorkspace;
+    before(async () => {
+      ws = new TempWorkspace(files);
+      await ws.engine({ strategy: 'ast' }).refresh();
+    });
+    after(() => ws.dispose());
+
+    it('shows the matched code, not the start of the line', async () => {
+      const hit = (await ws.engine({ strategy: 'ast' }).search('minifiedMarker', { limit: 1, refresh: 'never' })).results[0];
+      assert.equal(hit?.preview, 'var «minifiedMarker»=1;');
+      assert.equal(hit?.startLine, 1);
+    });
   });
 
   describe('previews read from the offset are the ones read from the top', function () {

@@ -598,7 +598,12 @@ export class Engine {
       },
       chunksOf: (path) => view.locator.chunksOf(path).map((r) => hitOf(r.seg, r.doc)),
       isIndexed: (path) => view.locator.has(path),
-      text: (path, start, end) => reader.text(path, start, end),
+      text: (hit) => {
+        // A chunk standing for part of its lines (minified code) is read as its characters.
+        const ref = hit.id ? view.locator.chunksOf(hit.path).find((r) => view.snapshot.segments[r.seg]!.id(r.doc) === hit.id) : undefined;
+        const seg = ref && view.snapshot.segments[ref.seg]!;
+        return seg && seg.record(ref.doc).span ? reader.chunkText(seg, ref.doc) : reader.text(hit.path, hit.startLine, hit.endLine);
+      },
       graph: view.graph,
       guidance: options.guidance,
     };
@@ -697,9 +702,10 @@ export class Engine {
     const diagnostics: Diagnostic[] = [];
     const { view } = await this.currentView('if-missing', diagnostics);
     if (!view) return;
-    const reader = new FileReader(this.root);
     const { segments } = view.snapshot;
     for (const filePath of view.locator.paths().sort()) {
+      // One reader per file: it keeps what it read, and an export goes through every file once.
+      const reader = new FileReader(this.root);
       for (const ref of view.locator.chunksOf(filePath)) {
         const seg = segments[ref.seg] as Snapshot['segments'][number];
         const hit = reader.hit(seg, ref.doc, 0, undefined);
@@ -716,7 +722,9 @@ export class Engine {
           context: hit.context,
           ...(rec.signature ? { signature: rec.signature } : {}),
           ...(hit.context.length > hit.symbol.length && hit.symbol && hit.context.endsWith(hit.symbol) ? { parent: hit.context.slice(0, hit.context.length - hit.symbol.length).replace(/(\.|::|#| > )$/, '') } : {}),
-          text: reader.text(hit.path, hit.startLine, hit.endLine) ?? '',
+          // The chunk's own text: its characters when it shares its lines (a minified line holds
+          // thousands of chunks, and printing the line for each was gigabytes), else its lines.
+          text: reader.chunkText(seg, ref.doc) ?? '',
           ...(hit.stale ? { stale: true } : {}),
         };
       }

@@ -4,8 +4,12 @@ import type { Chunk, ChunkKind } from '../types';
 import { grown } from './listPool';
 import { WORD_TABLE_LIMITS, WordTable, type WordTableLimits } from './tokenizer';
 
-/** Bump when tokenising or field analysis changes: stores built by another version re-chunk every file. */
-export const ANALYZER_VERSION = 3;
+/**
+ * Bump when tokenising, field analysis or what chunks hold changes: stores built by another
+ * version re-chunk every file. (4: code sharing a line with definitions has chunks of its own,
+ * and chunks on shared lines record their byte ranges.)
+ */
+export const ANALYZER_VERSION = 4;
 
 /** Field order is part of the on-disk format (field masks and length columns use it). */
 export const FIELDS = ['symbol', 'context', 'path', 'signature', 'body', 'prose'] as const;

@@ -20,7 +20,7 @@ import { crc32 } from './crc32';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { BLOCK_ROWS, BlockColumn, BlockColumnWriter, SMALL_DEFLATE } from './blockColumn';
 import { grown, ListPool } from './listPool';
-import { lineStartBytes, NO_START_BYTE } from './lineBytes';
+import { lineStartBytes, NO_START_BYTE, spanBytes } from './lineBytes';
 
 export { NO_START_BYTE };
 
@@ -191,6 +191,13 @@ export interface DocRecord {
   end?: number;
   /** Definitions inside the document's code without a document of their own (flag FLAG_NESTED). */
   nested?: NestedDefinition[];
+  /**
+   * The bytes of the file the document stands for, [start, end), when they are not whole lines
+   * (the chunk's `span`). Byte offsets in the file as read (BOM included), not UTF-16 offsets: a
+   * reader then reads exactly those bytes, with no need to decode the line before them (a
+   * minified line is a megabyte), and `docStartByte` is in the same unit. Older readers ignore it.
+   */
+  span?: [start: number, end: number];
 }
 
 export type SegmentFileInput = Omit<SegmentFile, 'firstDoc' | 'docCount' | 'pathLength'>;
@@ -287,6 +294,7 @@ export class SegmentBuilder {
   ): { firstDoc: number; docCount: number } {
     const fileIndex = this.appendFile(file, chunks.length, pathTermsOf(file.path));
     const startBytes = text === undefined ? undefined : lineStartBytes(text, file.size, chunks.map((c) => c.startLine));
+    const spans = text === undefined || !chunks.some((c) => c.span) ? undefined : spanBytes(text, file.size, chunks.map((c) => c.span));
     const firstDoc = this.docCount;
     const flags = docFlags(file.path, file.language);
     // One dictionary lookup per distinct term of the file.
@@ -302,7 +310,7 @@ export class SegmentBuilder {
         fieldLengths: analysis.fieldLengths.subarray(d * FIELD_COUNT, (d + 1) * FIELD_COUNT),
         symbol: chunk.symbol,
         context: chunk.context,
-        record: storedRecord(chunk),
+        record: storedRecord(chunk, spans && spans[2 * d] !== NO_START_BYTE ? [spans[2 * d] as number, spans[2 * d + 1] as number] : undefined),
         id: chunk.id,
       });
       for (let r = analysis.docStarts[d] as number; r < (analysis.docStarts[d + 1] as number); r++) {
@@ -532,7 +540,7 @@ function stringTable(strings: readonly string[]): { offsets: Uint32Array; blob: 
   return { offsets, blob: w.result() };
 }
 
-function storedRecord(chunk: Chunk): string {
+function storedRecord(chunk: Chunk, span: [number, number] | undefined): string {
   const r: DocRecord = {};
   if (chunk.signature) r.signature = chunk.signature.length > MAX_SIGNATURE ? `${chunk.signature.slice(0, MAX_SIGNATURE)}…` : chunk.signature;
   if (chunk.visibility) r.visibility = chunk.visibility;
@@ -540,9 +548,10 @@ function storedRecord(chunk: Chunk): string {
   if (chunk.nameLine !== undefined) r.at = [chunk.nameLine - chunk.startLine, chunk.nameColumn ?? 1];
   if (chunk.definitionEndLine !== undefined) r.end = chunk.definitionEndLine;
   if (chunk.nested?.length) r.nested = chunk.nested;
-  if (!r.signature && !r.visibility && !r.decorators && !r.at && !r.end && !r.nested) return '';
+  if (span) r.span = span;
+  if (!r.signature && !r.visibility && !r.decorators && !r.at && !r.end && !r.nested && !r.span) return '';
   // A record that is a bare signature is stored as its text, without JSON's quoting.
-  if (r.signature && !r.visibility && !r.decorators && !r.at && !r.end && !r.nested && !r.signature.startsWith('{')) return r.signature;
+  if (r.signature && !r.visibility && !r.decorators && !r.at && !r.end && !r.nested && !r.span && !r.signature.startsWith('{')) return r.signature;
   return JSON.stringify(r);
 }
 

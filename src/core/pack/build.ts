@@ -39,7 +39,8 @@ export interface PackContext {
   /** All chunks of an indexed file, in order. */
   chunksOf(path: string): SearchHit[];
   isIndexed(path: string): boolean;
-  text(path: string, startLine: number, endLine: number): string | undefined;
+  /** A span's text as the working tree has it: its chunk's own characters (or its lines). */
+  text(hit: SearchHit): string | undefined;
   graph: ImportGraph;
   guidance?(task: string): Promise<GuidanceEntry[]>;
 }
@@ -138,7 +139,7 @@ export async function buildPack(ctx: PackContext, task: string, options: PackOpt
   const seedPaths = [...new Set(seeds.map((s) => s.hit.path))];
   for (const seed of seeds) {
     const strength = Math.min(1, total(seed.parts) / LEXICAL_WEIGHT);
-    const text = ctx.text(seed.hit.path, seed.hit.startLine, seed.hit.endLine) ?? '';
+    const text = ctx.text(seed.hit) ?? '';
     for (const name of calledNames(text).slice(0, 12)) {
       if (name === seed.hit.symbol) continue;
       for (const def of ctx.definitions(name, 1)) {
@@ -227,7 +228,7 @@ export async function buildPack(ctx: PackContext, task: string, options: PackOpt
   const movedToRelated: RelatedFile[] = [];
   for (const c of mustCandidates) {
     const item = toItem(c);
-    const withText: PackItem = { ...item, text: ctx.text(item.path, item.startLine, item.endLine) ?? '' };
+    const withText: PackItem = { ...item, text: ctx.text(c.hit) ?? '' };
     const cost = estimateTokens(renderItem(withText, finalMust.length));
     const room = () => Math.min(mustLimit - mustSpent, remaining) - cutCost();
     if (cost <= room()) {

@@ -106,6 +106,19 @@ export class LazyLines {
     return new LazyLines(wholeBytes(bytes));
   }
 
+  /**
+   * The lines of the bytes `start..end` of a file (a chunk's own characters), line 0 the first:
+   * at most SPAN_READ bytes of them, read at once. Undefined when the file cannot be read.
+   */
+  static fromFileSpan(abs: string, start: number, end: number): LazyLines | undefined {
+    try {
+      const bytes = readRange(abs, start, Math.min(end, start + SPAN_READ));
+      return new LazyLines(wholeBytes(bytes), 0);
+    } catch {
+      return undefined;
+    }
+  }
+
   /** A file's lines, reading it from the start only as far as they are asked for. */
   static fromFile(abs: string): LazyLines {
     return new LazyLines(new FilePrefix(abs));
@@ -169,6 +182,38 @@ export class LazyLines {
   }
 }
 
+/** Bytes of a chunk's own characters read for its preview: its text fits, at the default budget. */
+const SPAN_READ = 16 * 1024;
+
+/** Bytes `start..end` of a file (fewer at its end). */
+function readRange(abs: string, start: number, end: number): Buffer {
+  const { fd } = openRegularSync(abs);
+  try {
+    const out = Buffer.allocUnsafe(Math.max(0, end - start));
+    let got = 0;
+    while (got < out.length) {
+      const n = fs.readSync(fd, out, got, out.length - got, start + got);
+      if (n === 0) break;
+      got += n;
+    }
+    return out.subarray(0, got);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/**
+ * The text of bytes `start..end` of `bytes`, clipped to them. The range is moved off the middle
+ * of a character (it can only land there in a file changed since it was indexed).
+ */
+export function textOfBytes(bytes: Buffer, start: number, end: number): string {
+  let from = Math.min(start, bytes.length);
+  let to = Math.max(from, Math.min(end, bytes.length));
+  while (from < to && ((bytes[from] as number) & 0xc0) === 0x80) from++;
+  while (to < bytes.length && to > from && ((bytes[to] as number) & 0xc0) === 0x80) to--;
+  return bytes.toString('utf8', from, to);
+}
+
 interface FileView {
   lines?: LazyLines;
   stale?: 'modified' | 'deleted';
@@ -180,6 +225,8 @@ interface FileView {
 export class FileReader {
   private readonly files = new Map<string, FileView>();
   private readonly unchecked = new Map<string, FileView>();
+  /** Whole files read for texts (undefined: unreadable). */
+  private readonly whole = new Map<string, Buffer | undefined>();
 
   constructor(readonly root: string) {}
 
@@ -223,17 +270,40 @@ export class FileReader {
     if (!v?.lines) v = this.unchecked.get(relPath);
     if (!v) {
       // Read without a staleness check; hit() still checks when the same file becomes a hit.
-      v = {};
-      try {
-        v.lines = LazyLines.of(readRegularSync(path.join(this.root, relPath)));
-      } catch {
-        v.stale = 'deleted';
-      }
+      const bytes = this.bytesOf(relPath);
+      v = bytes ? { lines: LazyLines.of(bytes) } : { stale: 'deleted' };
       this.unchecked.set(relPath, v);
     }
     const lines = v.lines;
     if (!lines) return undefined;
     return lines.slice(startLine - 1, endLine).join('\n');
+  }
+
+  /**
+   * A document's own text as the working tree has it: the bytes its record says it stands for
+   * (a chunk sharing its line, a piece of a minified line), else its lines. A file changed since
+   * it was indexed is read at the same place (`hit` says it is stale): the same bytes, or the
+   * same lines, as near the chunk as anything can say, and never more than the chunk's size.
+   */
+  chunkText(seg: Segment, doc: number): string | undefined {
+    const file = seg.fileOf(doc);
+    const span = seg.record(doc).span;
+    if (!span) return this.text(file.path, seg.docStart.at(doc), seg.docEnd.at(doc));
+    const bytes = this.bytesOf(file.path);
+    return bytes ? textOfBytes(bytes, span[0], span[1]) : undefined;
+  }
+
+  /** A whole file's bytes, read once per reader. */
+  private bytesOf(relPath: string): Buffer | undefined {
+    if (this.whole.has(relPath)) return this.whole.get(relPath);
+    let bytes: Buffer | undefined;
+    try {
+      bytes = readRegularSync(path.join(this.root, relPath));
+    } catch {
+      bytes = undefined;
+    }
+    this.whole.set(relPath, bytes);
+    return bytes;
   }
 
   isProse(hit: SearchHit): boolean {
@@ -255,10 +325,13 @@ export class FileReader {
     let base = 0;
     if (previewLines > 0) {
       const context: PreviewContext = { symbol, prose: bucketOf(file.language) === 'prose' };
-      // An unchanged file is read from the chunk's first line, when the index knows where it
+      // An unchanged file is read from the chunk's own characters, when it stands for some (a
+      // piece of a minified line), or from its first line, when the index knows where it
       // starts; otherwise (and for a stale file) from the top.
+      const abs = path.join(this.root, file.path);
       const at = v.unchanged && startLine > 1 ? seg.startByteOf(doc) : NO_START_BYTE;
-      const window = at !== NO_START_BYTE ? LazyLines.fromFileAt(path.join(this.root, file.path), at) : undefined;
+      const window =
+        v.unchanged && record.span ? LazyLines.fromFileSpan(abs, record.span[0], record.span[1]) : at !== NO_START_BYTE ? LazyLines.fromFileAt(abs, at) : undefined;
       if (window) {
         shown = preview(window, from - startLine + 1, to - startLine + 1, previewLines, parsed, context);
         base = startLine - 1;

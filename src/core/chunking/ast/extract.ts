@@ -4,13 +4,16 @@
 // It never enters a function body: only the children of containers are listed, and an oversized
 // node is opened only to cut it (split.ts). Members are grouped into "units" of items sharing
 // rows, so chunks are whole lines; comments and attributes directly above a definition join it.
+// Where code shares a line with definitions (minified code, `var a=1;function f(){}`), or a line
+// is longer than the budget, chunks are character ranges of the line instead (a draft's span),
+// so every character lands in one chunk and no chunk's text is a whole minified line.
 import type { Node } from 'web-tree-sitter';
 import type { ChunkKind } from '../../types';
 import { cleanComment } from './docs';
 import type { SourceText } from './source';
 import type { DefInfo, LanguageSpec, SpecContext } from './spec';
 import { oneLine } from './spec';
-import { atomsOf, packAtoms, type RowRange, type Splittable } from './split';
+import { atomsOf, cutSpan, packAtoms, type CharRange, type RowRange, type SpanPart } from './split';
 import { groupUnits, PUNCTUATION, typeTableFor, type Item, type Role, type TypeTable, type Unit } from './units';
 
 /** What a definition's chunks share: every piece of a split function carries it. */
@@ -42,6 +45,12 @@ export interface Draft extends Identity {
   text: string;
   /** 0 for a definition's first (or only) part, 1, 2… for the parts after it. */
   part: number;
+  /**
+   * The characters the draft stands for (UTF-16 offsets, end exclusive) when they are not whole
+   * rows: the text shares its rows with other chunks' text. -1 and -1 otherwise.
+   */
+  spanStart: number;
+  spanEnd: number;
 }
 
 /**
@@ -49,7 +58,7 @@ export interface Draft extends Identity {
  * (spreading objects with optional fields was a measurable cost on definition-dense files).
  * Only the first piece of a definition keeps its docstring and decorators.
  */
-function draftOf(id: Identity, startRow: number, endRow: number, text: string, part: number): Draft {
+function draftOf(id: Identity, startRow: number, endRow: number, text: string, part: number, span?: CharRange): Draft {
   const first = part === 0;
   return {
     kind: id.kind,
@@ -69,6 +78,8 @@ function draftOf(id: Identity, startRow: number, endRow: number, text: string, p
     endRow,
     text,
     part,
+    spanStart: span ? span.start : -1,
+    spanEnd: span ? span.end : -1,
   };
 }
 
@@ -87,11 +98,13 @@ const MAX_FLATTEN_DEPTH = 8;
 const INLINE_MEMBER_MAX = 160;
 const SIGNATURE_MAX = 200;
 
-/** A line of a container summary and the rows it stands for. */
+/** A line of a container summary and the rows (and characters) it stands for. */
 interface SummaryEntry {
   text: string;
   startRow: number;
   endRow: number;
+  start: number;
+  end: number;
 }
 
 /** Rows of a container that its own header and closing occupy (members there share them). */
@@ -224,12 +237,12 @@ class Extractor {
       const text = isShared ? this.src.text.slice(u.startIndex, u.endIndex) : this.src.rowsText(u.startRow, u.endRow);
       if (u.startRow === u.endRow && text.length <= INLINE_MEMBER_MAX) {
         flush();
-        summary.push({ text: isShared ? `  ${text.trim()}` : text.trimEnd(), startRow: u.startRow, endRow: u.endRow });
+        summary.push({ text: isShared ? `  ${text.trim()}` : text.trimEnd(), startRow: u.startRow, endRow: u.endRow, start: u.startIndex, end: u.endIndex });
       } else {
         // Multi-line fields, static blocks, comment blocks: named in the summary, kept whole in code.
         const first = text.split('\n', 1)[0]!.trimEnd();
         const shown = first.length > INLINE_MEMBER_MAX ? first.slice(0, INLINE_MEMBER_MAX) : first;
-        summary.push({ text: `${shown} …`, startRow: u.startRow, endRow: u.endRow });
+        summary.push({ text: `${shown} …`, startRow: u.startRow, endRow: u.endRow, start: u.startIndex, end: u.endIndex });
         run.push(u);
       }
     }
@@ -240,34 +253,80 @@ class Extractor {
     const defs = u.items.filter((it) => it.role === 'def');
     const main = defs[0]!;
     const sharedWithContainer = shared !== undefined && (u.startRow <= shared.headerLastRow || u.endRow >= shared.closingFirstRow);
-    // A definition owns its unit's rows unless other code on them reaches beyond it.
-    const beyond = (it: Item): boolean => it.role === 'code' && (it.startRow < main.startRow || it.endRow > main.endRow);
-    if (defs.length === 1 && !sharedWithContainer && !u.items.some(beyond)) {
+    // A definition owns its unit's rows unless code shares them (comments and attributes on its
+    // rows are its own).
+    if (defs.length === 1 && !sharedWithContainer && !u.items.some((it) => this.isCode(it))) {
       const text = this.src.rowsText(u.startRow, u.endRow);
       this.emitDef(main, u.prefix, { start: u.startRow, end: u.endRow }, text, () => [...u.prefix, ...u.items], undefined, ctx, path, section, summary);
       return;
     }
-    // Shared rows (minified code, one-line classes): each definition gets its own node's text.
-    const covered = new Uint8Array(u.endRow - u.startRow + 1);
+    // Shared rows (minified code, one-line classes): each definition gets its own node's text,
     defs.forEach((it, k) => {
       const prefix = k === 0 ? u.prefix : [];
       const startIndex = prefix[0]?.startIndex ?? it.startIndex;
       const rows = { start: prefix[0]?.startRow ?? it.startRow, end: it.endRow };
       const text = this.src.text.slice(startIndex, it.endIndex);
       this.emitDef(it, prefix, rows, text, () => [...prefix, it], startIndex, ctx, path, section, summary);
-      covered.fill(1, rows.start - u.startRow, rows.end - u.startRow + 1);
     });
-    // Whatever shares rows with the definitions but reaches beyond them keeps its own chunk.
-    const strays = u.items.filter((it) => it.role !== 'def' && covered.subarray(it.startRow - u.startRow, it.endRow - u.startRow + 1).includes(0));
-    if (strays.length === 0) return;
-    const stray: Unit = { role: 'code', items: strays, prefix: [], startRow: u.endRow, endRow: u.startRow, startIndex: u.endIndex, endIndex: u.startIndex };
-    for (const it of strays) {
-      stray.startRow = Math.min(stray.startRow, it.startRow);
-      stray.endRow = Math.max(stray.endRow, it.endRow);
-      stray.startIndex = Math.min(stray.startIndex, it.startIndex);
-      stray.endIndex = Math.max(stray.endIndex, it.endIndex);
+    // and the code around them chunks of its own, one per run between definitions: coverage is
+    // by character, not by row (`var marker=1;` before `function f(){}` on one line is searchable).
+    let run: Item[] = [];
+    for (const it of u.items) {
+      if (it.role !== 'def') {
+        run.push(it);
+        continue;
+      }
+      this.emitStrays(run, path, ctx.depth);
+      run = [];
     }
-    this.emitCode([stray], path, ctx.depth);
+    this.emitStrays(run, path, ctx.depth);
+  }
+
+  /** Code beside definitions on their rows, as character ranges; punctuation at its edges (`;`) is left out. */
+  private emitStrays(items: readonly Item[], path: string[], depth: number): void {
+    let first = 0;
+    let last = items.length;
+    while (first < last && !this.carriesText(items[first]!)) first++;
+    while (last > first && !this.carriesText(items[last - 1]!)) last--;
+    if (first === last) return;
+    const run = items.slice(first, last);
+    const start = run[0]!.startIndex;
+    const end = run[run.length - 1]!.endIndex;
+    let endRow = run[0]!.endRow;
+    for (const it of run) if (it.endRow > endRow) endRow = it.endRow;
+    const unit: Unit = { role: 'code', items: run, prefix: [], startRow: run[0]!.startRow, endRow, startIndex: start, endIndex: end };
+    this.emitCode([unit], path, depth, { start, end });
+  }
+
+  /** A statement or expression (not a definition, comment, attribute or bare punctuation). */
+  private isCode(it: Item): boolean {
+    return it.role === 'code' && !PUNCTUATION.test(this.textOf(it));
+  }
+
+  /** Anything but a definition or bare punctuation: text a search should find. */
+  private carriesText(it: Item): boolean {
+    return it.role !== 'def' && it.role !== 'punct' && !PUNCTUATION.test(this.textOf(it));
+  }
+
+  /**
+   * True when only whitespace (and with `punctuation`, `};` and the like) shares the rows of
+   * `start..end` with it: the range is its rows' text.
+   */
+  private ownsRows(start: number, end: number, punctuation = false): boolean {
+    const text = this.src.text;
+    const ignored = punctuation ? isSpaceOrPunctuation : isSpaceCode;
+    // Scanned outwards from the range: on a minified line the first characters decide.
+    for (let i = start - 1; i >= 0; i--) {
+      const c = text.charCodeAt(i);
+      if (c === 10) break;
+      if (!ignored(c)) return false;
+    }
+    for (let i = end; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      if (c === 10) break;
+      if (!ignored(c)) return false;
+    }
+    return true;
   }
 
   /** Emits one definition (recursing into containers) and adds its line to the parent's summary, if any. */
@@ -276,7 +335,7 @@ class Extractor {
     prefix: readonly Item[],
     rows: RowRange,
     text: string,
-    parts: () => readonly Splittable[],
+    parts: () => readonly Item[],
     sliceStart: number | undefined,
     ctx: SpecContext,
     path: string[],
@@ -285,6 +344,8 @@ class Extractor {
   ): void {
     const info = it.def!;
     this.defCount++;
+    // A slice of shared rows stands for its characters; one that owns its rows, for the rows.
+    const span = sliceStart !== undefined && !this.ownsRows(sliceStart, it.endIndex) ? { start: sliceStart, end: it.endIndex } : undefined;
     const scope = info.scope ?? [];
     const ownerName = scope.length > 0 ? scope[scope.length - 1] : ctx.container?.name;
     let kind = info.kind;
@@ -317,20 +378,20 @@ class Extractor {
       defEndRow: rows.end,
     };
     if (info.members && ctx.depth < MAX_CONTAINER_DEPTH) {
-      this.emitContainer(it, info, id, rows, sliceStart, ctx, kind);
+      this.emitContainer(it, info, id, rows, sliceStart, ctx, kind, span);
     } else if (text.length <= this.budget) {
-      this.drafts.push(draftOf(id, rows.start, rows.end, text, 0));
+      this.drafts.push(draftOf(id, rows.start, rows.end, text, 0, span));
     } else {
-      this.emitPieces(id, parts());
+      this.emitPieces(id, parts(), span);
     }
     if (!summary) return;
     const indent = sliceStart === undefined ? this.src.indentOf(rows.start) : '  ';
     const line = `${indent}${decorators.length > 0 ? `${decorators.join(' ')} ` : ''}${signature}`;
-    summary.push({ text: line, startRow: rows.start, endRow: rows.end });
+    summary.push({ text: line, startRow: rows.start, endRow: rows.end, start: sliceStart ?? this.src.rowStart(rows.start), end: it.endIndex });
   }
 
   /** A container: a summary chunk over its full range, then its members. */
-  private emitContainer(it: Item, info: DefInfo, id: Identity, rows: RowRange, sliceStart: number | undefined, ctx: SpecContext, kind: ChunkKind): void {
+  private emitContainer(it: Item, info: DefInfo, id: Identity, rows: RowRange, sliceStart: number | undefined, ctx: SpecContext, kind: ChunkKind, span: CharRange | undefined): void {
     const src = this.src;
     const members = info.members!;
     const headerStart = sliceStart ?? src.rowStart(rows.start);
@@ -346,16 +407,16 @@ class Extractor {
       closingFirstRow: closing ? src.rowOf(closingStart) : rows.end + 1,
     };
     const entries: SummaryEntry[] = [];
-    header.split('\n').forEach((line, i) => entries.push({ text: line.trimEnd(), startRow: rows.start + i, endRow: rows.start + i }));
+    header.split('\n').forEach((line, i) => entries.push({ text: line.trimEnd(), startRow: rows.start + i, endRow: rows.start + i, start: headerStart, end: headerEnd }));
     const memberEntries: SummaryEntry[] = [];
     this.emitUnits(groupUnits(items), childCtx, id.path, shared, memberEntries);
     entries.push(...memberEntries);
     let closer: SummaryEntry | undefined;
     if (closing && closing.length <= 40 && !closing.includes('\n')) {
       const indent = sliceStart === undefined ? src.indentOf(shared.closingFirstRow) : '';
-      closer = { text: indent + closing, startRow: shared.closingFirstRow, endRow: shared.closingFirstRow };
+      closer = { text: indent + closing, startRow: shared.closingFirstRow, endRow: shared.closingFirstRow, start: closingStart, end: it.endIndex };
     }
-    this.emitSummary(id, entries, closer, rows);
+    this.emitSummary(id, entries, closer, rows, span);
   }
 
   /** Where a container's closing text (`}`, `end`, `};`) starts; `end` when it has none. */
@@ -370,8 +431,9 @@ class Extractor {
   /**
    * Packs summary lines into chunks; the first covers the whole container, the rest the members
    * they list. The closing line (`}`) is added only where it fits: alone it would be noise.
+   * A container on shared rows stands for its characters (`span`), and so do its later parts.
    */
-  private emitSummary(id: Identity, entries: readonly SummaryEntry[], closer: SummaryEntry | undefined, rows: RowRange): void {
+  private emitSummary(id: Identity, entries: readonly SummaryEntry[], closer: SummaryEntry | undefined, rows: RowRange, span: CharRange | undefined): void {
     let part: SummaryEntry[] = [];
     let size = 0;
     let index = 0;
@@ -381,15 +443,21 @@ class Extractor {
       const text = part.map((e) => e.text).join('\n');
       let startRow = rows.start;
       let endRow = rows.end;
+      let partSpan = span;
       if (!first) {
         startRow = part[0]!.startRow;
         endRow = part[0]!.endRow;
+        let start = part[0]!.start;
+        let end = part[0]!.end;
         for (const e of part) {
           if (e.startRow < startRow) startRow = e.startRow;
           if (e.endRow > endRow) endRow = e.endRow;
+          if (e.start < start) start = e.start;
+          if (e.end > end) end = e.end;
         }
+        if (span) partSpan = { start, end };
       }
-      this.drafts.push(draftOf(id, startRow, endRow, text, index++));
+      this.drafts.push(draftOf(id, startRow, endRow, text, index++, partSpan));
       first = false;
       part = [];
       size = 0;
@@ -404,16 +472,18 @@ class Extractor {
   }
 
   /** An oversized definition: pieces cut at its children's boundaries, each keeping its identity. */
-  private emitPieces(id: Identity, parts: readonly Splittable[]): void {
+  private emitPieces(id: Identity, parts: readonly Item[], span: CharRange | undefined): void {
     const atoms: RowRange[] = [];
     atomsOf(this.src, parts, this.budget, atoms);
-    packAtoms(this.src, atoms, this.budget).forEach((p, i) => {
-      this.drafts.push(draftOf(id, p.start, p.end, this.src.rowsText(p.start, p.end), i));
-    });
+    this.pushPieces(id, packAtoms(this.src, atoms, this.budget), () => parts, span, true);
   }
 
-  /** Code between definitions, packed up to the budget. */
-  private emitCode(run: readonly Unit[], path: string[], depth: number): void {
+  /** Code between definitions, packed up to the budget; clipped to its characters when it shares its rows. */
+  private emitCode(run: readonly Unit[], path: string[], depth: number, clip?: CharRange): void {
+    const first = run[0];
+    const last = run[run.length - 1];
+    // (A member's `;` or its class's `}` beside it leaves it its rows, as it always had them.)
+    if (!clip && first && last && !this.ownsRows(first.startIndex, last.endIndex, true)) clip = { start: first.startIndex, end: last.endIndex };
     const atoms: RowRange[] = [];
     for (const u of run) {
       if (this.src.rowsLength(u.startRow, u.endRow) <= this.budget) atoms.push({ start: u.startRow, end: u.endRow });
@@ -423,9 +493,43 @@ class Extractor {
       kind: 'code', symbol: '', path, parent: path, signature: undefined, docstring: undefined, visibility: undefined, decorators: undefined, depth,
       nameAt: -1, nodeStart: -1, nodeEnd: -1, defEndRow: -1,
     };
-    for (const p of packAtoms(this.src, atoms, this.budget)) {
-      this.drafts.push(draftOf(id, p.start, p.end, this.src.rowsText(p.start, p.end), 0));
+    this.pushPieces(id, packAtoms(this.src, atoms, this.budget), () => run.flatMap((u) => [...u.prefix, ...u.items]), clip, false);
+  }
+
+  /**
+   * Drafts for packed row pieces, clipped to `clip` (the characters of a definition or of code on
+   * shared rows). A piece still over the budget is one row (a minified line): it is cut by characters.
+   * Pieces of a definition are numbered (parts after the first are `continued`); code's are not.
+   */
+  private pushPieces(id: Identity, pieces: readonly RowRange[], parts: () => readonly SpanPart[], clip: CharRange | undefined, numbered: boolean): void {
+    const src = this.src;
+    let part = 0;
+    const step = numbered ? 1 : 0;
+    for (const p of pieces) {
+      const rowsStart = src.rowStart(p.start);
+      const rowsEnd = src.rowEnd(p.end);
+      const start = clip ? Math.max(clip.start, rowsStart) : rowsStart;
+      const end = clip ? Math.min(clip.end, rowsEnd) : rowsEnd;
+      if (src.trimEnd(start, end) <= start) continue;
+      if (end - start <= this.budget) {
+        this.pushRange(id, start, end, part, start === rowsStart && end === rowsEnd ? p : undefined);
+        part += step;
+        continue;
+      }
+      for (const c of cutSpan(src, parts(), start, end, this.budget)) {
+        this.pushRange(id, c.start, c.end, part, undefined);
+        part += step;
+      }
     }
+  }
+
+  /** One draft for `start..end`: its rows' text when it owns them, else its own characters. */
+  private pushRange(id: Identity, start: number, end: number, part: number, rows: RowRange | undefined): void {
+    const src = this.src;
+    const startRow = rows ? rows.start : src.rowOf(start);
+    const endRow = rows ? rows.end : src.lastRowOf(start, end);
+    if (rows || this.ownsRows(start, end)) this.drafts.push(draftOf(id, startRow, endRow, src.rowsText(startRow, endRow), part));
+    else this.drafts.push(draftOf(id, startRow, endRow, src.text.slice(start, end), part, { start, end }));
   }
 
   // -------------------------------------------------------------------------
@@ -503,4 +607,14 @@ function openingEnd(members: Node): number {
   const first = members.firstChild;
   if (first && !first.isNamed && PUNCTUATION.test(first.text)) return first.endIndex;
   return members.startIndex;
+}
+
+/** Whitespace but `\n`. */
+function isSpaceCode(c: number): boolean {
+  return c === 32 || c === 9 || c === 13 || c === 12 || c === 11;
+}
+
+/** Whitespace but `\n`, or a character of PUNCTUATION (`{}()[];,.:`). */
+function isSpaceOrPunctuation(c: number): boolean {
+  return isSpaceCode(c) || c === 123 || c === 125 || c === 40 || c === 41 || c === 91 || c === 93 || c === 59 || c === 44 || c === 46 || c === 58;
 }

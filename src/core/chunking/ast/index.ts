@@ -222,7 +222,7 @@ interface Outcome {
 
 /** Sorts drafts (containers before members on the same row), merges duplicates, adds ids, names and nested definitions. */
 function finalize(doc: SourceDocument, src: SourceText, drafts: Draft[], definitions: DefinitionMatch[], budget: number): Chunk[] {
-  const sorted = inDraftOrder(drafts);
+  const sorted = inDraftOrder(drafts, src);
   const taken = matchDefinitions(sorted, definitions);
   const chunks: Chunk[] = [];
   const ids = new Set<string>();
@@ -234,16 +234,17 @@ function finalize(doc: SourceDocument, src: SourceText, drafts: Draft[], definit
     const last = chunks[chunks.length - 1];
     if (!last || last.startLine !== startLine || last.endLine !== endLine) runStart = chunks.length;
     let same: Chunk | undefined;
-    for (let i = runStart; i < chunks.length; i++) {
+    // A draft with characters of its own is a chunk of its own: merged, its text would not be one range.
+    for (let i = runStart; i < chunks.length && d.spanStart < 0; i++) {
       const c = chunks[i] as Chunk;
-      if (c.kind === d.kind && c.symbol === d.symbol) {
+      if (c.kind === d.kind && c.symbol === d.symbol && c.span === undefined) {
         same = c;
         break;
       }
     }
     if (same) {
-      // Definitions of one name on the same lines (minified code): one chunk holding their texts
-      // while they fit the budget; beyond it the line is covered already.
+      // Definitions of one name on the same lines: one chunk holding their texts while they fit
+      // the budget; beyond it the lines are covered already.
       if (same.text.length + 1 + d.text.length <= budget) {
         ids.delete(same.id);
         same.text += `\n${d.text}`;
@@ -281,6 +282,7 @@ function finalize(doc: SourceDocument, src: SourceText, drafts: Draft[], definit
     }
     if (d.part === 0 && d.defEndRow > d.endRow) chunk.definitionEndLine = d.defEndRow + 1;
     if (d.part > 0) chunk.continued = true;
+    if (d.spanStart >= 0) chunk.span = [d.spanStart, d.spanEnd];
     chunks.push(chunk);
   }
   attachNested(chunks, src, definitions, taken);
@@ -386,7 +388,7 @@ function attachNested(chunks: Chunk[], src: SourceText, defs: readonly Definitio
     const own = taken[i];
     const row = src.rowOf(m.nameAt);
     const line = row + 1;
-    const holder = own === undefined ? holderOf(chunks, line) : undefined;
+    const holder = own === undefined ? holderOf(chunks, src, line, m.nameAt) : undefined;
     if (own !== undefined) crumbs[i] = own;
     else {
       const outer = stack.length > 0 ? crumbs[stack[stack.length - 1] as number] : holder?.context;
@@ -407,34 +409,50 @@ function attachNested(chunks: Chunk[], src: SourceText, defs: readonly Definitio
   }
 }
 
-/** The smallest chunk whose lines hold `line` (chunks are sorted by first line). */
-function holderOf(chunks: readonly Chunk[], line: number): Chunk | undefined {
+/**
+ * The smallest chunk holding the name at offset `at` on `line`: its lines hold the line and its
+ * characters, when it has a span, the offset (chunks are sorted by first line, then first character).
+ */
+function holderOf(chunks: readonly Chunk[], src: SourceText, line: number, at: number): Chunk | undefined {
   let lo = 0;
   let hi = chunks.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if ((chunks[mid] as Chunk).startLine <= line) lo = mid + 1;
+    const c = chunks[mid] as Chunk;
+    if (c.startLine < line || (c.startLine === line && (c.span ? c.span[0] : src.rowStart(line - 1)) <= at)) lo = mid + 1;
     else hi = mid;
   }
   let best: Chunk | undefined;
   for (let i = lo - 1, seen = 0; i >= 0 && seen < HOLDER_SEARCH_LIMIT; i--, seen++) {
     const c = chunks[i] as Chunk;
-    if (c.endLine < line) continue;
-    if (!best || c.endLine - c.startLine < best.endLine - best.startLine) best = c;
+    if (c.endLine < line || (c.span && (at < c.span[0] || at >= c.span[1]))) continue;
+    if (!best || isSmaller(c, best)) best = c;
   }
   return best;
 }
 
-/** Draft order: by first row, then longer first, then shallower, then as extracted. */
-function draftOrder(a: Draft, b: Draft): number {
-  return a.startRow - b.startRow || b.endRow - a.endRow || a.depth - b.depth;
+/** Fewer lines; on as many lines, fewer characters when either stands for characters. */
+function isSmaller(a: Chunk, b: Chunk): boolean {
+  const lines = a.endLine - a.startLine - (b.endLine - b.startLine);
+  if (lines !== 0 || (!a.span && !b.span)) return lines < 0;
+  return (a.span ? a.span[1] - a.span[0] : Infinity) < (b.span ? b.span[1] - b.span[0] : Infinity);
+}
+
+/**
+ * Draft order: by first row, then first character (drafts on shared rows), then longer first,
+ * then shallower, then as extracted.
+ */
+function draftOrder(src: SourceText): (a: Draft, b: Draft) => number {
+  const first = (d: Draft): number => (d.spanStart >= 0 ? d.spanStart : src.rowStart(d.startRow));
+  return (a, b) => a.startRow - b.startRow || first(a) - first(b) || b.endRow - a.endRow || a.depth - b.depth;
 }
 
 /** The drafts in draft order; most files' drafts already are (a header full of macros), and are not copied. */
-function inDraftOrder(drafts: Draft[]): Draft[] {
+function inDraftOrder(drafts: Draft[], src: SourceText): Draft[] {
+  const order = draftOrder(src);
   let ordered = true;
-  for (let i = 1; i < drafts.length && ordered; i++) ordered = draftOrder(drafts[i - 1] as Draft, drafts[i] as Draft) <= 0;
+  for (let i = 1; i < drafts.length && ordered; i++) ordered = order(drafts[i - 1] as Draft, drafts[i] as Draft) <= 0;
   if (ordered) return drafts;
   // Array.prototype.sort is stable: ties keep their extraction order.
-  return [...drafts].sort(draftOrder);
+  return [...drafts].sort(order);
 }
