@@ -19,6 +19,7 @@ import { createIndexView } from './views/indexView';
 import { createResultsView } from './views/resultsView';
 import { createStatusBar, showActivationError } from './views/statusBar';
 import { registerPackPanel } from './pack';
+import { insertDialogs, type InsertDialogs } from './pack/markdownActions';
 import { registerAgentFeatures } from './agent';
 
 /** What activate() returns: the assembled parts, for other extensions' tests and our own. */
@@ -26,6 +27,8 @@ export interface CairnApi {
   services: CairnServices;
   client: WorkerEngineClient;
   lastSearch: LastSearch;
+  /** The questions "Insert at cursor" asks (VS Code refuses modal dialogs under test: tests answer through this). */
+  insertDialogs: InsertDialogs;
   /** How long activate() itself took, in ms (wall clock). */
   activationMs: number;
   /** CPU time the extension host thread spent in activate(), in ms (undefined where Node cannot tell). */
@@ -48,7 +51,7 @@ export function activate(context: vscode.ExtensionContext): CairnApi | undefined
   context.subscriptions.push(log, registerShowLog(log));
   try {
     const parts: string[] = [];
-    const api: CairnApi = { ...assemble(context, log, parts), activationMs: Math.round((performance.now() - started) * 10) / 10 };
+    const api: CairnApi = { ...assemble(context, log, parts), insertDialogs, activationMs: Math.round((performance.now() - started) * 10) / 10 };
     if (cpuStart && threadCpuUsage) {
       const cpu = threadCpuUsage(cpuStart);
       api.activationCpuMs = Math.round((cpu.user + cpu.system) / 100) / 10;
@@ -64,7 +67,7 @@ export function activate(context: vscode.ExtensionContext): CairnApi | undefined
   }
 }
 
-function assemble(context: vscode.ExtensionContext, log: vscode.LogOutputChannel, parts: string[]): Omit<CairnApi, 'activationMs' | 'activationCpuMs'> {
+function assemble(context: vscode.ExtensionContext, log: vscode.LogOutputChannel, parts: string[]): Omit<CairnApi, 'activationMs' | 'activationCpuMs' | 'insertDialogs'> {
   const coreStarted = performance.now();
   useLocale(vscode.env.language);
   const assets = locateAssets(context.extensionUri);

@@ -5,6 +5,7 @@ import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { CLI, runCairn, type Run } from './cli';
+import { locateRipgrep } from '../../src/cli/assets';
 import type { SystemMetrics } from '../../src/core/eval/types';
 import { buildHistoryFixture, type HistoryFixture } from '../unit/evalFixture';
 
@@ -92,6 +93,27 @@ describe('cairn eval (bundled CLI)', function () {
     const report = JSON.parse(r.stdout) as JsonReport & { head: string };
     assert.equal(report.head, fixture.commits.median);
     assert.deepEqual(report.cases.map((c) => c.commit), [fixture.commits.retry, fixture.commits.escapes, fixture.commits.median]);
+  });
+
+  it('--rg names the ripgrep binary (the extension passes VS Code\'s own, having none installed beside the CLI)', function () {
+    const real = locateRipgrep();
+    if (!real) this.skip();
+    const dir = mkdtempSync(path.join(tmpdir(), 'cairn-eval-rg-'));
+    try {
+      const log = path.join(dir, 'calls.log');
+      const wrapper = path.join(dir, 'rg');
+      writeFileSync(wrapper, `#!/bin/sh\necho called >> '${log}'\nexec '${real}' "$@"\n`, { mode: 0o755 });
+      const r = cairn('eval', fixture.dir, '--json', '--commits', '3', '--systems', 'rg-words', '--rg', wrapper, '--scratch', scratchParent);
+      assert.equal(r.code, 0, r.stderr);
+      const report = JSON.parse(r.stdout) as JsonReport;
+      assert.deepEqual(report.systems.map((s) => s.system), ['rg-words']);
+      assert.ok(existsSync(log), 'the named binary was not run');
+      const missing = cairn('eval', fixture.dir, '--rg', path.join(dir, 'no-such-rg'));
+      assert.equal(missing.code, 2);
+      assert.match(missing.stderr, /--rg .*no-such-rg: no such file/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('usage mistakes exit 2 with a one-line message', () => {

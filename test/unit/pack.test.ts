@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { checkAll } from './check';
 import { TempWorkspace } from './helpers/workspace';
+import type { Engine } from '../../src/core/engine/engine';
 import { ImportGraph } from '../../src/core/pack/graph';
 import { estimateTokens, renderPackMarkdown } from '../../src/core/pack/markdown';
 import { calledNames } from '../../src/core/pack/build';
@@ -137,6 +138,103 @@ describe('context packs', function () {
     const b = await ws.engine().buildPack('config errors', { refresh: 'never' });
     assert.deepEqual(a.mustInspect.map((i) => i.docid), b.mustInspect.map((i) => i.docid));
     assert.deepEqual(a.relatedFiles, b.relatedFiles);
+  });
+});
+
+// A seed that calls builtin members (`items.add`, `prices.keys()`), a name three files define
+// (`comments`), a name two files define (one imported), and a distinctive helper nobody imports.
+const sharedNames = {
+  'src/cart/cart.ts': [
+    "import { computeTax } from './tax';",
+    "import { formatTotal } from './money';",
+    '',
+    'export function checkoutCart(order: Order, items: Set<string>, prices: Map<string, number>): string {',
+    "  items.add('receipt');",
+    '  const notes = order.comments();',
+    '  let sum = 0;',
+    '  for (const key of prices.keys()) sum += prices.get(key) ?? 0;',
+    '  const taxed = computeTax(sum);',
+    '  distinctiveRounding(taxed);',
+    '  return formatTotal(taxed);',
+    '}',
+    '',
+    'export function cartSize(items: Set<string>): number {',
+    '  return items.size;',
+    '}',
+    '',
+  ].join('\n'),
+  'src/cart/tax.ts': 'export function computeTax(sum: number): number {\n  return sum * 1.2;\n}\n',
+  'src/cart/money.ts': 'export function formatTotal(n: number): string {\n  return n.toFixed(2);\n}\n',
+  'src/aaa/tax.ts': 'export function computeTax(sum: number): number {\n  return sum * 1.1;\n}\n',
+  'src/rounding/round.ts': 'export function distinctiveRounding(n: number): number {\n  return Math.round(n);\n}\n',
+  'src/bag/bag.ts': 'export class Bag {\n  add(item: string): void {\n    this.items.push(item);\n  }\n  keys(): string[] {\n    return [];\n  }\n}\n',
+  'src/graph/nodes.ts': 'export class Nodes {\n  add(node: Node): void {\n    this.list.push(node);\n  }\n}\n',
+  'src/queue/queue.ts': 'export class Queue {\n  add(job: Job): void {\n    this.jobs.push(job);\n  }\n}\n',
+  'src/blog/post.ts': 'export class Post {\n  comments(): Comment[] {\n    return this.thread;\n  }\n}\n',
+  'src/forum/topic.ts': 'export class Topic {\n  comments(): Comment[] {\n    return this.replies;\n  }\n}\n',
+  'src/review/review.ts': 'export class Review {\n  comments(): Comment[] {\n    return this.notes;\n  }\n}\n',
+  'docs/checkout.md': '# Checkout totals\n\nThe checkoutCart totals include tax. Call `applyCoupon()` first.\n',
+  'src/coupon/coupon.ts': '/** Lowers the totals. */\nexport function applyCoupon(code: string): number {\n  return code.length;\n}\n',
+  'src/cart/cart.test.ts': "import { checkoutCart } from './cart';\n\nit('checks out', () => {\n  checkoutCart(new Set(), new Map());\n});\n",
+  'src/app.ts': "import { checkoutCart } from './cart/cart';\n\nexport function main() {\n  checkoutCart(new Set(), new Map());\n}\n",
+  'test/size.test.ts': "import { cartSize } from '../src/cart/cart';\n\nit('counts', () => {\n  cartSize(new Set());\n});\n",
+  'test/receipt.test.ts': "import { checkoutCart } from '../src/cart/cart';\n\nit('prints a receipt', () => {\n  checkoutCart(order, new Set(), new Map());\n});\n",
+  'src/cli.ts': "import { checkoutCart } from './cart/cart';\n\nexport function cli() {\n  checkoutCart(new Set(), new Map());\n}\n",
+};
+
+describe('context packs: relations by a shared name', function () {
+  this.timeout(30000);
+  let ws: TempWorkspace;
+  before(async () => {
+    ws = new TempWorkspace(sharedNames);
+    await ws.engine().refresh();
+  });
+  after(() => ws.dispose());
+
+  const everything = (pack: Awaited<ReturnType<Engine['buildPack']>>) => [...pack.mustInspect, ...pack.relatedFiles];
+
+  it('does not call a definition "used by" when only a common name links them', async () => {
+    const pack = await ws.engine().buildPack('fix checkoutCart totals', { refresh: 'never' });
+    const usedBy = everything(pack).filter((i) => /used by src\/cart\/cart\.ts/.test(i.reason)).map((i) => i.path);
+    for (const p of ['src/bag/bag.ts', 'src/graph/nodes.ts', 'src/queue/queue.ts', 'src/blog/post.ts', 'src/forum/topic.ts', 'src/review/review.ts']) {
+      assert.ok(!usedBy.includes(p), `${p} is not called by checkoutCart: ${usedBy}`);
+    }
+    const left = (name: string) => pack.rejectedFiles.find((r) => r.reason.includes(`common name \`${name}\``))?.reason ?? '';
+    const imports = 'no import of src/cart/cart.ts leads to it';
+    assert.ok(left('comments').endsWith(`(defined in 3 files; ${imports})`), `\`comments\` is listed as left out: ${JSON.stringify(pack.rejectedFiles)}`);
+    assert.ok(left('add').endsWith(`(defined in 3 files; ${imports})`), left('add'));
+    assert.ok(left('keys').endsWith(`(also a builtin method; ${imports})`), left('keys'));
+  });
+
+  it('follows the import to the definition a call reaches, and keeps distinctive names', async () => {
+    const pack = await ws.engine().buildPack('fix checkoutCart totals', { refresh: 'never' });
+    const called = everything(pack).flatMap((i) => [...i.reason.matchAll(/defines `(\w+)`, used by/gi)].map((m) => `${m[1]} ${i.path}`)).sort();
+    assert.deepEqual(called, ['computeTax src/cart/tax.ts', 'distinctiveRounding src/rounding/round.ts', 'formatTotal src/cart/money.ts'], JSON.stringify(everything(pack).map((i) => [i.path, i.reason])));
+  });
+
+  it('follows calls from code only: a name in prose is not a call', async () => {
+    const pack = await ws.engine().buildPack('fix checkoutCart totals', { refresh: 'never' });
+    assert.ok(everything(pack).some((i) => i.path === 'docs/checkout.md'), 'the doc is in the pack');
+    const fromDocs = everything(pack).filter((i) => /used by docs\//.test(i.reason));
+    assert.deepEqual(fromDocs.map((i) => [i.path, i.reason]), []);
+  });
+
+  it('puts the test of a must-inspect span first among the related files', async () => {
+    const pack = await ws.engine().buildPack('fix checkoutCart totals', { refresh: 'never', maxMustInspect: 2 });
+    assert.equal(pack.mustInspect[0]?.path, 'src/cart/cart.ts');
+    assert.equal(pack.relatedFiles[0]?.path, 'src/cart/cart.test.ts', JSON.stringify(pack.relatedFiles.map((r) => [r.path, r.reason])));
+    assert.equal(pack.relatedFiles[0]?.relation, 'test');
+    assert.match(pack.relatedFiles[0]?.reason ?? '', /^Test for src\/cart\/cart\.ts \(by name\)/);
+    // Then the tests importing it that use the span's symbol; a test of another function of the file is no test of this span.
+    assert.equal(pack.relatedFiles[1]?.path, 'test/receipt.test.ts');
+    assert.match(pack.relatedFiles[1]?.reason ?? '', /^Test importing src\/cart\/cart\.ts and using `checkoutCart`/);
+    assert.ok(!pack.relatedFiles.some((r) => r.path === 'test/size.test.ts' && /checkoutCart/.test(r.reason)), JSON.stringify(pack.relatedFiles));
+  });
+
+  it("says a lexical match matches the task's words, with no search rank that the pack's order would contradict", async () => {
+    const pack = await ws.engine().buildPack('fix checkoutCart totals', { refresh: 'never' });
+    for (const item of everything(pack)) assert.doesNotMatch(item.reason, /\brank\b/, item.reason);
+    assert.ok(everything(pack).some((i) => /matches the task's words/i.test(i.reason)));
   });
 });
 

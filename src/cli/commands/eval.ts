@@ -23,7 +23,7 @@ import { useBaselineWasmCompiler } from '../wasmCompiler';
 const spec: CommandSpec = {
   name: 'eval',
   usage:
-    'cairn eval [ROOT] [--commits N] [--max-files N] [--since DATE | --max-age DAYS] [--rev REV] [--budget TOKENS] [--param KEY=VALUE]... [--config FILE.json] [--systems LIST] [--keep-scratch] [--json]\n' +
+    'cairn eval [ROOT] [--commits N] [--max-files N] [--since DATE | --max-age DAYS] [--rev REV] [--budget TOKENS] [--param KEY=VALUE]... [--config FILE.json] [--systems LIST] [--rg PATH] [--keep-scratch] [--json]\n' +
     '       cairn eval --symbols [ROOT...] [--sample N] [--seed S] [--nested] [--misses N] [--ctags PATH] [--json]',
   maxPositionals: 64,
   options: {
@@ -46,6 +46,7 @@ const spec: CommandSpec = {
     misses: { type: 'string', valueName: 'N', description: 'with --symbols: print N example misses per system (name, ctags file:line, the top hit)' },
     nested: { type: 'boolean', description: 'with --symbols: also functions, methods and classes nested in functions (closures, inner defs)' },
     ctags: { type: 'string', valueName: 'PATH', description: 'with --symbols: the universal-ctags binary (default: ctags on PATH)' },
+    rg: { type: 'string', valueName: 'PATH', description: "the ripgrep binary (default: @vscode/ripgrep's, when installed); the extension passes VS Code's own" },
     ...JSON_OPTION,
   },
 };
@@ -79,6 +80,13 @@ function readSystems(values: OptionValues): SystemKind[] | undefined {
   if (!list) return undefined;
   for (const s of list) if (!(SYSTEM_KINDS as readonly string[]).includes(s)) throw new UsageError(`unknown system '${s}' (known: ${SYSTEM_KINDS.join(', ')})`);
   return list as SystemKind[];
+}
+
+/** --rg, else the ripgrep installed with the CLI. */
+function ripgrepPath(values: OptionValues): string | undefined {
+  if (typeof values.rg !== 'string') return locateAssets().ripgrep;
+  if (!fs.existsSync(values.rg)) throw new UsageError(`--rg ${values.rg}: no such file`);
+  return values.rg;
 }
 
 function readSince(values: OptionValues): string | undefined {
@@ -123,7 +131,7 @@ async function runSymbols(args: ParsedArgs, out: Output): Promise<number> {
             root,
             ctagsPath,
             storeDir,
-            engine: { grammarsDir: assets.grammarsDir, workerScript: assets.chunkWorker, indexWorkerScript: assets.indexWorker, ripgrepPath: assets.ripgrep, beforeGrammarsLoad: useBaselineWasmCompiler },
+            engine: { grammarsDir: assets.grammarsDir, workerScript: assets.chunkWorker, indexWorkerScript: assets.indexWorker, ripgrepPath: ripgrepPath(args.values), beforeGrammarsLoad: useBaselineWasmCompiler },
             sample,
             seed,
             nested: args.values.nested === true,
@@ -186,7 +194,7 @@ async function run(args: ParsedArgs, out: Output): Promise<number> {
   try {
     report = await runEvaluation({
       repoDir: root,
-      engine: { grammarsDir: assets.grammarsDir, workerScript: assets.chunkWorker, ripgrepPath: assets.ripgrep, beforeGrammarsLoad: useBaselineWasmCompiler },
+      engine: { grammarsDir: assets.grammarsDir, workerScript: assets.chunkWorker, ripgrepPath: ripgrepPath(args.values), beforeGrammarsLoad: useBaselineWasmCompiler },
       maxCases,
       maxFiles,
       since,

@@ -51,6 +51,8 @@ const MIN_ITEM_TOKENS = 60;
 const LEXICAL_WEIGHT = 2;
 const MAX_REJECTED_LISTED = 15;
 const WEAK_SHARE = 0.1;
+/** At most this many tests of the must-inspect spans are moved to the head of the related files. */
+const MAX_PREFERRED_TESTS = 3;
 
 /** Weight of each relation relative to its seed's lexical strength. */
 const RELATION_WEIGHT: Record<PackRelation, number> = {
@@ -129,23 +131,32 @@ export async function buildPack(ctx: PackContext, task: string, options: PackOpt
   warnings.push(...searched.warnings);
   diagnostics.push(...searched.diagnostics);
   const top = searched.results[0]?.score ?? 1;
-  searched.results.forEach((hit, rank) => {
+  searched.results.forEach((hit) => {
     const lexical = round((hit.score / top) * LEXICAL_WEIGHT);
-    add(hit, 'lexical', `matches the task (rank ${rank + 1})`, [{ kind: 'match', name: 'lexical match with the task', value: lexical }]);
+    // No search rank in the reason: the pack reorders its items, and "rank 8" on item 1 reads as a contradiction.
+    add(hit, 'lexical', "matches the task's words", [{ kind: 'match', name: 'lexical match with the task', value: lexical }]);
   });
 
   // --- 2. expansion from the seeds -------------------------------------------------------
   const seeds = [...candidates.values()].sort(byScore).slice(0, 6);
   const seedPaths = [...new Set(seeds.map((s) => s.hit.path))];
-  for (const seed of seeds) {
+  const sharedNameOnly: RejectedFile[] = [];
+  // Only code calls: a name in prose (`res.json()` in a changelog) says nothing about what calls what.
+  for (const seed of seeds.filter((s) => bucketOf(s.hit.language) === 'code')) {
     const strength = Math.min(1, total(seed.parts) / LEXICAL_WEIGHT);
     const text = ctx.text(seed.hit) ?? '';
     for (const name of calledNames(text).slice(0, 12)) {
       if (name === seed.hit.symbol) continue;
-      for (const def of ctx.definitions(name, 1)) {
-        if (def.docid === seed.hit.docid) continue;
-        add(def, 'called-definition', `defines \`${name}\`, used by ${seed.hit.docid}`, [dependency('called-definition', strength)]);
+      const callee = calledDefinition(ctx, seed.hit, name);
+      if (!callee) continue;
+      if ('sharedName' in callee) {
+        if (!sharedNameOnly.some((r) => r.docid === callee.sharedName.docid)) {
+          sharedNameOnly.push({ path: callee.sharedName.path, docid: callee.sharedName.docid, reason: `only shares the common name \`${name}\` with a call in ${seed.hit.docid} (${callee.why})` });
+        }
+        continue;
       }
+      if (callee.def.docid === seed.hit.docid) continue;
+      add(callee.def, 'called-definition', `defines \`${name}\`, used by ${seed.hit.docid}`, [dependency('called-definition', strength)]);
     }
   }
   for (const p of seedPaths.slice(0, 4)) {
@@ -208,6 +219,8 @@ export async function buildPack(ctx: PackContext, task: string, options: PackOpt
     kept.push(c);
   }
 
+  for (const r of sharedNameOnly) if (!candidates.has(r.docid as string)) rejected.push(r);
+
   // --- 4. budget --------------------------------------------------------------------------
   // Spend in order of usefulness: must-inspect spans (up to 3/4 of the budget when there is
   // more to list), then guidance, related files, and the rejected list, each as room allows.
@@ -266,7 +279,20 @@ export async function buildPack(ctx: PackContext, task: string, options: PackOpt
   }
 
   const relatedPaths = new Set(finalMust.map((m) => m.path));
-  const relatedPool = [...movedToRelated, ...relatedCandidates.map(toRelated)];
+  // The tests that exercise the must-inspect spans come first among the related files: they show
+  // how the code is meant to behave, and they are where a change to it gets checked.
+  const preferredTests: RelatedFile[] = [];
+  for (const t of testsExercising(ctx, finalMust)) {
+    if (relatedPaths.has(t.path) || preferredTests.some((r) => r.path === t.path) || preferredTests.length >= MAX_PREFERRED_TESTS) continue;
+    const known = [...candidates.values()].filter((c) => c.hit.path === t.path).sort(byScore)[0];
+    const hit = known?.hit ?? bestChunk(ctx, t.path);
+    if (!hit || negative(hit.path, hit.docid)) continue;
+    const c: Candidate = known ?? { hit, relation: 'test', reasons: [], parts: [dependency('test', t.strength)] };
+    preferredTests.push({ ...toRelated(c), relation: 'test', reason: shortReason([t.reason, ...c.reasons.filter((r) => r !== t.reason)]) });
+    // A test that was left out as a weak match is not left out any more.
+    for (let i = rejected.length - 1; i >= 0; i--) if (rejected[i]?.path === t.path) rejected.splice(i, 1);
+  }
+  const relatedPool = [...movedToRelated, ...preferredTests, ...relatedCandidates.map(toRelated)];
   for (const r of relatedPool) {
     if (relatedPaths.has(r.path) && !movedToRelated.includes(r)) continue;
     if (related.length >= maxRelated + movedToRelated.length) {
@@ -401,10 +427,73 @@ export function calledNames(text: string): string[] {
   return [...weight.keys()].sort((a, b) => (weight.get(b) as number) - (weight.get(a) as number) || (first.get(a) as number) - (first.get(b) as number));
 }
 
+/**
+ * Methods of the languages' own objects and collections (JS Object/Array/Map/Set/String,
+ * Python dict/list/str, Java Object/Collection): `items.add(x)`, `Object.keys(o)`,
+ * `d.update(...)` reach these, not the one `add` some file of the repository defines. (Across
+ * the development corpus, `keys`, `pop`, `update`, `toString` have one or two definitions per
+ * repository and hundreds of calls that are the builtin; names like `use` or `send` do reach
+ * the repository's own definition, so they are not listed.)
+ */
+export const BUILTIN_MEMBER_NAMES: ReadonlySet<string> = new Set([
+  'add', 'append', 'apply', 'bind', 'call', 'clear', 'concat', 'contains', 'copy', 'count', 'delete', 'endswith', 'entries', 'equals', 'every', 'extend',
+  'find', 'forEach', 'has', 'hashCode', 'includes', 'index', 'indexOf', 'insert', 'isEmpty', 'items', 'join', 'keys', 'length', 'lower', 'pop', 'push',
+  'put', 'reduce', 'remove', 'replace', 'reverse', 'setdefault', 'shift', 'size', 'slice', 'some', 'sort', 'splice', 'split', 'startswith', 'strip',
+  'toJSON', 'toString', 'trim', 'unshift', 'update', 'upper', 'valueOf', 'values',
+]);
+
+/** A name defined in this many files or more cannot be resolved by its name alone. */
+export const AMBIGUOUS_NAME_FILES = 3;
+
+/**
+ * The definition a call to `name` in `seed` reaches, when the code says so: one in the seed's
+ * own file, in a file it imports (or one those import: packages re-export), or (Go) in its
+ * package. Without that backing a name tells only when it is distinctive: not a builtin member
+ * name and defined in fewer than AMBIGUOUS_NAME_FILES files. Otherwise the shared name is all
+ * there is, and it is reported as that.
+ */
+function calledDefinition(ctx: PackContext, seed: SearchHit, name: string): { def: SearchHit } | { sharedName: SearchHit; why: string } | undefined {
+  const defs = ctx.definitions(name, 8);
+  if (defs.length === 0) return undefined;
+  const direct = new Set(ctx.graph.importsOf(seed.path));
+  const indirect = new Set([...direct].flatMap((p) => ctx.graph.importsOf(p)));
+  const dirOf = (p: string) => p.slice(0, p.lastIndexOf('/') + 1);
+  const samePackage = (d: SearchHit) => d.language === 'go' && seed.language === 'go' && dirOf(d.path) === dirOf(seed.path);
+  const backed = defs.find((d) => d.path === seed.path || direct.has(d.path) || samePackage(d)) ?? defs.find((d) => indirect.has(d.path));
+  if (backed) return { def: backed };
+  const files = new Set(defs.map((d) => d.path)).size;
+  if (!BUILTIN_MEMBER_NAMES.has(name) && files < AMBIGUOUS_NAME_FILES) return { def: defs[0] as SearchHit };
+  const what = files >= AMBIGUOUS_NAME_FILES ? `defined in ${files >= 8 ? 'at least 8' : files} files` : 'also a builtin method';
+  return { sharedName: defs[0] as SearchHit, why: `${what}; no import of ${seed.path} leads to it` };
+}
+
 /** The most useful chunk of a file when it is pulled in as a whole: its first definition. */
 function bestChunk(ctx: PackContext, path: string): SearchHit | undefined {
   const chunks = ctx.chunksOf(path);
   return chunks.find((h) => h.kind !== 'code' && h.kind !== 'text') ?? chunks[0];
+}
+
+/**
+ * Test files that exercise the must-inspect spans, in the order of the spans: for each code
+ * span, the tests named after its file (`foo.test.ts`, `test_foo.py`, `foo_test.go`), then the
+ * tests that import its file and name its symbol (a utility module is imported by many tests
+ * that never touch the span).
+ */
+function testsExercising(ctx: PackContext, items: readonly PackItem[]): Array<{ path: string; reason: string; strength: number }> {
+  const out: Array<{ path: string; reason: string; strength: number }> = [];
+  for (const item of items) {
+    if (isTestPath(item.path) || bucketOf(item.language) !== 'code') continue;
+    const strength = Math.min(1, item.score / LEXICAL_WEIGHT);
+    for (const t of testsFor(ctx, item.path)) out.push({ path: t, reason: `test for ${item.path} (by name)`, strength });
+    const name = item.symbol.split(/[.:#]/).pop() ?? '';
+    if (name.length < 3) continue;
+    const mentions = new RegExp(`\\b${name.replace(/[$]/g, '\\$')}\\b`);
+    for (const t of ctx.graph.importersOf(item.path).filter(isTestPath).slice(0, 8)) {
+      const last = ctx.chunksOf(t).at(-1);
+      if (last && mentions.test(ctx.text(t, 1, last.endLine) ?? '')) out.push({ path: t, reason: `test importing ${item.path} and using \`${name}\``, strength });
+    }
+  }
+  return out;
 }
 
 /** Test files named after a source file: foo.test.ts, foo.spec.js, test_foo.py, foo_test.go, FooTest.java. */

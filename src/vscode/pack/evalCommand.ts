@@ -4,6 +4,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { EvalReport } from '../../core/eval/types';
+import { locateVscodeRipgrep } from '../assets';
 import type { CairnServices } from '../services';
 import { localFolders } from './folders';
 import { webviewHtml, webviewResourceRoots } from './html';
@@ -51,13 +52,16 @@ export function registerEvalCommand(services: CairnServices): vscode.Disposable[
     const controller = new AbortController();
     running = controller;
     const title = `Retrieval Quality: ${target.name}`;
+    // The same resolver the engine's exact-text search uses: VS Code's own ripgrep.
+    const ripgrepPath = locateVscodeRipgrep(vscode.env.appRoot);
+    services.log.info(`eval of ${target.root}: ripgrep ${ripgrepPath ?? 'not found in VS Code'}`);
     show(title, evalRunningBody(target.name)).reveal(undefined, false);
     try {
       const report = await vscode.window.withProgress(
         { location: vscode.ProgressLocation.Notification, title: `Cairn: evaluating ${target.name}`, cancellable: true },
         (_progress, token) => {
           token.onCancellationRequested(() => controller.abort());
-          return runEval(extensionUri.fsPath, target.root, { signal: controller.signal, onLine: (l) => services.log.info(`eval: ${l}`) });
+          return runEval(extensionUri.fsPath, target.root, { ripgrepPath, signal: controller.signal, onLine: (l) => services.log.info(`eval: ${l}`) });
         },
       );
       if (running !== controller) return report;

@@ -19,6 +19,8 @@ export class EvalError extends Error {
 export interface EvalRunOptions {
   /** Most commits to evaluate (the CLI's default when omitted). */
   commits?: number;
+  /** The ripgrep binary (VS Code's own): the installed extension ships none, so the CLI would find none. */
+  ripgrepPath?: string;
   signal?: AbortSignal;
   /** Each stderr line of the CLI (warnings, notes). */
   onLine?: (line: string) => void;
@@ -50,10 +52,14 @@ export function parseEvalReport(stdout: string): EvalReport | undefined {
   return undefined;
 }
 
+/** The CLI's arguments for an evaluation of `root`. */
+export function evalArgs(cli: string, root: string, options: EvalRunOptions = {}): string[] {
+  return [cli, 'eval', '--json', ...(options.commits ? ['--commits', String(options.commits)] : []), ...(options.ripgrepPath ? ['--rg', options.ripgrepPath] : []), root];
+}
+
 export async function runEval(extensionPath: string, root: string, options: EvalRunOptions = {}): Promise<EvalReport> {
   const runtime = await nodeRuntime();
-  const cli = path.join(extensionPath, 'dist', 'cli.js');
-  const args = [cli, 'eval', '--json', ...(options.commits ? ['--commits', String(options.commits)] : []), root];
+  const args = evalArgs(path.join(extensionPath, 'dist', 'cli.js'), root, options);
   return new Promise<EvalReport>((resolve, reject) => {
     const child = spawn(runtime.command, args, { cwd: root, env: { ...process.env, ...runtime.env }, stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true });
     let stdout = '';

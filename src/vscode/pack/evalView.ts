@@ -4,6 +4,15 @@ import { formatSummary, tableCells } from '../../core/eval/table';
 import type { EvalReport, SystemMetrics, SystemReport } from '../../core/eval/types';
 import { escapeHtml as e } from './html';
 
+const integer = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
+const tenths = new Intl.NumberFormat('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+
+/**
+ * A table in a box of its own that scrolls sideways when the view is a little narrower than the
+ * table; in a narrow view (pack-eval.css) each row stacks its cells, each named by its `data-label`.
+ */
+const scrolling = (table: string): string => `<div class="table-scroll" tabindex="0">${table}</div>`;
+
 const COLUMNS: Array<{ label: string; title: string; metric?: keyof SystemMetrics; lowerIsBetter?: boolean }> = [
   { label: 'System', title: 'Cairn systems first, then the baselines' },
   { label: 'Cases', title: 'Cases scored' },
@@ -40,13 +49,13 @@ function systemsTable(report: EvalReport): string {
           const metric = COLUMNS[i]?.metric;
           const value = metric ? s.metrics?.[metric] : undefined;
           const isBest = metric !== undefined && typeof value === 'number' && best.get(metric) === value && value > 0;
-          return `<td class="num${isBest ? ' best' : ''}${cell === 'n/a' ? ' na' : ''}">${e(cell)}</td>`;
+          return `<td class="num${isBest ? ' best' : ''}${cell === 'n/a' ? ' na' : ''}" data-label="${e(COLUMNS[i]?.label ?? '')}">${e(cell)}</td>`;
         })
         .join('');
       return `<tr class="${BASELINES.has(s.system) ? 'baseline-row' : 'cairn-row'}">${cells}</tr>`;
     })
     .join('\n');
-  return `<table class="metrics" id="eval-table"><thead><tr>${head}</tr></thead><tbody>${rows}</tbody></table>`;
+  return scrolling(`<table class="metrics" id="eval-table"><thead><tr>${head}</tr></thead><tbody>${rows}</tbody></table>`);
 }
 
 function casesTable(report: EvalReport): string {
@@ -57,12 +66,12 @@ function casesTable(report: EvalReport): string {
     .map((c) => {
       const ranks = systems.map((name) => {
         const rank = c.outcomes[name]?.firstRelevantRank;
-        return `<td class="num${rank === 1 ? ' best' : rank === null || rank === undefined ? ' na' : ''}">${rank === null || rank === undefined ? '–' : rank}</td>`;
+        return `<td class="num${rank === 1 ? ' best' : rank === null || rank === undefined ? ' na' : ''}" data-label="${e(name)}">${rank === null || rank === undefined ? '–' : rank}</td>`;
       });
-      return `<tr><td><code>${e(c.commit.slice(0, 10))}</code></td><td>${e(c.query)}</td><td>${c.truth.map((t) => `<code>${e(t.path)}</code>`).join('<br>')}</td>${ranks.join('')}</tr>`;
+      return `<tr><td data-label="Commit"><code>${e(c.commit.slice(0, 10))}</code></td><td class="query" data-label="Query">${e(c.query)}</td><td class="paths" data-label="Changed files">${c.truth.map((t) => `<code>${e(t.path)}</code>`).join('<br>')}</td>${ranks.join('')}</tr>`;
     })
     .join('\n');
-  return `<details class="cases"><summary>Cases (${report.cases.length}): rank of the first changed file per system</summary><table class="metrics cases-table"><thead><tr>${head}</tr></thead><tbody>${rows}</tbody></table></details>`;
+  return `<details class="cases"><summary>Cases (${integer.format(report.cases.length)}): rank of the first changed file per system</summary>${scrolling(`<table class="metrics cases-table"><thead><tr>${head}</tr></thead><tbody>${rows}</tbody></table>`)}</details>`;
 }
 
 export function evalResultBody(report: EvalReport, folderName: string): string {
@@ -70,14 +79,14 @@ export function evalResultBody(report: EvalReport, folderName: string): string {
   const warnings = report.warnings.length ? `<ul class="problems">${report.warnings.map((w) => `<li class="note warn">${e(w)}</li>`).join('')}</ul>` : '';
   const empty =
     report.evaluated === 0
-      ? `<div class="state state-engine"><h2>No case could be evaluated</h2><p>Cairn looked at ${report.mining.scanned} commits and found none it could score. The history needs commits that change a few source files with a descriptive message.</p></div>`
+      ? `<div class="state state-engine"><h2>No case could be evaluated</h2><p>Cairn looked at ${integer.format(report.mining.scanned)} commits and found none it could score. The history needs commits that change a few source files with a descriptive message.</p></div>`
       : '';
   return `
     <main class="eval">
       <header class="eval-head">
         <h1>Retrieval quality: ${e(folderName)}</h1>
         <p class="meta">${e(summary ?? '')}</p>
-        <p class="meta">Took ${(report.tookMs / 1000).toFixed(1)} s. Budget for packs: ${report.settings.budgetTokens} tokens.</p>
+        <p class="meta">Took ${tenths.format(report.tookMs / 1000)} s. Budget for packs: ${integer.format(report.settings.budgetTokens)} tokens.</p>
       </header>
       ${empty}
       ${report.systems.length ? systemsTable(report) : ''}

@@ -162,9 +162,12 @@ export class PackPanel implements vscode.Disposable {
         case 'copyMarkdown':
           this.notice(await copyPackMarkdown(this.requirePack()));
           return;
-        case 'insertMarkdown':
-          this.notice(await insertPackMarkdown(this.requirePack(), message.target, this.deps.lastEditor.current));
+        case 'insertMarkdown': {
+          const outcome = await insertPackMarkdown(this.requirePack(), message.target, this.deps.lastEditor.current);
+          this.notice(outcome.message);
+          void outcome.undone?.then((undone) => undone && this.notice('The insert was undone.'));
           return;
+        }
         case 'guidance':
           await this.fetchGuidance(message);
           return;

@@ -5,7 +5,13 @@ import type { RegistryScoreComponent } from '../../core/registry/types';
 
 const integer = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
 
-export const tokens = (n: number): string => integer.format(n);
+/** A count or an amount with thousands separators: `12,345`. (Line numbers stay as in `path:start-end`.) */
+export const count = (n: number): string => integer.format(n);
+
+export const tokens = count;
+
+/** `3 lines`, `1 line`, `1,204 files`. */
+export const counted = (n: number, one: string, many = `${one}s`): string => `${count(n)} ${n === 1 ? one : many}`;
 
 export const score = (n: number): string => (Math.abs(n) >= 100 ? n.toFixed(0) : n.toFixed(2));
 

@@ -4,7 +4,8 @@ import type { CutItem, PackItem, RejectedFile, RelatedFile } from '../../core/pa
 import type { ScoreComponent } from '../../core/search/types';
 import type { RegistryFetchResult, RegistryHit, RegistryScoreComponent } from '../../core/registry/types';
 import { h } from './dom';
-import { ago, componentLabel, RELATION_LABEL, score, spanLabel, tokens } from './format';
+import { ago, componentLabel, count, counted, RELATION_LABEL, score, spanLabel, tokens } from './format';
+import { codeBlock } from './highlight';
 import type { BasketSpan, GuidanceDetail, GuidanceMode, PackError, PackRequest, PackResult, SpanTarget } from './protocol';
 
 export interface ViewActions {
@@ -56,11 +57,11 @@ function breakdown(parts: ReadonlyArray<ScoreComponent | RegistryScoreComponent>
   );
 }
 
-function section(id: string, title: string, count: number | undefined, hint: string | undefined, ...body: Node[]): HTMLElement {
+function section(id: string, title: string, n: number | undefined, hint: string | undefined, ...body: Node[]): HTMLElement {
   return h(
     'section',
     { class: 'section', id, 'aria-labelledby': `${id}-title` },
-    h('h2', { id: `${id}-title` }, title, count !== undefined ? h('span', { class: 'count badge' }, count) : undefined),
+    h('h2', { id: `${id}-title` }, title, n !== undefined ? h('span', { class: 'count badge' }, count(n)) : undefined),
     hint ? h('p', { class: 'hint' }, hint) : undefined,
     ...body,
   );
@@ -69,7 +70,9 @@ function section(id: string, title: string, count: number | undefined, hint: str
 function mustInspectItem(item: PackItem, index: number, folder: string, actions: ViewActions): HTMLElement {
   const name = item.context || item.symbol;
   const target = { folder, path: item.path, startLine: item.startLine, endLine: item.endLine };
-  const lineCount = item.text === undefined ? 0 : item.text.split('\n').length;
+  // A span cut to fit the budget ends with a line saying how many lines were left out: no line number for it.
+  const lines = item.text === undefined ? [] : item.text.split('\n');
+  const more = item.truncatedTo ? lines.pop() : undefined;
   return h(
     'article',
     { class: 'item', 'data-docid': item.docid },
@@ -92,7 +95,7 @@ function mustInspectItem(item: PackItem, index: number, folder: string, actions:
     item.stale ? h('p', { class: 'note warn' }, 'The file changed since it was indexed: the lines may have moved.') : undefined,
     breakdown(item.scoreBreakdown, item.score, `why:${item.docid}`),
     item.text !== undefined
-      ? h('details', { class: 'code', 'data-key': `code:${item.docid}` }, h('summary', {}, `Code: ${lineCount} line${lineCount === 1 ? '' : 's'}`), h('pre', {}, h('code', {}, item.text)))
+      ? h('details', { class: 'code', 'data-key': `code:${item.docid}` }, h('summary', {}, `Code: ${counted(lines.length, 'line')}`), codeBlock(lines.join('\n'), item.language, item.startLine, more))
       : undefined,
   );
 }
@@ -140,9 +143,9 @@ function meter(result: PackResult): HTMLElement {
       'div',
       { class: 'meter-label' },
       h('strong', { id: 'budget-used' }, `${tokens(pack.usedTokens)} / ${tokens(pack.budgetTokens)} tokens`),
-      h('span', { class: 'meta' }, `${pack.mustInspect.length} must inspect · ${pack.relatedFiles.length} related · ${pack.rejectedFiles.length} left out`),
+      h('span', { class: 'meta' }, `${count(pack.mustInspect.length)} must inspect · ${count(pack.relatedFiles.length)} related · ${count(pack.rejectedFiles.length)} left out`),
       h('span', { class: 'spacer' }),
-      h('span', { class: 'meta', title: new Date(result.builtAtMs).toLocaleString() }, `${pack.folder} · ${pack.index.files} files indexed · built ${ago(result.builtAtMs)} in ${Math.round(pack.tookMs)} ms`),
+      h('span', { class: 'meta', title: new Date(result.builtAtMs).toLocaleString() }, `${pack.folder} · ${counted(pack.index.files, 'file')} indexed · built ${ago(result.builtAtMs)} in ${count(Math.round(pack.tookMs))} ms`),
     ),
     h('div', { class: `meter-bar level-${level}`, role: 'meter', 'aria-label': 'Token budget used', 'aria-valuemin': 0, 'aria-valuemax': pack.budgetTokens, 'aria-valuenow': pack.usedTokens }, fill),
   );
@@ -198,7 +201,7 @@ function guidanceContent(detail: GuidanceDetail, hit: RegistryHit, actions: View
   return [
     h('p', { class: 'advisory', role: 'note' }, h('strong', {}, 'Advisory. '), r.trust.notice),
     ...r.files.map((f) =>
-      h('details', { class: 'guidance-file', open: true, 'data-key': `gfile:${detail.id}:${f.path}` }, h('summary', {}, h('code', {}, f.path), h('span', { class: 'meta' }, ` ${f.role} · ${tokens(f.size)} bytes`)), h('pre', { class: 'wrap' }, f.content)),
+      h('details', { class: 'guidance-file', open: true, 'data-key': `gfile:${detail.id}:${f.path}` }, h('summary', {}, h('code', {}, f.path), h('span', { class: 'meta' }, ` ${f.role} · ${count(f.size)} bytes`)), h('pre', { class: 'wrap' }, f.content)),
     ),
     r.suggestedCommands.length
       ? h(

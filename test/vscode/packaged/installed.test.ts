@@ -5,7 +5,9 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import type { EvalReport } from '../../../src/core/eval/types';
 import type { CairnApi } from '../../../src/vscode/extension';
+import { buildHistoryFixture } from '../../unit/evalFixture';
 import { screenshot, uiAvailable, waitForText } from '../suite/ui';
 
 async function until<T>(what: string, check: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 60000): Promise<T> {
@@ -50,6 +52,20 @@ describe('Cairn packaged (.vsix installed)', () => {
       await vscode.commands.executeCommand('workbench.view.extension.cairn');
       await waitForText('greeter.ts');
       await screenshot('packaged-sidebar', { clip: '.part.sidebar' });
+    }
+  });
+
+  it("evaluates retrieval quality with VS Code's ripgrep: the installed extension ships none of its own", async function () {
+    this.timeout(120000);
+    const history = buildHistoryFixture();
+    try {
+      const report = await vscode.commands.executeCommand<EvalReport | undefined>('cairn.evaluateRetrieval', history.dir);
+      assert.ok(report, 'the evaluation failed (see the Cairn log)');
+      assert.deepEqual(report.warnings.filter((w) => /ripgrep/.test(w)), []);
+      assert.ok(report.systems.some((s) => s.system === 'rg-words'), report.systems.map((s) => s.name).join(', '));
+    } finally {
+      history.dispose();
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     }
   });
 });

@@ -5,7 +5,9 @@ import * as vscode from 'vscode';
 import { buildHistoryFixture, type HistoryFixture } from '../../unit/evalFixture';
 import type { EvalReport } from '../../../src/core/eval/types';
 import { getText, screenshot, ui, uiAvailable, waitForText } from './ui';
-import { workspaceFolder } from './packHelpers';
+import { cairnApi, workspaceFolder } from './packHelpers';
+import { readCairnLog } from './cairnHelpers';
+import { locateVscodeRipgrep } from '../../../src/vscode/assets';
 
 describe('Retrieval quality view', function () {
   this.timeout(120000);
@@ -30,14 +32,28 @@ describe('Retrieval quality view', function () {
     assert.ok(report.evaluated > 0, `no case evaluated: ${JSON.stringify(report.mining)}`);
     const names = report.systems.map((s) => s.name);
     assert.ok(names.some((n) => n.startsWith('cairn pack')) && names.some((n) => n.startsWith('bm25')), names.join(', '));
+    // VS Code's own ripgrep runs the grep baseline: the installed extension has no other.
+    const rg = locateVscodeRipgrep(vscode.env.appRoot);
+    assert.ok(rg, `this VS Code ships no ripgrep under ${vscode.env.appRoot}`);
+    assert.ok(readCairnLog(await cairnApi()).includes(`eval of ${history.dir}: ripgrep ${rg}`), 'the evaluation was not handed VS Code\'s ripgrep');
+    assert.ok(report.systems.some((s) => s.system === 'rg-words'), names.join(', '));
+    assert.deepEqual(report.warnings.filter((w) => /ripgrep/.test(w)), []);
     if (!uiAvailable()) this.skip();
     await waitForText('Retrieval quality:', { frame: 'webview' });
-    const table = await getText({ selector: '#eval-table', frame: 'webview' });
+    // The table sits in a box of its own that scrolls sideways when the view is narrow.
+    const table = await getText({ selector: '.table-scroll > #eval-table', frame: 'webview' });
     for (const name of names) assert.ok(table.includes(name), `${name} missing from the table:\n${table}`);
     const pack = report.systems.find((s) => s.system === 'pack');
     assert.ok(pack?.metrics, 'the pack system has no metrics');
     assert.ok(table.includes(pack.metrics.recallAt1.toFixed(3)), table);
+    // Every cell names its column, so a narrow view can stack a row's cells and keep them readable.
+    assert.equal(await getText({ selector: '#eval-table tr.cairn-row td[data-label="MRR"]', frame: 'webview' }), report.systems[0]!.metrics!.mrr.toFixed(3));
     await screenshot('eval-table', { clip: 'iframe.webview' });
+    // Narrow: the table scrolls inside its frame instead of being cut off.
+    await vscode.commands.executeCommand('workbench.action.splitEditorRight');
+    await vscode.commands.executeCommand('workbench.action.splitEditorRight');
+    await screenshot('eval-table-narrow');
+    await vscode.commands.executeCommand('workbench.action.joinAllGroups');
   });
 
   it('says why when the folder has no git history', async function () {

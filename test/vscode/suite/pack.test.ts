@@ -76,6 +76,14 @@ describe('Context pack webview', function () {
     await click({ selector: `details[data-key="why:${first.docid}"] > summary`, frame: 'webview' });
     const why = await getText({ selector: `details[open][data-key="why:${first.docid}"]`, frame: 'webview' });
     assert.ok(why.includes('total'), why);
+    // Each card's text agrees with its place in the list: no search rank on it.
+    assert.doesNotMatch(must, /\brank \d+/);
+    // Code: coloured tokens, numbered with the file's own lines.
+    await click({ selector: `details[data-key="code:${first.docid}"] > summary`, frame: 'webview' });
+    const code = `details[open][data-key="code:${first.docid}"] pre.code-block`;
+    await getText({ selector: `${code} .line[data-line="${first.startLine}"]`, frame: 'webview' });
+    await getText({ selector: `${code} .line[data-line="${first.endLine}"]`, frame: 'webview' });
+    assert.match(await getText({ selector: `${code} .tok-keyword`, frame: 'webview' }), /^(this|const|let|return|function|class|export|new)$/);
     await screenshot('pack-result', { clip: 'iframe.webview' });
     await ui({ screenshot: 'pack-window' });
   });
@@ -138,11 +146,84 @@ describe('Context pack webview', function () {
     const editor = await vscode.window.showTextDocument(doc, vscode.ViewColumn.One);
     editor.selection = new vscode.Selection(3, 0, 3, 0); // start of "after"
     await showPack();
-    await click({ selector: '[data-action="insert-cursor"]', frame: 'webview' });
-    await poll('the pack in notes.md', () => doc.getText().includes('# Context pack'));
+    await answeringInsert(false, async (asked) => {
+      await click({ selector: '[data-action="insert-cursor"]', frame: 'webview' });
+      await poll('the pack in notes.md', () => doc.getText().includes('# Context pack'));
+      assert.deepEqual(asked, [], 'Markdown takes the pack without a question');
+    });
     const text = doc.getText();
     assert.ok(text.startsWith(`# Notes\n\nbefore\n${renderPackMarkdown(expected)}after\n`), text.slice(0, 300));
     await doc.save();
+  });
+
+  /** Answers "Insert into …?" in place of the modal dialog (VS Code refuses modal dialogs under test), recording each question. */
+  async function answeringInsert<T>(answer: boolean, run: (asked: string[]) => Promise<T>): Promise<T> {
+    const dialogs = api.insertDialogs;
+    const real = dialogs.confirmInsert;
+    const asked: string[] = [];
+    dialogs.confirmInsert = async (fileName) => (asked.push(fileName), answer);
+    try {
+      return await run(asked);
+    } finally {
+      dialogs.confirmInsert = real;
+    }
+  }
+
+  it('inserts into code only when asked, at the caret, never over a selection, and Undo restores the file byte for byte', async () => {
+    const file = vscode.Uri.joinPath(folder.uri, 'src', 'greeter.ts');
+    const original = fs.readFileSync(file.fsPath);
+    const doc = await vscode.workspace.openTextDocument(file);
+    const before = doc.getText();
+    assert.ok(doc.lineCount > 12, 'greeter.ts is too short for a multi-line selection');
+    const editor = await vscode.window.showTextDocument(doc, vscode.ViewColumn.One);
+    // A whole block selected, caret (active end) at the start of line 11.
+    editor.selection = new vscode.Selection(2, 0, 10, 0);
+    const selected = doc.getText(editor.selection);
+    await vscode.commands.executeCommand('notifications.clearAll');
+    await showPack();
+    await answeringInsert(true, async (asked) => {
+      await click({ selector: '[data-action="insert-cursor"]', frame: 'webview' });
+      await poll('the pack in greeter.ts', () => doc.getText().includes('# Context pack'));
+      assert.deepEqual(asked, ['greeter.ts'], 'it asks before writing into a TypeScript file');
+    });
+    const caret = doc.offsetAt(new vscode.Position(10, 0));
+    assert.equal(doc.getText(), before.slice(0, caret) + renderPackMarkdown(expected) + before.slice(caret), 'the pack is inserted at the caret, nothing else changes');
+    assert.ok(doc.getText().includes(selected), 'the selected code is still there');
+    // The notification offers Undo; it removes exactly the insert.
+    await vscode.commands.executeCommand('notifications.showList');
+    await waitForText('Inserted the pack into greeter.ts at line 11.', { frame: 'main' });
+    await screenshot('pack-insert-undo');
+    await click({ selector: '.notifications-list-container .monaco-button:text-is("Undo")', frame: 'main' });
+    await poll('the insert to be undone', () => doc.getText() === before);
+    await doc.save();
+    assert.ok(fs.readFileSync(file.fsPath).equals(original), 'greeter.ts on disk differs from the original');
+    await vscode.commands.executeCommand('notifications.hideList');
+  });
+
+  it('inserts nothing into code when the question is answered no', async () => {
+    const doc = await vscode.workspace.openTextDocument(vscode.Uri.joinPath(folder.uri, 'src', 'greeter.ts'));
+    const before = doc.getText();
+    const editor = await vscode.window.showTextDocument(doc, vscode.ViewColumn.One);
+    editor.selection = new vscode.Selection(4, 0, 4, 0);
+    await showPack();
+    await answeringInsert(false, async (asked) => {
+      await click({ selector: '[data-action="insert-cursor"]', frame: 'webview' });
+      await waitForText('Nothing was inserted into greeter.ts.', W);
+      assert.deepEqual(asked, ['greeter.ts']);
+    });
+    assert.equal(doc.getText(), before);
+    assert.equal(doc.isDirty, false);
+  });
+
+  it('asks with a modal "Insert into greeter.ts?" (which the test host refuses to show), and inserts nothing without an answer', async () => {
+    const doc = await vscode.workspace.openTextDocument(vscode.Uri.joinPath(folder.uri, 'src', 'greeter.ts'));
+    const before = doc.getText();
+    await vscode.window.showTextDocument(doc, vscode.ViewColumn.One);
+    await showPack();
+    await click({ selector: '[data-action="insert-cursor"]', frame: 'webview' });
+    // VS Code's dialog service in a test run refuses every modal dialog and says what it would have asked.
+    await waitForText('Contents: Insert into greeter.ts?', W);
+    assert.equal(doc.getText(), before);
   });
 
   it('keeps its state when hidden and shown again', async () => {
@@ -203,6 +284,9 @@ describe('Context pack webview', function () {
     try {
       await showPack();
       await waitForText(expected.mustInspect[0]!.docid, W);
+      // Back to the top, where the first card's code is open (from the step that rendered the pack).
+      await click({ selector: '#meter', frame: 'webview' });
+      await press('Home');
       await screenshot('pack-dark', { clip: 'iframe.webview' });
     } finally {
       await config.update('colorTheme', before, vscode.ConfigurationTarget.Global);

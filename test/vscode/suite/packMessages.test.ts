@@ -2,7 +2,7 @@
 // webview, how the basket becomes part of the task, and how the eval child's output is read.
 import * as assert from 'node:assert/strict';
 import { taskWithBasket } from '../../../src/vscode/pack/basketTask';
-import { cliError, parseEvalReport } from '../../../src/vscode/pack/evalRun';
+import { cliError, evalArgs, parseEvalReport } from '../../../src/vscode/pack/evalRun';
 import { requestFromArgument } from '../../../src/vscode/pack';
 import { parseViewMessage } from '../../../src/vscode/pack/messages';
 import type { BasketSpan } from '../../../src/webview/pack/protocol';
@@ -53,5 +53,10 @@ describe('Context pack webview: messages, basket and eval output', () => {
     assert.equal(parseEvalReport('{"error":{"code":"x","message":"y"}}'), undefined);
     assert.deepEqual(cliError('warning: slow\n{"error":{"code":"git-failed","message":"not a repo"}}\n'), { code: 'git-failed', message: 'not a repo' });
     assert.equal(cliError('just text'), undefined);
+  });
+
+  it("hands the eval child VS Code's ripgrep when there is one", () => {
+    assert.deepEqual(evalArgs('/ext/dist/cli.js', '/repo', { commits: 5, ripgrepPath: '/vscode/rg' }), ['/ext/dist/cli.js', 'eval', '--json', '--commits', '5', '--rg', '/vscode/rg', '/repo']);
+    assert.deepEqual(evalArgs('/ext/dist/cli.js', '/repo'), ['/ext/dist/cli.js', 'eval', '--json', '/repo']);
   });
 });
