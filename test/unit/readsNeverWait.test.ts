@@ -62,11 +62,12 @@ describe('reads never wait for a writer', function () {
   });
 
   it('with no index yet, a query waits for the writer and says whom it waits for', async () => {
-    const holder = await lockHolder(ws.storeDir, 1500);
+    // Held well past the first second of waiting (when a waiter first says whom it waits for), even on a loaded machine.
+    const holder = await lockHolder(ws.storeDir, 4000);
     const told: string[] = [];
     const r = await ws.engine({ strategy: 'lines', onLockWait: (m) => told.push(m) }).search('banana', { refresh: 'always' });
     assert.deepEqual(r.results.map((h) => h.path), ['src/b.ts']);
-    assert.equal(told.length, 1, JSON.stringify(told));
+    assert.ok(told.length >= 1, JSON.stringify(told));
     assert.match(told[0]!, new RegExp(`waiting for the index lock held by pid ${holder.pid} .* since `));
   });
 
