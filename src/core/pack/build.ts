@@ -489,8 +489,7 @@ function testsExercising(ctx: PackContext, items: readonly PackItem[]): Array<{ 
     if (name.length < 3) continue;
     const mentions = new RegExp(`\\b${name.replace(/[$]/g, '\\$')}\\b`);
     for (const t of ctx.graph.importersOf(item.path).filter(isTestPath).slice(0, 8)) {
-      const last = ctx.chunksOf(t).at(-1);
-      if (last && mentions.test(ctx.text(t, 1, last.endLine) ?? '')) out.push({ path: t, reason: `test importing ${item.path} and using \`${name}\``, strength });
+      if (ctx.chunksOf(t).some((chunk) => mentions.test(ctx.text(chunk) ?? ''))) out.push({ path: t, reason: `test importing ${item.path} and using \`${name}\``, strength });
     }
   }
   return out;
