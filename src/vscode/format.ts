@@ -248,3 +248,22 @@ export function matchedLine(hit: Pick<SearchHit, 'preview' | 'previewLine' | 'st
 export function hitLine(hit: Pick<SearchHit, 'preview' | 'previewLine' | 'startLine'>): number {
   return hit.preview ? shownLine(hit).line : hit.startLine;
 }
+
+/**
+ * Where the words a hit matched (the preview's «marked» words) occur in its label, as
+ * TreeItemLabel highlights: the Results view shows what matched as VS Code's Search view does.
+ */
+export function labelHighlights(label: string, preview: string): Array<[number, number]> {
+  const words = new Set([...preview.matchAll(/«([^»]+)»/g)].map((m) => (m[1] as string).toLowerCase()).filter((w) => w.length > 1));
+  const lower = label.toLowerCase();
+  const marked = new Uint8Array(label.length);
+  for (const w of words) for (let at = lower.indexOf(w); at >= 0; at = lower.indexOf(w, at + w.length)) marked.fill(1, at, at + w.length);
+  const out: Array<[number, number]> = [];
+  for (let i = 0; i < marked.length; i++) {
+    if (!marked[i]) continue;
+    const start = i;
+    while (i < marked.length && marked[i]) i++;
+    out.push([start, i]);
+  }
+  return out;
+}

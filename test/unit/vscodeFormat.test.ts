@@ -2,10 +2,23 @@
 // languages by name, a refresh in words, and what a search hit is called (short enough to leave
 // its path in view; headings without their Markdown marks; unnamed chunks by what encloses them).
 import { checkAll } from './check';
-import { bytes, formatNumber, hitTitle, matchedLine, plainLine, refreshWords, shortenBreadcrumb, skipDetail } from '../../src/vscode/format';
+import { bytes, formatNumber, hitTitle, labelHighlights, matchedLine, plainLine, refreshWords, shortenBreadcrumb, skipDetail } from '../../src/vscode/format';
 import { languageName } from '../../src/core/languages';
 
 describe('vscode format', () => {
+  describe('a Results row highlights the words its preview matched', () => {
+    checkAll(
+      [
+        { name: 'a word of the name', input: { label: 'Point.distance', preview: 'return Math.hypot(«distance»)' }, expected: [[6, 14]] },
+        { name: 'any case, every occurrence', input: { label: 'Greeter.greet', preview: 'a «greet» here' }, expected: [[0, 5], [8, 13]] },
+        { name: 'two words side by side join', input: { label: 'parseConfig', preview: '«parse» the «config»' }, expected: [[0, 11]] },
+        { name: 'nothing matched in the name', input: { label: 'Vector.length', preview: 'const «hypot» = 1' }, expected: [] },
+        { name: 'no markers', input: { label: 'Vector.length', preview: 'length()' }, expected: [] },
+      ],
+      ({ label, preview }: { label: string; preview: string }) => labelHighlights(label, preview),
+    );
+  });
+
   describe('numbers in the UI locale', () => {
     checkAll(
       [

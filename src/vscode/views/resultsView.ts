@@ -5,7 +5,7 @@
 // welcome content) until a search ran.
 import * as vscode from 'vscode';
 import type { SearchHit } from '../../core/search/types';
-import { count, formatNumber, hitTitle, kindIcon, matchedLine } from '../format';
+import { count, formatNumber, hitTitle, kindIcon, labelHighlights, matchedLine } from '../format';
 import type { LastSearch, SavedSearch } from '../lastSearch';
 import type { EngineClient, FolderHit } from '../services';
 import { hitTooltip } from './hitTooltip';
@@ -134,7 +134,9 @@ export class ResultsTreeProvider implements vscode.TreeDataProvider<ResultNode>,
       return item;
     }
     const { hit } = node;
-    const item = new vscode.TreeItem(hitTitle(hit), vscode.TreeItemCollapsibleState.None);
+    const title = hitTitle(hit);
+    const highlights = labelHighlights(title, hit.preview);
+    const item = new vscode.TreeItem(highlights.length ? { label: title, highlights } : title, vscode.TreeItemCollapsibleState.None);
     item.id = `hit:${hit.folderUri}:${hit.docid}`;
     item.iconPath = new vscode.ThemeIcon(hit.stale ? 'warning' : kindIcon(hit.kind));
     const lines = hit.startLine === hit.endLine ? `${hit.startLine}` : `${hit.startLine}–${hit.endLine}`;

@@ -2,7 +2,7 @@
 // click-to-open, persistence, screenshots), inline filters, and Go to Symbol.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { hitLine, hitTitle, spanReference } from '../../../src/vscode/format';
+import { hitLine, hitTitle, labelHighlights, spanReference } from '../../../src/vscode/format';
 import { hitTooltip } from '../../../src/vscode/views/hitTooltip';
 import { symbolTitle } from '../../../src/vscode/views/symbolPicker';
 import { caretOf } from '../../../src/vscode/hitLine';
@@ -162,6 +162,10 @@ describe('Cairn: search', () => {
     await waitForText('vector.ts');
     await waitForText(hitTitle(top));
     await waitForText(`for "${query}"`);
+    // The words a row matched are highlighted in its label, as VS Code's Search view marks a match.
+    assert.ok(labelHighlights(hitTitle(top), top.preview).length > 0, `nothing to highlight in ${hitTitle(top)}`);
+    const highlighted = await getText('.part.sidebar .monaco-highlighted-label .highlight');
+    assert.ok(query.split(' ').includes(highlighted.trim().toLowerCase()), `highlighted "${highlighted}"`);
     await sleep(300);
     await screenshot('sidebar-results', { clip: '.part.sidebar' });
     await click({ text: hitTitle(top), exact: true });
