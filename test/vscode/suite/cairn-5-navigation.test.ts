@@ -187,7 +187,8 @@ describe('Cairn: keyboard', () => {
     await closeEditors();
     const query = 'greeting for name';
     const settings = a.services.settings();
-    const expected = (await a.services.engine.search(query, { scope: settings.search.scope, limit: settings.resultLimit })).results;
+    // As the pick asks: the last word typed is also a prefix.
+    const expected = (await a.services.engine.search(query, { scope: settings.search.scope, limit: settings.resultLimit, prefixLast: true })).results;
     void vscode.commands.executeCommand('cairn.search');
     await waitForQuickInput();
     await typeText(query);
