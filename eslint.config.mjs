@@ -10,6 +10,9 @@ const noVscode = {
   '@typescript-eslint/no-restricted-imports': 'off',
 };
 
+/** Front ends take the engine's plain-data types from its one API module. */
+const engineTypes = { group: ['**/core/search/types', '**/core/pack/types', '**/core/engine/indexer'], message: 'Front ends import engine types from src/core/api.ts.' };
+
 export default tseslint.config(
   { ignores: ['node_modules/**', 'dist/**', 'out/**', 'grammars/**', 'test/fixtures/**', '.vscode-test/**', '.vscode-test-artifacts/**', '.bench/**', 'test-artifacts/**'] },
   js.configs.recommended,
@@ -25,6 +28,11 @@ export default tseslint.config(
     },
   },
   { files: ['src/**/*.ts', 'test/**/*.ts'], ignores: ['src/vscode/**', 'test/vscode/**'], rules: noVscode },
+  {
+    files: ['src/cli/**/*.ts', 'src/mcp/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { paths: noVscode['no-restricted-imports'][1].paths, patterns: [engineTypes] }] },
+  },
+  { files: ['src/vscode/**/*.ts'], rules: { 'no-restricted-imports': ['error', { patterns: [engineTypes] }] } },
   // The engine must not reach into any front end.
   {
     files: ['src/core/**/*.ts'],

@@ -1,7 +1,8 @@
 // Filter options shared by search, symbol and pack, and what they mean to the engine.
-import type { RefreshMode } from '../core/engine/engine';
+
 import type { OptionSpec, OptionValues } from './args';
 import { listOption } from './engineSetup';
+import type { RefreshMode } from '../core/api';
 
 export const FILTER_OPTIONS: Record<string, OptionSpec> = {
   lang: { type: 'string', valueName: 'L', description: 'only these languages (ts, py, go…; comma-separated or repeated)', multiple: true },

@@ -1,5 +1,5 @@
 // Human-readable rendering shared by commands.
-import type { FileHit, SearchHit } from '../core/search/types';
+import type { FileHit, SearchHit } from '../core/api';
 import type { Output } from './output';
 
 export function formatBytes(n: number): string {

@@ -3,6 +3,13 @@
 // worker-thread, process (CLI --json, MCP) and webview boundaries unchanged.
 
 /** A structured problem report. Never thrown at a caller for bad input; always returned. */
+/** A range of a file: `path` relative to the root, 1-based inclusive lines (`path:start-end`). */
+export interface Span {
+  path: string;
+  startLine: number;
+  endLine: number;
+}
+
 export interface Diagnostic {
   /** Stable machine-readable code, e.g. `binary`, `invalid-utf8`, `store-corrupt`. */
   code: string;

@@ -4,7 +4,8 @@
 // contend with each other (other processes sharing the store are serialised by its lock).
 // A caller waits a bounded time; a refresh that takes longer keeps running in the background
 // and the answer says it came from the index as it was.
-import type { RefreshOptions, RefreshProgress, RefreshReport } from '../core/engine/indexer';
+import type { RefreshOptions, RefreshProgress, RefreshReport } from '../core/api';
+
 
 export interface RefreshableIndex {
   refresh(options: RefreshOptions): Promise<RefreshReport>;

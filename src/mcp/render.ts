@@ -1,9 +1,9 @@
 // Compact text for models: spans as `path:start-end`, a few preview lines, one line of index
 // freshness, and a plain statement whenever something was left out to fit a budget.
-import type { IndexStatus } from '../core/engine/engine';
-import type { RefreshReport } from '../core/engine/indexer';
+
+
+import type { FileHit, IndexStatus, RefreshReport, SearchHit, SymbolHit } from '../core/api';
 import { estimateTokens } from '../core/pack/markdown';
-import type { FileHit, SearchHit, SymbolHit } from '../core/search/types';
 import type { FreshnessState, FreshnessSummary } from './freshness';
 
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`;

@@ -2,13 +2,12 @@
 // model), zod input schema, JSON Schema, and handler. The MCP server registers them; a VS Code
 // language-model-tools adapter can reuse `toolSpecs` and `runTool` unchanged. Handlers are a
 // thin layer over the engine and the context registry and never touch the SDK.
+import type { ContextPack, FileSearchResponse, GuidanceEntry, IndexStatus, PackOptions, RefreshMode, SearchOptions, SearchResponse, SymbolOptions, SymbolResponse } from '../core/api';
 import { z } from 'zod/v4';
-import type { IndexStatus, RefreshMode } from '../core/engine/engine';
+
 import { ADVISORY_NOTICE, type ContextRegistry } from '../core/registry';
 import { registryGuidance } from '../core/pack/guidance';
 import { renderPackMarkdown } from '../core/pack/markdown';
-import type { ContextPack, GuidanceEntry, PackOptions } from '../core/pack/types';
-import type { FileSearchResponse, SearchOptions, SearchResponse, SymbolOptions, SymbolResponse } from '../core/search/types';
 import { normaliseRequestedPath } from './confine';
 import { ToolError } from './errors';
 import type { FreshnessState, IndexFreshness } from './freshness';

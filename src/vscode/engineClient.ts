@@ -1,14 +1,13 @@
 // EngineClient over the engine host thread: one FolderIndex per workspace folder, answers merged
 // across folders, pause/resume, and the log lines that say what the indexer did. Nothing here
 // parses, chunks or indexes: that happens on the worker thread.
+import type { ContextPack, FileSearchResponse, PackOptions, RefreshMode, RefreshReport, SearchOptions, SearchResponse, SymbolHit, SymbolOptions, SymbolResponse } from '../core/api';
 import * as os from 'node:os';
 import * as vscode from 'vscode';
 import type { HostOpenOptions } from '../core/engine/hostApi';
-import type { RefreshMode } from '../core/engine/engine';
-import type { RefreshReport } from '../core/engine/indexer';
-import type { ContextPack, PackOptions } from '../core/pack/types';
+
+
 import type { FetchOptions, RegistryFetchResult, RegistrySearchResponse, SearchOptions as RegistrySearchOptions } from '../core/registry/types';
-import type { FileSearchResponse, SearchOptions, SearchResponse, SymbolHit, SymbolOptions, SymbolResponse } from '../core/search/types';
 import { folderKey, storeDirFor, type ExtensionAssets } from './assets';
 import { EngineHost } from './engineHost';
 import { FolderIndex } from './folderIndex';

@@ -3,10 +3,11 @@
 // are COALESCED into the next one: a burst of saves or a branch switch becomes one
 // `refresh(only)`; a full refresh or a rebuild absorbs any path list. Pausing cancels the running
 // refresh and keeps its work queued for `resume`.
+import type { IndexStatus, RefreshProgress, RefreshReport } from '../core/api';
 import type * as vscode from 'vscode';
-import type { IndexStatus } from '../core/engine/engine';
+
 import type { HostOpenOptions } from '../core/engine/hostApi';
-import type { RefreshProgress, RefreshReport } from '../core/engine/indexer';
+
 import type { EngineHost } from './engineHost';
 import type { FolderState, IndexStateKind } from './services';
 

@@ -1,8 +1,8 @@
 // Presentation helpers shared by the views, pickers and status bar: numbers, sizes, times and
 // languages as people read them, and what a hit is called. Plain functions without `vscode`, so
 // they are tested in plain Node; the UI locale is set once at activation (`useLocale`).
-import type { RefreshProgress } from '../core/engine/indexer';
-import type { SearchHit } from '../core/search/types';
+
+import type { RefreshProgress, SearchHit, Span } from '../core/api';
 import { shownLine } from './hitLine';
 
 let displayLocale = 'en';
@@ -82,7 +82,7 @@ export function refreshWords(r: { added: number; changed: number; removed: numbe
 export { languageName } from '../core/languages';
 
 /** `path:start-end`, the reference users paste into chats and agents. */
-export function spanReference(hit: { path: string; startLine: number; endLine: number }): string {
+export function spanReference(hit: Span): string {
   return `${hit.path}:${hit.startLine}-${hit.endLine}`;
 }
 

@@ -1,6 +1,6 @@
 // Merging per-folder answers into one multi-root answer. Pure functions (unit-testable without
 // VS Code): every hit is labelled with its folder, order is by score and stable across folders.
-import type { FileHit, FileSearchResponse, SearchHit, SearchResponse, SymbolHit, SymbolResponse } from '../core/search/types';
+import type { FileHit, FileSearchResponse, SearchHit, SearchResponse, SymbolHit, SymbolResponse } from '../core/api';
 
 export interface FolderLabel {
   name: string;

@@ -1,7 +1,7 @@
 // Inline filters typed into the search box: `lang:ts kind:function path:src/** scope:docs`.
 // They are lifted out of the text into SearchOptions; what is left is the engine's own query
 // language (terms, field:term, +required, -excluded, prefix*, fuzzy~1, boost^2).
-import type { Scope, SearchFilters } from '../core/search/types';
+import type { Scope, SearchFilters } from '../core/api';
 
 export interface ParsedSearch {
   /** The query without the filter tokens. */

@@ -1,12 +1,11 @@
 // The contract between the extension's parts: activation (extension.ts) assembles one
 // CairnServices object and hands it to every command, view, webview and agent feature.
 // Nothing here re-implements engine logic: the engine runs on a worker thread.
+import type { ContextPack, FileHit, IndexStatus, PackOptions, RefreshProgress, RefreshReport, SearchHit, SearchOptions, SymbolHit, SymbolOptions } from '../core/api';
 import type * as vscode from 'vscode';
-import type { IndexStatus } from '../core/engine/engine';
-import type { RefreshProgress, RefreshReport } from '../core/engine/indexer';
-import type { ContextPack, PackOptions } from '../core/pack/types';
+
+
 import type { FetchOptions, RegistryFetchResult, RegistrySearchResponse, SearchOptions as RegistrySearchOptions } from '../core/registry/types';
-import type { FileHit, SearchHit, SearchOptions, SymbolHit, SymbolOptions } from '../core/search/types';
 import type { SpanTarget } from './openSpan';
 import type { CairnSettings } from './settings';
 import type { BasketSpan } from '../webview/pack/protocol';

@@ -6,7 +6,7 @@ import { DEFAULT_MAX_FILE_BYTES } from '../core/discovery/options';
 import { DEFAULT_POLICY } from '../core/chunking/policy';
 import type { Bucket } from '../core/languages';
 import type { ChunkStrategy } from '../core/types';
-import type { Scope } from '../core/search/types';
+import type { Scope } from '../core/api';
 
 export interface CairnSettings {
   /** Globs (relative to the folder) a file must match to be indexed; empty = every eligible file. */

@@ -1,8 +1,9 @@
 // `cairn export` prints each chunk's own text: a chunk on a line it shares (minified code, code
 // beside a one-line function) prints its characters, read from the working tree by the byte
 // range the index recorded, never the whole line; other chunks print their lines.
+import type { ExportedChunk } from '../../src/core/api';
 import * as assert from 'node:assert/strict';
-import type { ExportedChunk } from '../../src/core/engine/engine';
+
 import { checkAll } from './check';
 import { TempWorkspace } from './helpers/workspace';
 

@@ -1,8 +1,9 @@
+import type { RefreshProgress } from '../../src/core/api';
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { TempWorkspace } from './helpers/workspace';
-import type { RefreshProgress } from '../../src/core/engine/indexer';
+
 import { acquireLock, breakLockOfDeadThread } from '../../src/core/store/lock';
 
 // The tsc build of the index thread's entry, beside this test's compiled output.

@@ -1,8 +1,9 @@
 // The MCP server's freshness policy (src/mcp/freshness.ts): refresh on the first query, then at
 // most once per interval; concurrent queries share one refresh; a slow refresh keeps running
 // while callers get an answer; failures are reported and retried after the interval.
+import type { RefreshOptions, RefreshReport } from '../../src/core/api';
 import * as assert from 'node:assert/strict';
-import type { RefreshOptions, RefreshReport } from '../../src/core/engine/indexer';
+
 import { ThrottledRefresher } from '../../src/mcp/freshness';
 
 function report(over: Partial<RefreshReport> = {}): RefreshReport {

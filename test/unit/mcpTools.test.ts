@@ -1,11 +1,12 @@
 // The tool definitions shared by the MCP server and (later) VS Code's language-model tools:
 // every spec has a JSON Schema and a description, and `runTool` turns every failure into an
 // `isError` result that says what is wrong, without an SDK in between.
+import type { IndexStatus } from '../../src/core/api';
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { IndexStatus } from '../../src/core/engine/engine';
+
 import type { FreshnessState, IndexFreshness } from '../../src/mcp/freshness';
 import { runTool, toolSpecs, type ToolDeps, type ToolEngine } from '../../src/mcp/tools';
 

@@ -1,10 +1,11 @@
 // `cairn index [ROOT]`: builds or refreshes the index incrementally and reports what changed.
-import type { RefreshProgress } from '../../core/engine/indexer';
+
 import type { CommandSpec, ParsedArgs } from '../args';
 import type { Command } from '../command';
 import { JSON_OPTION, openEngine, resolveRoot, STORE_OPTIONS } from '../engineSetup';
 import type { Output } from '../output';
 import { formatBytes, formatCounts, ProgressLine } from '../format';
+import type { RefreshProgress } from '../../core/api';
 
 const spec: CommandSpec = {
   name: 'index',

@@ -1,6 +1,6 @@
 // `cairn search "QUERY"`: ranked chunk search. Refreshes the index incrementally first (so
 // what it prints is current), then answers with exact spans and score breakdowns.
-import type { Scope, SearchResponseMeta } from '../../core/search/types';
+import type { Scope, SearchResponseMeta } from '../../core/api';
 import { choiceOption, intOption, UsageError, type CommandSpec, type ParsedArgs } from '../args';
 import type { Command } from '../command';
 import { JSON_OPTION, openEngine, resolveRoot, ROOT_OPTION, STORE_OPTIONS } from '../engineSetup';

@@ -4,7 +4,7 @@ import type { Command } from '../command';
 import { JSON_OPTION, openEngine, resolveRoot, ROOT_OPTION, STORE_OPTIONS } from '../engineSetup';
 import type { Output } from '../output';
 import { formatHit } from '../format';
-import type { SymbolHit } from '../../core/search/types';
+import type { SymbolHit } from '../../core/api';
 import { FILTER_OPTIONS, filterValues, refreshMode } from '../filterOptions';
 
 const spec: CommandSpec = {

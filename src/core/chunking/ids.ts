@@ -1,3 +1,4 @@
+import type { Span } from '../types';
 import { nodeCrypto } from '../nodeCrypto';
 import type { ChunkKind } from '../types';
 
@@ -37,7 +38,7 @@ export function makeChunkId(path: string, kind: ChunkKind, symbol: string, start
 }
 
 /** Parses `path:start-end` (the path may itself contain colons). Returns undefined when malformed. */
-export function parseDocid(docid: string): { path: string; startLine: number; endLine: number } | undefined {
+export function parseDocid(docid: string): Span | undefined {
   const m = /^(.*):(\d+)-(\d+)$/.exec(docid);
   if (!m || !m[1]) return undefined;
   const startLine = Number(m[2]);

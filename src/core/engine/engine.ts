@@ -18,7 +18,7 @@ import { SymbolIndex } from '../search/symbols';
 import { compareHits, DEFAULT_RANKING, groupHitsByFile, round, searchFilesSnapshot, searchSnapshot, type RankingParams } from '../search/search';
 import { FileReader, symbolHit } from '../search/hydrate';
 import type { FileHit, FileSearchResponse, IndexFreshness, SearchOptions, SearchResponse, SearchResponseMeta, SymbolHit, SymbolOptions, SymbolResponse } from '../search/types';
-import type { Chunker, RefreshOptions, RefreshReport } from './indexer';
+import type { Chunker } from './indexer';
 import { ChunkLocator } from '../search/locate';
 import type { ProviderAnswer, ProviderContext } from '../providers/providers';
 import { ImportGraph } from '../pack/graph';
@@ -29,39 +29,7 @@ import { CorruptDataError } from '../index/varint';
 import { LockHeldError, LockTimeoutError, StoreLocationError } from '../store/lock';
 import { parseDocid } from '../chunking/ids';
 import { boundQuery } from '../search/query';
-
-export interface EngineOptions {
-  /** Absolute path of the folder to index. */
-  root: string;
-  /** Absolute path of this root's store directory. */
-  storeDir: string;
-  /** Folder holding `tree-sitter.wasm` and the grammar wasm files. */
-  grammarsDir: string;
-  /** Chunk worker entry (`dist/chunkWorker.js`); without it chunking runs in-process. */
-  workerScript?: string;
-  /** Worker threads for chunking (default: one per core). */
-  workers?: number;
-  discovery?: Partial<DiscoveryOptions>;
-  policy?: Partial<ChunkingPolicy>;
-  strategy?: ChunkStrategy;
-  ranking?: Partial<RankingParams>;
-  fieldParams?: Partial<Record<FieldName, FieldParams>>;
-  lockTimeoutMs?: number;
-  /** The ripgrep binary for the `ripgrep` and `hybrid` providers (the host knows where it is). */
-  ripgrepPath?: string;
-  /** Called before a chunker loads grammars (the CLI picks V8's wasm compiler there). */
-  beforeGrammarsLoad?: () => void;
-  /**
-   * Index worker entry (`dist/indexWorker.js`). With it, an index built from nothing (first
-   * run, rebuild, a discarded store) is built on a thread whose heap is capped at `indexHeapMb`;
-   * without it, or for incremental refreshes, in the calling thread.
-   */
-  indexWorkerScript?: string;
-  /** Heap cap of the index worker thread (default DEFAULT_INDEX_HEAP_MB; see indexWorker.ts). */
-  indexHeapMb?: number;
-  /** Told when a refresh waits for another writer's lock (the message says whose), so a wait is never silent. */
-  onLockWait?: (message: string) => void;
-}
+import type { EngineOptions, ExportedChunk, IndexStatus, RefreshMode, RefreshOptions, RefreshReport, Span } from '../api';
 
 /**
  * The index thread's default heap cap. A cold index of the 815k-chunk benchmark corpus holds
@@ -69,45 +37,6 @@ export interface EngineOptions {
  * room for a segment of huge files while keeping V8 from growing the heap to 300-400 MB.
  */
 const DEFAULT_INDEX_HEAP_MB = 192;
-
-/** One line of `cairn export --format jsonl`. */
-export interface ExportedChunk {
-  docid: string;
-  id: string;
-  path: string;
-  startLine: number;
-  endLine: number;
-  language: string;
-  kind: string;
-  symbol: string;
-  context: string;
-  signature?: string;
-  parent?: string;
-  text: string;
-  stale?: boolean;
-}
-
-/** When a query should first bring the index up to date. */
-export type RefreshMode = 'never' | 'if-missing' | 'always';
-
-export interface IndexStatus {
-  root: string;
-  storeDir: string;
-  exists: boolean;
-  generation: number;
-  files: number;
-  chunks: number;
-  segments: number;
-  deletedChunks: number;
-  storeBytes: number;
-  createdAt?: string;
-  updatedAt?: string;
-  lastRefresh?: Manifest['lastRefresh'];
-  skippedByReason: Record<string, number>;
-  skipped: StateTable['skipped'];
-  languages: Record<string, number>;
-  diagnostics: Diagnostic[];
-}
 
 /** The longest symbol name looked up (MCP's schema allows as much). */
 const MAX_SYMBOL_CHARS = 300;
@@ -626,7 +555,7 @@ export class Engine {
   }
 
   /** The chunk a `path:start-end` id names (or the smallest containing its first line). */
-  async chunkFor(docid: string): Promise<{ path: string; startLine: number; endLine: number; symbol: string; kind: string } | undefined> {
+  async chunkFor(docid: string): Promise<(Span & { symbol: string; kind: string }) | undefined> {
     const parsed = parseDocid(docid);
     if (!parsed) return undefined;
     const { view } = await this.currentView('if-missing', []);

@@ -1,10 +1,11 @@
 // The API an engine host (a worker thread running engines for several roots) offers its owner.
 // Declared once; the worker serves it (worker.ts) and the VS Code extension calls it.
-import type { EngineOptions, IndexStatus } from './engine';
-import type { RefreshProgress, RefreshReport } from './indexer';
+
+
 import type { FileSearchResponse, SearchOptions, SearchResponse, SymbolOptions, SymbolResponse } from '../search/types';
 import type { ContextPack, PackOptions } from '../pack/types';
 import type { FetchOptions, RegistryFetchResult, RegistrySearchResponse, SearchOptions as RegistrySearchOptions } from '../registry/types';
+import type { EngineOptions, IndexStatus, RefreshProgress, RefreshReport } from '../api';
 
 /** Options for opening an engine host entry: the engine's, plus where the registry lives. */
 export interface HostOpenOptions extends EngineOptions {

@@ -1,9 +1,10 @@
 // Runs a whole-tree refresh on an index worker thread (indexWorker.ts) and answers like
 // refreshIndex: the messages both sides exchange are typed here, once.
 import { Worker } from 'node:worker_threads';
-import type { RefreshOptions, RefreshProgress, RefreshReport } from './indexer';
-import type { EngineOptions } from './engine';
+
+
 import { breakLockOfDeadThread } from '../store/lock';
+import type { EngineOptions, RefreshOptions, RefreshProgress, RefreshReport } from '../api';
 
 /** What the index worker is started with: plain data only (no callbacks, no signal). */
 export interface IndexJobData {

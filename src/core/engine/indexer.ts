@@ -7,6 +7,7 @@
 //   3. chunks of changed, deleted and newly ignored files are tombstoned
 //   4. new chunks go into new segment(s); the state table and manifest are committed atomically
 //   5. small or tombstone-heavy segments are merged
+import type { RefreshOptions, RefreshProgress, RefreshReport, RefreshSummary } from '../api';
 import { createHash } from 'node:crypto';
 import type { Diagnostic, DiscoveredFile, FileChunks, SkippedFile, SourceDocument } from '../types';
 import { discoverFiles, loadDocuments, type DiscoveryOptions } from '../discovery';
@@ -16,53 +17,7 @@ import { ANALYZER_VERSION } from '../index/fields';
 import { Segment, SegmentBuilder } from '../index/segment';
 import { mergeSegments } from '../index/merge';
 import { acquireLock } from '../store/lock';
-import {
-  corruptionDiagnostic,
-  type IndexStore,
-  StoreCorruptError,
-  tombstoneBitmap,
-  type FileState,
-  type Manifest,
-  type RefreshSummary,
-  type SegmentRef,
-  StateTable,
-} from '../store/store';
-
-export interface RefreshProgress {
-  /** `wait`: another writer holds the store's lock (its message says who). */
-  phase: 'wait' | 'discover' | 'read' | 'chunk' | 'write' | 'merge';
-  done: number;
-  total: number;
-  message?: string;
-}
-
-export interface RefreshOptions {
-  /** Refresh only these relative paths (files or directories); others are left as they are. */
-  only?: string[];
-  /**
-   * Build the index again from nothing. The new one is built beside the old, which readers keep
-   * using until the manifest switches to the new one.
-   */
-  rebuild?: boolean;
-  /**
-   * false: when another writer holds the lock, throw LockHeldError at once instead of waiting
-   * (a query that would refresh first answers from the index as it is).
-   */
-  waitForWriter?: boolean;
-  signal?: AbortSignal;
-  onProgress?: (p: RefreshProgress) => void;
-}
-
-export interface RefreshReport extends RefreshSummary {
-  generation: number;
-  files: number;
-  chunks: number;
-  skipped: SkippedFile[];
-  skippedByReason: Record<string, number>;
-  diagnostics: Diagnostic[];
-  /** True when the store was (re)created from nothing during this refresh. */
-  rebuilt: boolean;
-}
+import { corruptionDiagnostic, type IndexStore, StoreCorruptError, tombstoneBitmap, type FileState, type Manifest, type SegmentRef, StateTable } from '../store/store';
 
 /** Chunks documents; the engine passes its worker pool (or an in-process chunker). */
 export interface Chunker {

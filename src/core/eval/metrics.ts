@@ -6,14 +6,11 @@
 //   span level   Hit@10 = some span among the first 10 results overlaps a changed range
 //   packs        coverage = share of ground-truth files among the must-inspect spans
 // Means are taken over cases (every case weighs the same, however many files it changed).
+import type { Span } from '../types';
 import { overlapsAny } from './diffRanges';
 import type { CaseOutcome, SystemMetrics, TruthFile } from './types';
 
-export interface Span {
-  path: string;
-  startLine: number;
-  endLine: number;
-}
+export type { Span };
 
 /** What a system answered for one case. */
 export interface SystemAnswer {

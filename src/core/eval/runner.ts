@@ -4,8 +4,8 @@
 // One scratch tree is moved from parent to parent (oldest case first) and every index store
 // beside it is refreshed with only the files that changed, so a run costs one cold index plus
 // small increments, not one cold index per case.
-import { Engine, type EngineOptions } from '../engine/engine';
-import type { RefreshReport } from '../engine/indexer';
+import { Engine } from '../engine/engine';
+
 import type { DiscoveryOptions } from '../discovery';
 import { rankByQueryWords } from './baselines';
 import { DEFAULT_MAX_FILES, mineCases } from './cases';
@@ -15,6 +15,7 @@ import { meanMetrics, outcomeOf, scoreAnswer, type CaseScores, type Span, type S
 import { ScratchTree } from './scratch';
 import { SYSTEM_KINDS, type CaseReport, type EvalCase, type EvalReport, type RefreshSummaryLine, type SystemKind, type SystemReport } from './types';
 import { DEFAULT_VARIANT, storeKey, variantSettings, type EvalVariant } from './variants';
+import type { EngineOptions, RefreshReport } from '../api';
 
 export interface EvalOptions {
   /** A folder inside the repository's work tree. */
@@ -89,7 +90,7 @@ function summarise(report: RefreshReport, requestedPaths: number | undefined): R
   };
 }
 
-const packSpans = (items: ReadonlyArray<{ path: string; startLine: number; endLine: number; truncatedTo?: { startLine: number; endLine: number } }>): Span[] =>
+const packSpans = (items: ReadonlyArray<Span & { truncatedTo?: Omit<Span, 'path'> }>): Span[] =>
   items.map((i) => ({ path: i.path, startLine: i.truncatedTo?.startLine ?? i.startLine, endLine: i.truncatedTo?.endLine ?? i.endLine }));
 
 async function timed<T>(work: () => Promise<T>): Promise<{ value: T; ms: number }> {

@@ -2,8 +2,9 @@
 // makes searchable, a seeded sample of the definitions' names, each looked up in-process with
 // the engine's findSymbol (what `cairn symbol` does) and with `rg -n -w` ranked by a
 // per-language definition pattern. The ctags and ripgrep binaries are passed in.
+import type { EngineOptions } from '../api';
 import { execFile, spawn } from 'node:child_process';
-import { Engine, type EngineOptions } from '../engine/engine';
+import { Engine } from '../engine/engine';
 import { discoverFiles, loadDocuments } from '../discovery';
 import { languageForPath } from '../languages';
 import { git } from './git';

@@ -1,6 +1,6 @@
 // Context packs: what to read for a task, why, and what was left out. Plain data, rendered as
 // Markdown for people and agents, shown in the extension's webview, returned by CLI and MCP.
-import type { Diagnostic } from '../types';
+import type { Diagnostic, Span } from '../types';
 import type { IndexFreshness, ScoreComponent } from '../search/types';
 
 /** How an item came to be in the pack. */
@@ -15,11 +15,8 @@ export type PackRelation =
   | 'test' // a test exercising a top file
   | 'doc'; // prose mentioning a top symbol or file
 
-export interface PackItem {
+export interface PackItem extends Span {
   docid: string;
-  path: string;
-  startLine: number;
-  endLine: number;
   symbol: string;
   kind: string;
   language: string;

@@ -1,6 +1,6 @@
 // Result shapes of search and symbol lookup. Plain data: returned by the engine, printed by the
 // CLI with --json, sent to MCP clients and to the extension's views unchanged.
-import type { ChunkKind, Diagnostic } from '../types';
+import type { ChunkKind, Diagnostic, Span } from '../types';
 import type { FieldName } from '../index/fields';
 
 /** One addend of a hit's score. The values of a hit's breakdown add up to its score. */
@@ -58,11 +58,8 @@ export interface SearchOptions extends SearchFilters {
   prefixLast?: boolean;
 }
 
-export interface SearchHit {
+export interface SearchHit extends Span {
   docid: string;
-  path: string;
-  startLine: number;
-  endLine: number;
   score: number;
   scoreBreakdown: ScoreComponent[];
   symbol: string;

@@ -12,6 +12,7 @@
 // A commit writes new segment and state files first, then the manifest. Readers read the
 // manifest, then the files it names; a file removed by a later commit makes them re-read the
 // manifest. Anything that fails validation is reported as a Diagnostic and rebuilt by the caller.
+import type { RefreshSummary } from '../api';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { nodeCrypto } from '../nodeCrypto';
@@ -35,18 +36,6 @@ export interface SegmentRef {
   bytes: number;
   /** Tombstoned document ranges `[first, count]`. */
   deleted: Array<[number, number]>;
-}
-
-export interface RefreshSummary {
-  at: string;
-  durationMs: number;
-  filesScanned: number;
-  added: number;
-  changed: number;
-  removed: number;
-  unchanged: number;
-  chunksAdded: number;
-  chunksRemoved: number;
 }
 
 export interface Manifest {

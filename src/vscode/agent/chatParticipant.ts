@@ -1,9 +1,8 @@
 // `@cairn` in the chat view: "where is …" (symbols, then search) and "what do I need to read
 // to …" (a context pack), answered with anchors to the exact spans. The spans always come from
 // the engine; the request's model only phrases a short summary of them, marked as such.
+import type { ContextPack, SearchHit, Span } from '../../core/api';
 import * as vscode from 'vscode';
-import type { ContextPack } from '../../core/pack/types';
-import type { SearchHit } from '../../core/search/types';
 import type { CairnServices, FolderHit } from '../services';
 import { count, formatNumber } from '../format';
 import { OPEN_PACK_COMMAND } from '../pack';
@@ -47,19 +46,19 @@ export function packTask(prompt: string): string {
   return task.replace(/[?]+\s*$/, '').trim() || prompt.trim();
 }
 
-function locationOf(folder: vscode.WorkspaceFolder, span: { path: string; startLine: number; endLine: number }): vscode.Location {
+function locationOf(folder: vscode.WorkspaceFolder, span: Span): vscode.Location {
   const uri = vscode.Uri.joinPath(folder.uri, ...span.path.split('/'));
   return new vscode.Location(uri, new vscode.Range(span.startLine - 1, 0, Math.max(span.startLine, span.endLine) - 1, Number.MAX_SAFE_INTEGER));
 }
 
-const docidOf = (s: { path: string; startLine: number; endLine: number }): string => `${s.path}:${s.startLine}-${s.endLine}`;
+const docidOf = (s: Span): string => `${s.path}:${s.startLine}-${s.endLine}`;
 
 function folderOfHit(hit: FolderHit, fallback: vscode.WorkspaceFolder): vscode.WorkspaceFolder {
   return vscode.workspace.workspaceFolders?.find((f) => f.uri.toString() === hit.folderUri) ?? fallback;
 }
 
 /** One line per span: an anchor to it, then what it is and why. */
-function spanLine(stream: vscode.ChatResponseStream, folder: vscode.WorkspaceFolder, span: { path: string; startLine: number; endLine: number }, prefix: string, detail: string): void {
+function spanLine(stream: vscode.ChatResponseStream, folder: vscode.WorkspaceFolder, span: Span, prefix: string, detail: string): void {
   stream.markdown(prefix);
   stream.anchor(locationOf(folder, span), docidOf(span));
   stream.markdown(detail ? ` — ${detail}\n` : '\n');

@@ -6,10 +6,10 @@
 // file-system changes, so a tool call does not trigger a refresh of its own. It waits
 // (bounded) for a refresh that is running, says how current the index is, and refresh_index
 // asks the extension for an immediate one.
+import type { FileSearchResponse, IndexFreshness as SearchIndexFreshness, IndexStatus, SearchResponse, SymbolResponse } from '../../core/api';
 import type * as vscode from 'vscode';
-import type { IndexStatus } from '../../core/engine/engine';
+
 import type { ContextRegistry } from '../../core/registry';
-import type { FileSearchResponse, SearchResponse, SymbolResponse, IndexFreshness as SearchIndexFreshness } from '../../core/search/types';
 import type { FreshnessState, FreshnessSummary, IndexFreshness } from '../../mcp/freshness';
 import { ToolError } from '../../mcp/errors';
 import type { ToolDeps, ToolEngine } from '../../mcp/tools';

@@ -3,7 +3,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { estimateTokens, renderPackMarkdown } from '../../core/pack/markdown';
-import type { ContextPack } from '../../core/pack/types';
+import type { ContextPack } from '../../core/api';
 import type { InsertTarget } from '../../webview/pack/protocol';
 
 export async function copyPackMarkdown(pack: ContextPack): Promise<string> {

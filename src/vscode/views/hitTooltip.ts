@@ -1,6 +1,6 @@
 // A hit's tooltip: what it is, where, and the score breakdown as a table that adds up.
 import * as vscode from 'vscode';
-import type { ScoreComponent, SearchHit } from '../../core/search/types';
+import type { ScoreComponent, SearchHit } from '../../core/api';
 import { hitName, hitTitle, kindIcon, languageName, spanReference } from '../format';
 
 function componentName(c: ScoreComponent): string {

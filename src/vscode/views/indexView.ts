@@ -1,8 +1,9 @@
 // The Index view: per workspace folder, what is indexed and how fresh it is — state, file and
 // chunk counts, "updated 2 min ago", languages, and skipped files grouped by reason (expandable
 // to the paths). Relative times are redrawn every 30 s while the view is visible.
+import type { IndexStatus } from '../../core/api';
 import * as vscode from 'vscode';
-import type { IndexStatus } from '../../core/engine/engine';
+
 import { bytes, clockTime, count, formatNumber, languageName, progressPercent, progressText, refreshWords, relativeTime, skipDetail } from '../format';
 import type { EngineClient, FolderState } from '../services';
 

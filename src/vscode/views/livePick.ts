@@ -3,6 +3,7 @@
 // spans: accepting one opens it; their buttons copy `path:start-end` or add it to the pack. A
 // source may add action items after them ("Show all in the Results view", "Resume indexing").
 // Cairn: Search and Cairn: Go to Symbol are two sources for it.
+import type { Span as FileSpan } from '../../core/api';
 import * as vscode from 'vscode';
 import type { CommandDeps } from '../commands/types';
 import { spanReference } from '../format';
@@ -15,7 +16,7 @@ export const ADD_BUTTON: vscode.QuickInputButton = { iconPath: new vscode.ThemeI
 type Span = Parameters<CommandDeps['services']['openSpan']>[0];
 
 export interface SpanItem extends vscode.QuickPickItem {
-  hit: Span & { path: string; startLine: number; endLine: number };
+  hit: Span;
 }
 
 /** An item that does something instead of opening a span. */
@@ -55,7 +56,7 @@ export function multiRoot(): boolean {
   return (vscode.workspace.workspaceFolders?.length ?? 0) > 1;
 }
 
-export async function copySpan(hit: { path: string; startLine: number; endLine: number }): Promise<void> {
+export async function copySpan(hit: FileSpan): Promise<void> {
   const ref = spanReference(hit);
   await vscode.env.clipboard.writeText(ref);
   vscode.window.setStatusBarMessage(`$(copy) Copied ${ref}`, 3000);

@@ -4,7 +4,7 @@
 // indexing is paused the first row says so and resumes it. The view is empty (and shows its
 // welcome content) until a search ran.
 import * as vscode from 'vscode';
-import type { SearchHit } from '../../core/search/types';
+import type { SearchHit } from '../../core/api';
 import { count, formatNumber, hitTitle, kindIcon, labelHighlights, matchedLine } from '../format';
 import type { LastSearch, SavedSearch } from '../lastSearch';
 import type { EngineClient, FolderHit } from '../services';

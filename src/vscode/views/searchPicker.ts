@@ -2,7 +2,7 @@
 // inline. A title button, the last item and Ctrl+Enter move the results into the Results view;
 // while indexing is paused the title says so and the first item resumes it.
 import * as vscode from 'vscode';
-import type { SearchHit } from '../../core/search/types';
+import type { SearchHit } from '../../core/api';
 import type { CommandDeps } from '../commands/types';
 import { formatNumber, hitLine, hitTitle, kindIcon, previewLine } from '../format';
 import { parseSearchInput } from '../searchQuery';

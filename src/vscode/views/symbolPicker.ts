@@ -2,7 +2,7 @@
 // names (`Greeter.greet`), prefixes, camel-case initials (`gA` → greetAll) and near misses. When no
 // name matches exactly the title says so, in the engine's words.
 import * as vscode from 'vscode';
-import type { SymbolHit } from '../../core/search/types';
+import type { SymbolHit } from '../../core/api';
 import type { CommandDeps } from '../commands/types';
 import { formatNumber, kindIcon, previewLine, shortenBreadcrumb } from '../format';
 import type { FolderHit, MultiSearchResult } from '../services';

@@ -1,8 +1,9 @@
 // Temporary workspaces for engine tests: write a tree of files, open an engine on it.
+import type { EngineOptions } from '../../../src/core/api';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { Engine, type EngineOptions } from '../../../src/core/engine/engine';
+import { Engine } from '../../../src/core/engine/engine';
 
 /** The repo's grammars/ folder (populated by scripts/copy-grammars.mjs before tests). */
 export const GRAMMARS_DIR = path.resolve(__dirname, '../../../../grammars');

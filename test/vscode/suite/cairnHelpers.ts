@@ -1,11 +1,12 @@
 // Helpers for the extension's own in-host suites (cairn-*.test.ts): the running extension's API,
 // polling, the fixture folder, settings, the Cairn log file, and the editor and quick input the
 // navigation tests look at.
+import type { RefreshReport } from '../../../src/core/api';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { CairnApi } from '../../../src/vscode/extension';
-import type { RefreshReport } from '../../../src/core/engine/indexer';
+
 import { ui } from './ui';
 
 export async function api(): Promise<CairnApi> {
