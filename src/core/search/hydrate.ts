@@ -353,6 +353,7 @@ export class FileReader {
       context: seg.contextOf(doc),
       preview: shown?.text ?? '',
       id: seg.id(doc),
+      indexed: { size: file.size, mtimeMs: file.mtimeMs, sha256: file.hash },
     };
     if (shown?.firstLine !== undefined) hit.previewLine = shown.firstLine + base;
     if (shown?.matchLines) hit.matchLines = shown.matchLines.map((n) => n + base);

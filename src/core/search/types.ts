@@ -58,6 +58,14 @@ export interface SearchOptions extends SearchFilters {
   prefixLast?: boolean;
 }
 
+/** A file as the index read it. */
+export interface IndexedFile {
+  size: number;
+  mtimeMs: number;
+  /** SHA-256 of the file's bytes, hex. */
+  sha256: string;
+}
+
 export interface SearchHit extends Span {
   docid: string;
   score: number;
@@ -84,6 +92,12 @@ export interface SearchHit extends Span {
   nameColumn?: number;
   /** Stable chunk id (survives re-indexing unchanged code). */
   id: string;
+  /**
+   * The version of the file the hit was indexed from — its size, mtime and SHA-256 as the index
+   * recorded them — so a caller can tell which text the span refers to; `stale` says whether
+   * the file on disk is still that version. Absent for a ripgrep line the index holds no chunk for.
+   */
+  indexed?: IndexedFile;
   /** True when the file changed since it was indexed: the lines may have moved. */
   stale?: boolean;
   staleReason?: 'modified' | 'deleted';
