@@ -10,7 +10,7 @@ import { CliError, type Output } from '../output';
 import { CLIENTS, findClient, SERVER_NAME, serverEntry, type ClientSpec, type ServerEntry } from '../setup/clients';
 import { unifiedDiff } from '../setup/diff';
 import { ConfigError, isObject, parseConfig, sameJson, serversOf } from '../setup/jsonConfig';
-import { applyChange, planConfig, planInstructions, readInsideRoot, type FileChange } from '../setup/plan';
+import { readInsideRoot, runSetup, type FileChange } from '../setup/plan';
 import { probeServer } from '../setup/probe';
 
 const CHECK_TIMEOUT_MS = 20_000;
@@ -53,14 +53,7 @@ async function run(args: ParsedArgs, out: Output): Promise<number> {
 function setup(root: string, client: ClientSpec, args: ParsedArgs, out: Output): number {
   const dryRun = args.values['dry-run'] === true;
   const entry = serverEntry(client, root, launcher());
-  const changes: FileChange[] = [];
-  if (client.configPath) changes.push(planConfig(root, client, entry, args.values.force === true));
-  if (args.values.instructions) changes.push(planInstructions(root, client));
-  const conflict = changes.find((c) => c.status === 'conflict');
-  // Nothing is written unless every planned change can be: a refusal leaves all files as they were.
-  const write = !dryRun && !conflict;
-  for (const change of changes) if (write) applyChange(root, change);
-
+  const { changes, written: write, conflict } = runSetup(root, client, entry, { force: args.values.force === true, dryRun, instructions: args.values.instructions === true });
   if (out.json) {
     for (const c of changes) out.record({ client: client.name, file: c.file, status: c.status, written: write && (c.status === 'create' || c.status === 'update'), diff: unifiedDiff(c.file, c.before, c.after) });
     if (!client.configPath) out.record({ client: client.name, snippet: { [client.serversKey]: { [SERVER_NAME]: entry } } });

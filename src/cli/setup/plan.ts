@@ -75,3 +75,27 @@ export function applyChange(root: string, change: FileChange): void {
   const dir = ensureDirectoryInside(root, path.dirname(target));
   writeFileAtomic(path.join(dir, path.basename(target)), change.after);
 }
+
+export interface SetupOptions {
+  force: boolean;
+  dryRun: boolean;
+  instructions: boolean;
+}
+
+export interface SetupOutcome {
+  changes: FileChange[];
+  /** Whether the changes were written: not on a dry run, and not at all when one of them is a conflict. */
+  written: boolean;
+  conflict?: FileChange;
+}
+
+/** Plans every change for `client`, then writes them all, or none (dry run, conflict, invalid file). */
+export function runSetup(root: string, client: ClientSpec, entry: ServerEntry, options: SetupOptions): SetupOutcome {
+  const changes: FileChange[] = [];
+  if (client.configPath) changes.push(planConfig(root, client, entry, options.force));
+  if (options.instructions) changes.push(planInstructions(root, client));
+  const conflict = changes.find((c) => c.status === 'conflict');
+  const written = !options.dryRun && !conflict;
+  if (written) for (const change of changes) applyChange(root, change);
+  return { changes, written, ...(conflict ? { conflict } : {}) };
+}
