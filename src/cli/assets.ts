@@ -41,6 +41,12 @@ export function locateAssets(scriptDir: string = __dirname): CliAssets {
   };
 }
 
+/** The script the `cairn` bin runs: dist/cli.js beside the bundle, or the launcher tsc compiled. */
+export function locateCliScript(scriptDir: string = __dirname): string {
+  const bundled = path.join(scriptDir, 'cli.js');
+  return existsSync(path.join(scriptDir, 'chunkWorker.js')) ? bundled : path.resolve(scriptDir, 'launch.js');
+}
+
 /** The first `name` on PATH that is an executable file (the way a shell finds a command). */
 export function findOnPath(name: string, envPath: string = process.env.PATH ?? ''): string | undefined {
   const suffixes = process.platform === 'win32' ? ['.exe', '.cmd', ''] : [''];

@@ -21,6 +21,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: 'context', summary: 'search and fetch guidance packs of the context registry (.agent-context/registry)', load: async () => (await import('./context')).command },
   { name: 'annotate', summary: 'write a note about a context registry entry (user-written, untrusted)', load: async () => (await import('./annotate')).command },
   { name: 'annotations', summary: 'read the notes about a context registry entry', load: async () => (await import('./annotations')).command },
+  { name: 'setup', summary: 'add the MCP server to VS Code, Claude Code, Cursor or another client; --check tests it', load: async () => (await import('./setup')).command },
   { name: 'mcp', summary: 'serve the index to AI agents over the Model Context Protocol (stdio)', load: async () => (await import('./mcp')).command },
   { name: 'eval', summary: "measure retrieval quality on the repository's own git history, against BM25 and grep baselines", load: async () => (await import('./eval')).command },
 ];

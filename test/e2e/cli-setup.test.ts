@@ -1,0 +1,99 @@
+// `cairn setup` through the real CLI: a dry run writes nothing, setup writes Claude Code's
+// `.mcp.json` beside another server, `--check` starts the configured server as a real process
+// and gets its tools, and the failures (invalid JSON, a missing entry, a server that cannot
+// start) exit 1 and say why.
+import * as assert from 'node:assert/strict';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { CLI, runCairnAsync } from './cli';
+
+describe('cairn setup (e2e)', function () {
+  this.timeout(60_000);
+  let root: string;
+  let store: string;
+  const env = (): Record<string, string> => ({ CAIRN_STORE: store, CAIRN_REGISTRY_REMOTE: '' });
+
+  beforeEach(() => {
+    root = realpathSync(mkdtempSync(path.join(tmpdir(), 'cairn-setup-e2e-')));
+    store = mkdtempSync(path.join(tmpdir(), 'cairn-setup-store-'));
+    writeFileSync(path.join(root, 'app.ts'), 'export function parseConfig(text: string) {\n  return JSON.parse(text);\n}\n');
+  });
+  afterEach(() => {
+    rmSync(root, { recursive: true, force: true });
+    rmSync(store, { recursive: true, force: true });
+  });
+
+  it('claude-code: dry run, setup beside another server, then --check against the real server', async () => {
+    const other = '{\n  "mcpServers": {\n    "other": { "command": "other-server" }\n  }\n}\n';
+    writeFileSync(path.join(root, '.mcp.json'), other);
+
+    const dry = await runCairnAsync(['setup', 'claude-code', '--root', root, '--dry-run', '--instructions'], { env: env() });
+    assert.equal(dry.code, 0, dry.stderr);
+    assert.match(dry.stdout, /^\+\s+"cairn": \{$/m);
+    assert.match(dry.stdout, /^--- \/dev\/null\n\+\+\+ b\/CLAUDE\.md$/m);
+    assert.equal(readFileSync(path.join(root, '.mcp.json'), 'utf8'), other);
+    assert.equal(existsSync(path.join(root, 'CLAUDE.md')), false);
+
+    const setup = await runCairnAsync(['setup', 'claude', '--root', root, '--instructions'], { env: env() });
+    assert.equal(setup.code, 0, setup.stderr);
+    const config = JSON.parse(readFileSync(path.join(root, '.mcp.json'), 'utf8')) as { mcpServers: Record<string, { command: string; args: string[] }> };
+    assert.deepEqual(config.mcpServers.other, { command: 'other-server' });
+    assert.deepEqual(config.mcpServers.cairn, { command: process.execPath, args: [CLI, 'mcp', '--root', root] });
+    assert.match(readFileSync(path.join(root, 'CLAUDE.md'), 'utf8'), /`search_code`/);
+
+    const again = await runCairnAsync(['setup', 'claude', '--root', root], { env: env() });
+    assert.equal(again.code, 0);
+    assert.match(again.stdout, /\.mcp\.json: cairn is already configured/);
+
+    const check = await runCairnAsync(['setup', '--check', '--root', root], { env: env() });
+    assert.equal(check.code, 0, check.stdout + check.stderr);
+    assert.match(check.stdout, /^\.mcp\.json\s+cairn configured$/m);
+    assert.match(check.stdout, /^\.vscode\/mcp\.json\s+not present$/m);
+    assert.match(check.stdout, /server: answered in \d+ ms with 8 tools \(search_code, find_symbol, get_context_pack, read_span, /);
+
+    const json = await runCairnAsync(['setup', '--check', 'claude-code', '--root', root, '--json'], { env: env() });
+    assert.equal(json.code, 0, json.stderr);
+    const report = JSON.parse(json.stdout) as { clients: Array<{ state: string }>; server: { ok: boolean; tools: string[]; ms: number; serverName: string } };
+    assert.deepEqual(report.clients.map((c) => c.state), ['configured']);
+    assert.equal(report.server.ok, true);
+    assert.equal(report.server.serverName, 'cairn');
+    assert.ok(report.server.tools.includes('read_span'));
+  });
+
+  it('refuses invalid JSON with its place, writes nothing, exits 1', async () => {
+    const broken = '{\n  "servers": {\n    "a": { "command": "a" },\n  }\n}\n';
+    const dir = path.join(root, '.vscode');
+    mkdirSync(dir);
+    writeFileSync(path.join(dir, 'mcp.json'), broken);
+    const r = await runCairnAsync(['setup', 'vscode', '--root', root], { env: env() });
+    assert.equal(r.code, 1);
+    assert.match(r.stderr, /^cairn setup: \.vscode\/mcp\.json:4:3: not valid JSON \(comments and trailing commas are not supported/m);
+    assert.equal(readFileSync(path.join(dir, 'mcp.json'), 'utf8'), broken);
+  });
+
+  it('--check exits 1 when no client is configured, and when the configured server cannot start', async () => {
+    const none = await runCairnAsync(['setup', '--check', '--root', root], { env: env() });
+    assert.equal(none.code, 1);
+    assert.match(none.stdout, /no client here has a "cairn" server/);
+    // The server itself still answers: the check tells a missing entry from a broken server.
+    assert.match(none.stdout, /server: answered in \d+ ms/);
+
+    writeFileSync(path.join(root, '.mcp.json'), JSON.stringify({ mcpServers: { cairn: { command: path.join(root, 'no-such-node'), args: [] } } }));
+    const broken = await runCairnAsync(['setup', '--check', 'claude-code', '--root', root], { env: env() });
+    assert.equal(broken.code, 1);
+    assert.match(broken.stdout, /differently from this Cairn's entry/);
+    assert.match(broken.stdout, /server: FAILED: could not start .*no-such-node/);
+  });
+
+  it('a differing entry needs --force', async () => {
+    writeFileSync(path.join(root, '.mcp.json'), '{\n  "mcpServers": {\n    "cairn": { "command": "npx", "args": ["cairn", "mcp"] }\n  }\n}\n');
+    const r = await runCairnAsync(['setup', 'claude-code', '--root', root], { env: env() });
+    assert.equal(r.code, 1);
+    assert.match(r.stderr, /already has a "cairn" server that differs .* --force/);
+    assert.match(r.stdout, /^-\s+"cairn": \{ "command": "npx"/m);
+    const forced = await runCairnAsync(['setup', 'claude-code', '--root', root, '--force'], { env: env() });
+    assert.equal(forced.code, 0, forced.stderr);
+    assert.equal((JSON.parse(readFileSync(path.join(root, '.mcp.json'), 'utf8')) as { mcpServers: { cairn: { command: string } } }).mcpServers.cairn.command, process.execPath);
+  });
+});
