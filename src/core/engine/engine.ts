@@ -335,11 +335,8 @@ export class Engine {
   }
 
   async search(query: string, options: SearchOptions & { refresh?: RefreshMode; refreshStale?: boolean; signal?: AbortSignal } = {}): Promise<SearchResponse> {
-    const bounded = boundQuery(query);
-    const r = await this.freshAnswer(options, (v) => this.answer(v, bounded.query, options), (a) => a.hits);
-    const { answer, ...rest } = r;
-    if (bounded.warning) rest.warnings = [bounded.warning, ...rest.warnings];
-    return { query: bounded.query, results: answer?.hits ?? [], ...rest };
+    const { answer, query: asked, ...rest } = await this.freshAnswer(query, options, (v, q) => this.answer(v, q, options), (a) => a.hits);
+    return { query: asked, results: answer?.hits ?? [], ...rest };
   }
 
   /**
@@ -347,26 +344,28 @@ export class Engine {
    * chunks, with its best spans; `limit` and `offset` count files.
    */
   async searchFiles(query: string, options: SearchOptions & { refresh?: RefreshMode; refreshStale?: boolean; signal?: AbortSignal } = {}): Promise<FileSearchResponse> {
-    const bounded = boundQuery(query);
-    const r = await this.freshAnswer(options, (v) => this.answerFiles(v, bounded.query, options), (a) => a.files);
-    const { answer, ...rest } = r;
-    if (bounded.warning) rest.warnings = [bounded.warning, ...rest.warnings];
-    return { query: bounded.query, files: answer?.files ?? [], ...rest };
+    const { answer, query: asked, ...rest } = await this.freshAnswer(query, options, (v, q) => this.answerFiles(v, q, options), (a) => a.files);
+    return { query: asked, files: answer?.files ?? [], ...rest };
   }
 
   /**
    * An answer from the current view (recovering from a damaged store once), asked again after
    * refreshing the files of stale hits when `refreshStale`, with what every response carries.
+   * The query asked is the bounded one (`boundQuery`), and the response says so.
    */
   private async freshAnswer<A extends { total: number; totalIsLowerBound?: boolean; warnings: string[]; diagnostics: Diagnostic[] }>(
+    typed: string,
     options: { refresh?: RefreshMode; refreshStale?: boolean },
-    ask: (v: View) => Promise<A>,
+    askWith: (v: View, query: string) => Promise<A>,
     hitsOf: (a: A) => ReadonlyArray<{ stale?: boolean; path: string }>,
-  ): Promise<Omit<SearchResponseMeta, 'query'> & { answer?: A }> {
+  ): Promise<SearchResponseMeta & { answer?: A }> {
     const started = performance.now();
+    const { query, warning } = boundQuery(typed);
+    const cut = warning ? [warning] : [];
+    const ask = (v: View) => askWith(v, query);
     const diagnostics: Diagnostic[] = [];
     let { view, fresh } = await this.currentView(options.refresh ?? 'if-missing', diagnostics);
-    if (!view) return { total: 0, tookMs: round(performance.now() - started), index: this.freshness(undefined, false), warnings: ['no index yet'], diagnostics };
+    if (!view) return { query, total: 0, tookMs: round(performance.now() - started), index: this.freshness(undefined, false), warnings: [...cut, 'no index yet'], diagnostics };
     const first = await this.recovering(view, diagnostics, ask);
     let answer = first.value;
     view = first.view;
@@ -382,12 +381,13 @@ export class Engine {
       }
     }
     return {
+      query,
       answer,
       total: answer.total,
       ...(answer.totalIsLowerBound ? { totalIsLowerBound: true as const } : {}),
       tookMs: round(performance.now() - started),
       index: this.freshness(view, fresh),
-      warnings: answer.warnings,
+      warnings: [...cut, ...answer.warnings],
       diagnostics: [...diagnostics, ...answer.diagnostics],
     };
   }
@@ -674,8 +674,7 @@ const UNWRITABLE = new Set(['EACCES', 'EPERM', 'EROFS', 'ENOSPC', 'EDQUOT']);
 
 /** Why a refresh could not run, for errors a query can answer despite; undefined for others. */
 function refreshBlocker(e: unknown): string | undefined {
-  if (e instanceof LockHeldError) return e.message;
-  if (e instanceof LockTimeoutError || e instanceof StoreLocationError) return e.message;
+  if (e instanceof LockHeldError || e instanceof LockTimeoutError || e instanceof StoreLocationError) return e.message;
   const code = (e as NodeJS.ErrnoException | undefined)?.code;
   if (code && UNWRITABLE.has(code)) return code === 'ENOSPC' || code === 'EDQUOT' ? `the disk is full (${code})` : `the store cannot be written (${code})`;
   return undefined;

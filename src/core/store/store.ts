@@ -368,7 +368,7 @@ export class IndexStore {
     }
     for (const name of names) {
       if (keep.has(name)) continue;
-      if (!STORE_DATA_FILE.test(name) || this.uncommitted.has(name)) continue;
+      if (!STORE_DATA_FILE.test(name)) continue;
       try {
         fs.rmSync(path.join(this.dir, name), { force: true, recursive: true });
       } catch {

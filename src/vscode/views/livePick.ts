@@ -78,6 +78,8 @@ export function showLivePick<I extends SpanItem, A>(deps: CommandDeps, source: L
   let sequence = 0;
   let timer: NodeJS.Timeout | undefined;
   let shown: { input: string; answer: A } | undefined;
+  /** What was typed while the debounce timer runs (undefined once it is asked for). */
+  let debounced: string | undefined;
   /** The answer for what is typed is still to come: debouncing, or asked and not answered. */
   let waiting = false;
   /** Enter was pressed while waiting: open the first span of the answer when it arrives. */
@@ -92,6 +94,7 @@ export function showLivePick<I extends SpanItem, A>(deps: CommandDeps, source: L
   const run = async (input: string) => {
     const mine = ++sequence;
     clearTimeout(timer);
+    debounced = undefined;
     waiting = true;
     qp.busy = true;
     try {
@@ -118,13 +121,8 @@ export function showLivePick<I extends SpanItem, A>(deps: CommandDeps, source: L
   };
 
   /** Asks at once for what is typed when the debounce timer has not fired yet. */
-  let debounced: string | undefined;
   const runNowIfDebouncing = async () => {
-    if (debounced === undefined) return;
-    const value = debounced;
-    debounced = undefined;
-    clearTimeout(timer);
-    await run(value);
+    if (debounced !== undefined) await run(debounced);
   };
 
   const show = ({ items, title }: ReturnType<typeof source.present>) => {
@@ -141,10 +139,7 @@ export function showLivePick<I extends SpanItem, A>(deps: CommandDeps, source: L
         clearTimeout(timer);
         waiting = true;
         debounced = value;
-        timer = setTimeout(() => {
-          debounced = undefined;
-          void run(value);
-        }, SEARCH_DEBOUNCE_MS);
+        timer = setTimeout(() => void run(value), SEARCH_DEBOUNCE_MS);
       }),
       qp.onDidAccept(async () => {
         const item = qp.selectedItems[0] ?? qp.activeItems[0];

@@ -35,12 +35,14 @@ function symbolItem(hit: FolderHit<SymbolHit>, withFolder: boolean): SymbolItem 
   };
 }
 
+const SYMBOL_PICK_TITLE = 'Cairn: Go to Symbol';
+
 /**
  * The pick's title. A name still being typed finds longer names or initials, not an exact one:
  * that is the list working, not a failure, so only a lookup with no such match says "no symbol".
  */
 export function symbolTitle(result: Pick<MultiSearchResult<SymbolHit>, 'results'> & { exact?: boolean; note?: string }, name: string): string {
-  const title = 'Cairn: Go to Symbol';
+  const title = SYMBOL_PICK_TITLE;
   if (result.exact) return title;
   const partial = result.results.filter((h) => h.match === 'prefix' || h.match === 'camel-case').length;
   if (partial > 0) return `${title} — ${formatNumber(partial)} name${partial === 1 ? '' : 's'} starting with or abbreviated as "${name}"`;
@@ -57,7 +59,7 @@ function selectedWord(): string {
 
 export function showSymbolPicker(deps: CommandDeps, initial?: string): void {
   const withFolder = multiRoot();
-  const title = 'Cairn: Go to Symbol';
+  const title = SYMBOL_PICK_TITLE;
   void showLivePick<SymbolItem, MultiSearchResult<SymbolHit>>(
     deps,
     {
