@@ -38,6 +38,8 @@ export function resolveRoot(values: OptionValues, positional?: string): string {
 
 export function openEngine(values: OptionValues, root: string): Engine {
   const assets = locateAssets();
+  // A command that may refresh may chunk: pick V8's wasm compiler before any grammar loads.
+  if (values['no-refresh'] !== true) useBaselineWasmCompiler();
   const store = typeof values.store === 'string' ? values.store : undefined;
   if (store === '') throw new UsageError('--store needs a directory');
   return new Engine({
@@ -47,7 +49,6 @@ export function openEngine(values: OptionValues, root: string): Engine {
     workerScript: assets.chunkWorker,
     indexWorkerScript: assets.indexWorker,
     ripgrepPath: assets.ripgrep,
-    beforeGrammarsLoad: useBaselineWasmCompiler,
     onLockWait: (message) => process.stderr.write(`cairn: ${visible(message)}\n`),
   });
 }

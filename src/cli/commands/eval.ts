@@ -131,7 +131,7 @@ async function runSymbols(args: ParsedArgs, out: Output): Promise<number> {
             root,
             ctagsPath,
             storeDir,
-            engine: { grammarsDir: assets.grammarsDir, workerScript: assets.chunkWorker, indexWorkerScript: assets.indexWorker, ripgrepPath: ripgrepPath(args.values), beforeGrammarsLoad: useBaselineWasmCompiler },
+            engine: { grammarsDir: assets.grammarsDir, workerScript: assets.chunkWorker, indexWorkerScript: assets.indexWorker, ripgrepPath: ripgrepPath(args.values) },
             sample,
             seed,
             nested: args.values.nested === true,
@@ -174,6 +174,8 @@ async function runSymbols(args: ParsedArgs, out: Output): Promise<number> {
 }
 
 async function run(args: ParsedArgs, out: Output): Promise<number> {
+  // Every evaluation indexes: V8's wasm compiler is chosen before any grammar loads.
+  useBaselineWasmCompiler();
   if (args.values.symbols === true) return runSymbols(args, out);
   for (const o of SYMBOL_ONLY) if (args.values[o] !== undefined) throw new UsageError(`--${o} needs --symbols`);
   if (args.positionals.length > 1) throw new UsageError(`unexpected argument '${args.positionals[1]}'`);
@@ -194,7 +196,7 @@ async function run(args: ParsedArgs, out: Output): Promise<number> {
   try {
     report = await runEvaluation({
       repoDir: root,
-      engine: { grammarsDir: assets.grammarsDir, workerScript: assets.chunkWorker, ripgrepPath: ripgrepPath(args.values), beforeGrammarsLoad: useBaselineWasmCompiler },
+      engine: { grammarsDir: assets.grammarsDir, workerScript: assets.chunkWorker, ripgrepPath: ripgrepPath(args.values) },
       maxCases,
       maxFiles,
       since,

@@ -1,7 +1,8 @@
 // `cairn mcp`: a Model Context Protocol server over stdio for AI agents (src/mcp/). It shares
 // the index store with the extension and the other commands, keeps the index current on its
-// own (see src/mcp/freshness.ts), and runs until the client disconnects.
-import { DEFAULT_MIN_INTERVAL_MS, ThrottledRefresher } from '../../mcp/freshness';
+// own (core/engine/refreshQueue.ts, the scheduler every long-lived host uses), and runs until
+// the client disconnects.
+import { DEFAULT_MIN_INTERVAL_MS, RefreshQueue } from '../../core/engine/refreshQueue';
 import { serveStdio } from '../../mcp/server';
 import { intOption, type CommandSpec, type ParsedArgs } from '../args';
 import type { Command } from '../command';
@@ -34,7 +35,7 @@ async function run(args: ParsedArgs, out: Output): Promise<number> {
   const opened = openRegistry({ ...args.values, root });
   noteDiagnostics(out, opened.diagnostics);
   const log = (message: string): void => out.note(message);
-  const freshness = new ThrottledRefresher(engine, { minIntervalMs, log });
+  const freshness = new RefreshQueue(engine, { minIntervalMs, log });
   try {
     await serveStdio({ root, engine, freshness, registry: opened.registry, log }, log);
     return 0;

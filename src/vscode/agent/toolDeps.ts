@@ -10,9 +10,9 @@ import type { FileSearchResponse, IndexFreshness as SearchIndexFreshness, IndexS
 import type * as vscode from 'vscode';
 
 import type { ContextRegistry } from '../../core/registry';
-import type { FreshnessState, FreshnessSummary, IndexFreshness } from '../../mcp/freshness';
-import { ToolError } from '../../mcp/errors';
-import type { ToolDeps, ToolEngine } from '../../mcp/tools';
+import type { FreshnessPolicy, FreshnessState, FreshnessSummary } from '../../core/api';
+import { ToolError } from '../../tools/errors';
+import type { ToolDeps, ToolEngine } from '../../tools/tools';
 import type { CairnServices, FolderState } from '../services';
 
 /** How long a tool call waits for a running refresh before answering from the index as it is. */
@@ -53,7 +53,7 @@ function searchFreshness(s: FolderState | undefined): SearchIndexFreshness {
 }
 
 /** Freshness as the extension keeps it: by watching files, not by checking before each query. */
-export class WatchedFreshness implements IndexFreshness {
+export class WatchedFreshness implements FreshnessPolicy {
   private lastIdleAtMs: number | undefined;
   private busySinceMs: number | undefined;
   private readonly subscription: vscode.Disposable;

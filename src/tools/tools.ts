@@ -10,7 +10,7 @@ import { registryGuidance } from '../core/pack/guidance';
 import { renderPackMarkdown } from '../core/pack/markdown';
 import { normaliseRequestedPath } from './confine';
 import { ToolError } from './errors';
-import type { FreshnessState, IndexFreshness } from './freshness';
+import type { FreshnessPolicy, FreshnessState } from '../core/api';
 import { parseSpanRef, readSpan, renderSpan, type SpanRef } from './readSpan';
 import { describeFreshness, describeRefresh, fitFiles, fitHits, renderStatus } from './render';
 import { describeFetchFailure, renderRegistryFetch, renderRegistrySearch, TRUST_LINE } from './renderRegistry';
@@ -30,7 +30,7 @@ export interface ToolDeps {
   root: string;
   engine: ToolEngine;
   /** Brings the index up to date before queries; refresh_index goes through it too. */
-  freshness: IndexFreshness;
+  freshness: FreshnessPolicy;
   /** The context registry; without it the context_* tools report that none is configured. */
   registry?: Pick<ContextRegistry, 'search' | 'get'>;
   /** Internal errors are reported here (stderr in the server). */

@@ -7,8 +7,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
-import type { FreshnessState, IndexFreshness } from '../../src/mcp/freshness';
-import { runTool, toolSpecs, type ToolDeps, type ToolEngine } from '../../src/mcp/tools';
+import type { FreshnessPolicy, FreshnessState } from '../../src/core/api';
+import { runTool, toolSpecs, type ToolDeps, type ToolEngine } from '../../src/tools/tools';
 
 const textOf = (r: { content: Array<{ text: string }> }): string => r.content.map((c) => c.text).join('\n');
 
@@ -40,7 +40,7 @@ function deps(root: string, over: { state?: FreshnessState; exists?: boolean } =
     },
     status: () => status(exists),
   };
-  const freshness: IndexFreshness = {
+  const freshness: FreshnessPolicy = {
     ensureFresh: async () => over.state ?? { kind: 'recent', checkedAgoMs: 10 },
     refreshNow: async () => over.state ?? { kind: 'recent', checkedAgoMs: 10 },
     describe: () => ({ minIntervalMs: 3000 }),
