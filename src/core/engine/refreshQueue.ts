@@ -177,6 +177,8 @@ export class RefreshQueue implements FreshnessPolicy {
     if (this.paused) return { kind: 'failed', message: 'indexing is paused' };
     if (this.watching || this.checkedRecently()) {
       if (this.isIdle()) return this.recent();
+      // A query does not wait for file events to go quiet: what they asked for runs now.
+      this.startQueuedNow();
       return this.awaitBounded(this.whenIdle().then(() => this.lastReport));
     }
     // Join a whole-root check already queued or running; otherwise queue one.
@@ -252,6 +254,13 @@ export class RefreshQueue implements FreshnessPolicy {
       return { kind: 'failed', message: e instanceof Error ? e.message : String(e) };
     } finally {
       clearTimeout(timer);
+    }
+  }
+
+  private startQueuedNow(): void {
+    if (this.pending && this.pending.notBeforeMs > 0) {
+      this.pending.notBeforeMs = 0;
+      this.schedule();
     }
   }
 
