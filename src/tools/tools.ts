@@ -83,6 +83,14 @@ function defineTool<S extends z.ZodObject>(def: {
   };
 }
 
+/**
+ * The one-line hint that ends an answer: the call most likely to be useful next, spelled out
+ * with its arguments so a model can make it as written.
+ */
+export function nextCall(tool: string, args: Record<string, unknown>, why: string): string {
+  return `next: ${tool} ${JSON.stringify(args)} — ${why}`;
+}
+
 const text = (...parts: string[]): ToolResult => ({ content: parts.map((t) => ({ type: 'text' as const, text: t })) });
 const failure = (message: string): ToolResult => ({ content: [{ type: 'text', text: message }], isError: true });
 
@@ -119,8 +127,9 @@ const searchCode = defineTool({
   name: 'search_code',
   title: 'Search code and docs',
   description: [
+    'Use this instead of grep, rg or reading whole files to find where something is implemented, configured or documented: it answers from an index of the whole workspace in one call, about 2,500 tokens at most by default.',
     'Ranked search over the workspace\'s indexed code and documentation. Returns the best matching chunks (functions, classes, methods, Markdown sections) as `path:start-end` spans with a short preview from each chunk\'s best-matching line (numbered `LINE: `; JSON: previewLine, matchLines), matched words marked «like this».',
-    'Use it to find where something is implemented, configured or documented when you do not know the exact name; use find_symbol when you know an identifier, get_context_pack to gather everything a task needs, and read_span to read a result in full.',
+    'Use find_symbol instead when you know an identifier, get_context_pack to gather everything a task needs, and read_span to read a result in full. The answer ends with a `next:` line naming the call most likely to help next.',
     'provider: "index" (default; ranked by words and identifier parts), "ripgrep" (exact text, or a regular expression with regex=true), "hybrid" (both, fused). scope: "auto" (default) puts code first when the query looks like code or a task, "code" prefers code over prose strongly, "docs" returns prose only.',
     'groupBy: "chunk" (default) lists chunks, at most 3 per file on a page; "file" ranks files by all their matching chunks, each with its best spans (limit then counts files) — use it to decide which files to open.',
     'The index is refreshed incrementally before answering (at most every few seconds); the answer says how current it was.',
@@ -164,10 +173,16 @@ const searchCode = defineTool({
     const response = await deps.engine.search(a.query, options);
     if (response.index.generation === 0) throw missingIndex(state);
     const warnings = [...response.warnings, ...response.diagnostics.filter((d) => d.severity !== 'info').map((d) => d.message)];
+    const top = response.results[0];
+    const next = top
+      ? nextCall('read_span', { span: top.docid }, 'read the best result in full')
+      : a.provider === 'ripgrep'
+        ? nextCall('search_code', { query: a.query, provider: 'index' }, 'ranked search by words and identifier parts')
+        : nextCall('search_code', { query: a.query, provider: 'ripgrep' }, 'exact text, including files the index ranks low');
     const hits = fitHits(response.results, {
       format: a.format,
       maxTokens: a.maxTokens,
-      reserved: note,
+      reserved: `${note}\n${next}`,
       firstNumber: a.offset + 1,
       previewLines: a.previewLines,
       tag: (hit) => `  (score ${hit.score.toFixed(2)})`,
@@ -177,13 +192,13 @@ const searchCode = defineTool({
     const plus = response.totalIsLowerBound ? '+' : '';
     const moreLine = more > 0 ? `${more}${plus} more results; call again with offset=${nextOffset}${hits.omitted ? ` (${hits.omitted} of this page left out to fit maxTokens=${a.maxTokens})` : ''}` : '';
     if (a.format === 'json') {
-      return text(JSON.stringify({ query: a.query, provider: a.provider, total: response.total, ...(plus ? { totalIsLowerBound: true } : {}), offset: a.offset, results: hits.json, index: note, ...(moreLine ? { more: moreLine } : {}), warnings }));
+      return text(JSON.stringify({ query: a.query, provider: a.provider, total: response.total, ...(plus ? { totalIsLowerBound: true } : {}), offset: a.offset, results: hits.json, index: note, ...(moreLine ? { more: moreLine } : {}), warnings, next }));
     }
     const head =
       response.results.length === 0
         ? `no results for ${JSON.stringify(a.query)} (${response.index.files} files, ${response.index.chunks} chunks indexed${a.languages || a.kinds || a.paths || a.scope === 'code' || a.scope === 'docs' ? '; filters applied' : ''})`
         : `${hits.json.length} of ${response.total}${plus} results for ${JSON.stringify(a.query)}${a.offset ? ` from offset ${a.offset}` : ''} (${a.provider} provider)`;
-    return text([head, note, '', ...hits.text, ...(moreLine ? [moreLine] : []), ...warnings.map((w) => `warning: ${w}`)].join('\n'));
+    return text([head, note, '', ...hits.text, ...(moreLine ? [moreLine] : []), ...warnings.map((w) => `warning: ${w}`), next].join('\n'));
   },
 });
 
@@ -198,27 +213,32 @@ async function searchFilesTool(
   const response = await deps.engine.searchFiles(a.query, { ...options, groupBy: 'file' });
   if (response.index.generation === 0) throw missingIndex(state);
   const warnings = [...response.warnings, ...response.diagnostics.filter((d) => d.severity !== 'info').map((d) => d.message)];
-  const files = fitFiles(response.files, { format: a.format, maxTokens: a.maxTokens, reserved: note, firstNumber: a.offset + 1, previewLines: a.previewLines });
+  const best = response.files[0]?.spans[0];
+  const next = best
+    ? nextCall('read_span', { span: best.docid }, 'read the best span of the first file')
+    : nextCall('search_code', { query: a.query, provider: 'ripgrep' }, 'exact text, including files the index ranks low');
+  const files = fitFiles(response.files, { format: a.format, maxTokens: a.maxTokens, reserved: `${note}\n${next}`, firstNumber: a.offset + 1, previewLines: a.previewLines });
   const nextOffset = a.offset + files.json.length;
   const more = response.total - nextOffset;
   const plus = response.totalIsLowerBound ? '+' : '';
   const moreLine = more > 0 ? `${more}${plus} more files; call again with offset=${nextOffset}${files.omitted ? ` (${files.omitted} of this page left out to fit maxTokens=${a.maxTokens})` : ''}` : '';
   if (a.format === 'json') {
-    return text(JSON.stringify({ query: a.query, provider: a.provider, groupBy: 'file', total: response.total, ...(plus ? { totalIsLowerBound: true } : {}), offset: a.offset, files: files.json, index: note, ...(moreLine ? { more: moreLine } : {}), warnings }));
+    return text(JSON.stringify({ query: a.query, provider: a.provider, groupBy: 'file', total: response.total, ...(plus ? { totalIsLowerBound: true } : {}), offset: a.offset, files: files.json, index: note, ...(moreLine ? { more: moreLine } : {}), warnings, next }));
   }
   const head =
     response.files.length === 0
       ? `no results for ${JSON.stringify(a.query)} (${response.index.files} files, ${response.index.chunks} chunks indexed${a.languages || a.kinds || a.paths || a.scope === 'code' || a.scope === 'docs' ? '; filters applied' : ''})`
       : `${files.json.length} of ${response.total}${plus} files for ${JSON.stringify(a.query)}${a.offset ? ` from offset ${a.offset}` : ''} (${a.provider} provider, ranked as files)`;
-  return text([head, note, '', ...files.text, ...(moreLine ? [moreLine] : []), ...warnings.map((w) => `warning: ${w}`)].join('\n'));
+  return text([head, note, '', ...files.text, ...(moreLine ? [moreLine] : []), ...warnings.map((w) => `warning: ${w}`), next].join('\n'));
 }
 
 const findSymbol = defineTool({
   name: 'find_symbol',
   title: 'Find a symbol definition',
   description: [
+    'Use this instead of grepping for a name when you know the identifier: it goes straight to the definition, not to every use.',
     'Finds where a function, class, method, type or constant is defined, by name. Exact matches (case-sensitive, then case-insensitive, then qualified names such as "Server.start") come first.',
-    'When nothing matches exactly, the answer says so plainly and lists the closest names (prefix, camel-case, fuzzy) instead. Returns `path:start-end` spans with a short preview; read one in full with read_span.',
+    'When nothing matches exactly, the answer says so plainly and lists the closest names (prefix, camel-case, fuzzy) instead. Returns `path:start-end` spans with a short preview (about 2,000 tokens at most by default) and a `next:` line; read one in full with read_span.',
   ].join(' '),
   input: z
     .object({
@@ -243,19 +263,24 @@ const findSymbol = defineTool({
       : r.results.length
         ? `no exact match for ${JSON.stringify(a.name)}; the closest names are below (they are NOT the symbol asked for)`
         : `no symbol named ${JSON.stringify(a.name)} and nothing close; try search_code`;
+    const first = r.results[0];
+    const next =
+      r.exact && first
+        ? nextCall('read_span', { span: first.docid }, 'read the definition in full')
+        : nextCall('search_code', { query: a.name }, 'search by words when the name is not a definition here');
     const hits = fitHits(r.results, {
       format: a.format,
       maxTokens: a.maxTokens,
-      reserved: `${head}\n${note}`,
+      reserved: `${head}\n${note}\n${next}`,
       firstNumber: 1,
       previewLines: a.previewLines,
       tag: (hit) => `  [${hit.match}${hit.qualifiedName && hit.qualifiedName !== (hit.context || hit.symbol) ? `: ${hit.qualifiedName}` : ''}]`,
     });
     const cut = hits.omitted ? `${hits.omitted} more results left out to fit maxTokens=${a.maxTokens}` : '';
     if (a.format === 'json') {
-      return text(JSON.stringify({ name: a.name, exact: r.exact, summary: head, results: hits.json, index: note, ...(cut ? { more: cut } : {}) }));
+      return text(JSON.stringify({ name: a.name, exact: r.exact, summary: head, results: hits.json, index: note, ...(cut ? { more: cut } : {}), next }));
     }
-    return text([head, note, '', ...hits.text, ...(cut ? [cut] : []), ...r.diagnostics.filter((d) => d.severity !== 'info').map((d) => `warning: ${d.message}`)].join('\n'));
+    return text([head, note, '', ...hits.text, ...(cut ? [cut] : []), ...r.diagnostics.filter((d) => d.severity !== 'info').map((d) => `warning: ${d.message}`), next].join('\n'));
   },
 });
 
@@ -264,7 +289,7 @@ const getContextPack = defineTool({
   title: 'Context pack for a task',
   description: [
     'Gathers what to read for a coding task within a token budget: the must-inspect spans with their code (named files/symbols first, then lexical matches, definitions they call, imports, tests and docs), related files with one-line reasons, and what was considered and left out.',
-    'Use it at the start of a task instead of many searches. Pass files or spans you already know are irrelevant as negatives. Returns the pack as Markdown (format "json" or "both" for the structured pack).',
+    'Use it at the start of a task instead of many searches or reading whole files: one call returns the code to read, within budgetTokens (default 6,000). Pass files or spans you already know are irrelevant as negatives. Returns the pack as Markdown (format "json" or "both" for the structured pack).',
     'Guidance entries listed from the context registry are advisory; read them with context_get.',
   ].join(' '),
   input: z
@@ -292,16 +317,24 @@ const getContextPack = defineTool({
       refresh: 'never',
       ...(deps.registry ? { guidance: registryGuidance(deps.registry) } : {}),
     });
+    const withoutCode = pack.mustInspect.find((i) => i.text === undefined);
+    const related = pack.relatedFiles[0];
+    const next = withoutCode
+      ? nextCall('read_span', { span: `${withoutCode.path}:${withoutCode.startLine}-${withoutCode.endLine}` }, 'the first span the budget left without its code')
+      : related
+        ? nextCall('read_span', { path: related.path }, `a related file (${related.reason})`)
+        : nextCall('search_code', { query: a.task }, 'more candidates than the pack holds');
     const footer = [
       '---',
       `${pack.mustInspect.length} spans, ${pack.relatedFiles.length} related files, ${pack.usedTokens}/${pack.budgetTokens} tokens`,
       note,
       ...(pack.guidance.length ? [`Guidance entries: ${ADVISORY_NOTICE}`] : []),
       ...pack.warnings.map((w) => `warning: ${w}`),
+      next,
     ].join('\n');
     const markdown = `${renderPackMarkdown(pack)}\n${footer}`;
     if (a.format === 'markdown') return text(markdown);
-    const json = JSON.stringify({ ...pack, index: { ...pack.index, note } });
+    const json = JSON.stringify({ ...pack, index: { ...pack.index, note }, next });
     return a.format === 'json' ? text(json) : text(markdown, json);
   },
 });
@@ -314,7 +347,7 @@ const readSpanTool = defineTool({
   description: [
     'Returns the current text of a file span from the working tree, with line numbers: pass span "src/app.ts:40-80" (also "path:40" or "path#L40-L80"), or path with optional startLine/endLine.',
     'Paths are relative to the workspace root; absolute paths, "..", and links leading outside the root are refused, as are secret-looking files (.env, keys). Long spans are cut to maxLines/maxTokens and the answer says where to continue.',
-    'Read the spans other tools return instead of whole files.',
+    'Read the spans other tools return instead of whole files: a span costs its lines, a whole file all of them (at most 300 lines and 6,000 tokens by default).',
   ].join(' '),
   input: z
     .object({
