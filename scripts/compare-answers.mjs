@@ -55,6 +55,8 @@ const COMMON = [
   ['search', 'error', '--scope', 'docs'],
   ['search', 'error', '--scope', 'all', '--limit', '20', '--offset', '5'],
   ['search', 'new', '--kind', 'function'],
+  ['search', 'error handling', '--provider', 'hybrid'],
+  ['search', 'config', '--provider', 'ripgrep', '--group', 'file'],
 ];
 
 /** Queries about each folder's own code (identifiers, members, tasks), by folder name. */

@@ -141,12 +141,12 @@ export function compileQuery(input: string, options: CompileOptions = {}): Compi
   let nextBit = 0;
   const bit = () => (nextBit < PRESENCE_BITS ? nextBit++ : -1);
   const clauses = syntax.map((c): CompiledClause => {
-    const base = { raw: c.raw, fields: c.fields, fieldMask: maskOf(c.fields), presence: c.presence, boost: c.boost, editDistance: c.editDistance };
-    if (c.wildcard) return { ...base, words: [], wildcard: { pattern: c.wildcard, ...wildcardMatcher(c.wildcard), bit: bit() } };
-    return {
-      ...base,
-      words: c.words.map((w) => ({ whole: w.whole, original: w.original, stem: proseForm(w.whole), parts: w.parts, partStems: w.parts.map(proseForm), bit: bit() })),
-    };
+    const clause: CompiledClause = { raw: c.raw, fields: c.fields, fieldMask: maskOf(c.fields), presence: c.presence, boost: c.boost, editDistance: c.editDistance, words: [] };
+    if (c.wildcard) {
+      const { prefix, test } = wildcardMatcher(c.wildcard);
+      clause.wildcard = { pattern: c.wildcard, prefix, test, bit: bit() };
+    } else clause.words = c.words.map((w) => ({ whole: w.whole, original: w.original, stem: proseForm(w.whole), parts: w.parts, partStems: w.parts.map(proseForm), bit: bit() }));
+    return clause;
   });
   let required = 0;
   const prohibited: number[] = [];
