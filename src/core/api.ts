@@ -4,7 +4,7 @@
 import type { Diagnostic, SkippedFile, ChunkStrategy } from './types';
 import type { DiscoveryOptions } from './discovery/options';
 import type { ChunkingPolicy } from './chunking/policy';
-import type { RankingParams } from './search/search';
+import type { RankingParams } from './search/types';
 import type { FieldName, FieldParams } from './index/fields';
 
 export type * from './search/types';
