@@ -198,12 +198,17 @@ export function compactCount(n: number): string {
   return `${(n / 1_000_000).toFixed(n < 10_000_000 ? 1 : 0)}M`;
 }
 
+/** `3.9%`: the tokens served as a share of the whole files'. */
+export function economyShare(e: { tokensServed: number; wholeFileTokens: number }): string {
+  const share = (100 * e.tokensServed) / e.wholeFileTokens;
+  return `${share < 10 ? share.toFixed(1) : Math.round(share)}%`;
+}
+
 /** `served 12k tokens where the whole files were 310k (3.9%)`, or undefined before any span answer. */
 export function describeEconomy(summary: UsageSummary): string | undefined {
   const e = spanEconomy(summary);
   if (e.wholeFileTokens === 0) return undefined;
-  const share = (100 * e.tokensServed) / e.wholeFileTokens;
-  return `served ${compactCount(e.tokensServed)} tokens where the whole files were ${compactCount(e.wholeFileTokens)} (${share < 10 ? share.toFixed(1) : Math.round(share)}%)`;
+  return `served ${compactCount(e.tokensServed)} tokens where the whole files were ${compactCount(e.wholeFileTokens)} (${economyShare(e)})`;
 }
 
 /** The counters as a table for a terminal: one row per tool, then the totals and the economy line. */

@@ -5,8 +5,8 @@
 import type { IndexStatus } from '../../core/api';
 import * as vscode from 'vscode';
 
-import { compactCount, describeEconomy, onUsageWritten, readUsage, usageAllowedByEnv, usageTotals, type ToolUsage, type UsageRead } from '../../tools/usage';
-import { readSettings } from '../settings';
+import { compactCount, describeEconomy, economyShare, onUsageWritten, readUsage, spanEconomy, usageAllowedByEnv, usageTotals, type ToolUsage, type UsageRead } from '../../tools/usage';
+import { readSettings, SECTION } from '../settings';
 
 import { bytes, clockTime, count, formatNumber, languageName, progressPercent, progressText, refreshWords, relativeTime, skipDetail } from '../format';
 import type { EngineClient, FolderState } from '../services';
@@ -128,9 +128,21 @@ function usageChildren(node: Extract<IndexNode, { type: 'usage' }>): IndexNode[]
   if (!summary) return [];
   const key = node.folderUri;
   const tools = Object.entries(summary.tools).sort((a, b) => b[1].calls - a[1].calls || a[0].localeCompare(b[0]));
-  const economy = describeEconomy(summary);
+  const e = spanEconomy(summary);
+  const economy: IndexNode[] = e.wholeFileTokens
+    ? [
+        {
+          type: 'info',
+          id: `${key}:usage:economy`,
+          label: `Served ${compactCount(e.tokensServed)} tokens`,
+          description: `whole files ${compactCount(e.wholeFileTokens)} · ${economyShare(e)}`,
+          icon: 'dashboard',
+          tooltip: `Answers made of spans were ${formatNumber(e.tokensServed)} tokens; the whole files those spans came from are ${formatNumber(e.wholeFileTokens)} tokens (${economyShare(e)}).`,
+        },
+      ]
+    : [];
   return [
-    ...(economy ? [{ type: 'info' as const, id: `${key}:usage:economy`, label: economy.charAt(0).toUpperCase() + economy.slice(1), icon: 'dashboard', tooltip: 'Tokens of the answers made of spans, against the tokens of the whole files those spans came from' }] : []),
+    ...economy,
     ...tools.map(([name, c]) => ({ type: 'info' as const, id: `${key}:usage:${name}`, label: name, description: usageWords(c), icon: c.errors ? 'warning' : 'tools', tooltip: usageTooltip(name, c) })),
     { type: 'info', id: `${key}:usage:since`, label: `Since ${new Date(summary.since).toLocaleString()}`, description: `last call ${relativeTime(summary.updatedAt)}`, icon: 'history' },
   ];
@@ -295,6 +307,7 @@ export function createIndexView(engine: EngineClient): vscode.Disposable[] {
     engine.onDidChangeState(redraw),
     onUsageWritten(redraw),
     view.onDidChangeVisibility((e) => e.visible && redraw()),
+    vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration(`${SECTION}.agent.usageCounters`) && redraw()),
     { dispose: () => (clearInterval(tick), clearTimeout(pending)) },
   ];
 }
