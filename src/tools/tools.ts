@@ -2,7 +2,7 @@
 // model), zod input schema, JSON Schema, and handler. The MCP server registers them; a VS Code
 // language-model-tools adapter can reuse `toolSpecs` and `runTool` unchanged. Handlers are a
 // thin layer over the engine and the context registry and never touch the SDK.
-import type { ContextPack, FileSearchResponse, GuidanceEntry, IndexStatus, PackOptions, RefreshMode, SearchOptions, SearchResponse, SymbolOptions, SymbolResponse } from '../core/api';
+import type { ContextPack, FileSearchResponse, GuidanceEntry, IndexStatus, PackOptions, RefreshMode, SearchHit, SearchOptions, SearchResponse, SymbolOptions, SymbolResponse } from '../core/api';
 import { z } from 'zod/v4';
 
 import { ADVISORY_NOTICE, type ContextRegistry } from '../core/registry';
@@ -14,6 +14,8 @@ import type { FreshnessPolicy, FreshnessState } from '../core/api';
 import { parseSpanRef, readSpan, renderSpan, type SpanRef } from './readSpan';
 import { describeFreshness, describeRefresh, fitFiles, fitHits, renderStatus } from './render';
 import { describeFetchFailure, renderRegistryFetch, renderRegistrySearch, TRUST_LINE } from './renderRegistry';
+import type { Served, ServedSpan, UsageRecorder } from './usage';
+import { estimateTokens } from '../core/pack/markdown';
 
 /** The engine calls the tools make (the `Engine` class satisfies it; a worker-thread proxy can too). */
 export interface ToolEngine {
@@ -36,12 +38,19 @@ export interface ToolDeps {
   /** Internal errors are reported here (stderr in the server). */
   log?: (message: string) => void;
   now?: () => number;
+  /** Local tool-use counters (usage.ts); absent when the user turned them off. */
+  usage?: UsageRecorder;
 }
 
 export interface ToolResult {
   /** The same shape as an MCP tool result's content: one or more text parts. */
   content: Array<{ type: 'text'; text: string }>;
   isError?: boolean;
+}
+
+/** A result plus what it held, for the usage counters; `runTool` hands front ends the result alone. */
+export interface ToolAnswer extends ToolResult {
+  served?: Served;
 }
 
 /** MCP tool annotations: hints for clients, never relied upon for safety. */
@@ -61,7 +70,7 @@ export interface ToolSpec {
   jsonSchema: Record<string, unknown>;
   annotations: ToolHints;
   /** Runs with arguments already validated by `inputSchema` (use `runTool` for raw arguments). */
-  run(args: unknown, deps: ToolDeps): Promise<ToolResult>;
+  run(args: unknown, deps: ToolDeps): Promise<ToolAnswer>;
 }
 
 function defineTool<S extends z.ZodObject>(def: {
@@ -70,7 +79,7 @@ function defineTool<S extends z.ZodObject>(def: {
   description: string;
   input: S;
   annotations: ToolHints;
-  run: (args: z.output<S>, deps: ToolDeps) => Promise<ToolResult>;
+  run: (args: z.output<S>, deps: ToolDeps) => Promise<ToolAnswer>;
 }): ToolSpec {
   return {
     name: def.name,
@@ -93,6 +102,9 @@ export function nextCall(tool: string, args: Record<string, unknown>, why: strin
 
 const text = (...parts: string[]): ToolResult => ({ content: parts.map((t) => ({ type: 'text' as const, text: t })) });
 const failure = (message: string): ToolResult => ({ content: [{ type: 'text', text: message }], isError: true });
+const serving = (result: ToolResult, served: Served): ToolAnswer => ({ ...result, served });
+/** A hit as the counters see it: where, and how big its whole file was when indexed. */
+const servedSpan = (hit: SearchHit): ServedSpan => ({ path: hit.path, startLine: hit.startLine, endLine: hit.endLine, ...(hit.indexed ? { fileBytes: hit.indexed.size } : {}) });
 
 // --- shared argument schemas -------------------------------------------------------------
 
@@ -191,14 +203,15 @@ const searchCode = defineTool({
     const more = response.total - nextOffset;
     const plus = response.totalIsLowerBound ? '+' : '';
     const moreLine = more > 0 ? `${more}${plus} more results; call again with offset=${nextOffset}${hits.omitted ? ` (${hits.omitted} of this page left out to fit maxTokens=${a.maxTokens})` : ''}` : '';
+    const served = { results: hits.json.length, spans: response.results.slice(0, hits.json.length).map(servedSpan) };
     if (a.format === 'json') {
-      return text(JSON.stringify({ query: a.query, provider: a.provider, total: response.total, ...(plus ? { totalIsLowerBound: true } : {}), offset: a.offset, results: hits.json, index: note, ...(moreLine ? { more: moreLine } : {}), warnings, next }));
+      return serving(text(JSON.stringify({ query: a.query, provider: a.provider, total: response.total, ...(plus ? { totalIsLowerBound: true } : {}), offset: a.offset, results: hits.json, index: note, ...(moreLine ? { more: moreLine } : {}), warnings, next })), served);
     }
     const head =
       response.results.length === 0
         ? `no results for ${JSON.stringify(a.query)} (${response.index.files} files, ${response.index.chunks} chunks indexed${a.languages || a.kinds || a.paths || a.scope === 'code' || a.scope === 'docs' ? '; filters applied' : ''})`
         : `${hits.json.length} of ${response.total}${plus} results for ${JSON.stringify(a.query)}${a.offset ? ` from offset ${a.offset}` : ''} (${a.provider} provider)`;
-    return text([head, note, '', ...hits.text, ...(moreLine ? [moreLine] : []), ...warnings.map((w) => `warning: ${w}`), next].join('\n'));
+    return serving(text([head, note, '', ...hits.text, ...(moreLine ? [moreLine] : []), ...warnings.map((w) => `warning: ${w}`), next].join('\n')), served);
   },
 });
 
@@ -209,7 +222,7 @@ async function searchFilesTool(
   state: FreshnessState,
   note: string,
   options: Parameters<ToolDeps['engine']['search']>[1],
-): Promise<ToolResult> {
+): Promise<ToolAnswer> {
   const response = await deps.engine.searchFiles(a.query, { ...options, groupBy: 'file' });
   if (response.index.generation === 0) throw missingIndex(state);
   const warnings = [...response.warnings, ...response.diagnostics.filter((d) => d.severity !== 'info').map((d) => d.message)];
@@ -222,14 +235,15 @@ async function searchFilesTool(
   const more = response.total - nextOffset;
   const plus = response.totalIsLowerBound ? '+' : '';
   const moreLine = more > 0 ? `${more}${plus} more files; call again with offset=${nextOffset}${files.omitted ? ` (${files.omitted} of this page left out to fit maxTokens=${a.maxTokens})` : ''}` : '';
+  const served = { results: files.json.length, spans: response.files.slice(0, files.json.length).flatMap((f) => f.spans.map(servedSpan)) };
   if (a.format === 'json') {
-    return text(JSON.stringify({ query: a.query, provider: a.provider, groupBy: 'file', total: response.total, ...(plus ? { totalIsLowerBound: true } : {}), offset: a.offset, files: files.json, index: note, ...(moreLine ? { more: moreLine } : {}), warnings, next }));
+    return serving(text(JSON.stringify({ query: a.query, provider: a.provider, groupBy: 'file', total: response.total, ...(plus ? { totalIsLowerBound: true } : {}), offset: a.offset, files: files.json, index: note, ...(moreLine ? { more: moreLine } : {}), warnings, next })), served);
   }
   const head =
     response.files.length === 0
       ? `no results for ${JSON.stringify(a.query)} (${response.index.files} files, ${response.index.chunks} chunks indexed${a.languages || a.kinds || a.paths || a.scope === 'code' || a.scope === 'docs' ? '; filters applied' : ''})`
       : `${files.json.length} of ${response.total}${plus} files for ${JSON.stringify(a.query)}${a.offset ? ` from offset ${a.offset}` : ''} (${a.provider} provider, ranked as files)`;
-  return text([head, note, '', ...files.text, ...(moreLine ? [moreLine] : []), ...warnings.map((w) => `warning: ${w}`), next].join('\n'));
+  return serving(text([head, note, '', ...files.text, ...(moreLine ? [moreLine] : []), ...warnings.map((w) => `warning: ${w}`), next].join('\n')), served);
 }
 
 const findSymbol = defineTool({
@@ -277,10 +291,11 @@ const findSymbol = defineTool({
       tag: (hit) => `  [${hit.match}${hit.qualifiedName && hit.qualifiedName !== (hit.context || hit.symbol) ? `: ${hit.qualifiedName}` : ''}]`,
     });
     const cut = hits.omitted ? `${hits.omitted} more results left out to fit maxTokens=${a.maxTokens}` : '';
+    const served = { results: hits.json.length, spans: r.results.slice(0, hits.json.length).map(servedSpan) };
     if (a.format === 'json') {
-      return text(JSON.stringify({ name: a.name, exact: r.exact, summary: head, results: hits.json, index: note, ...(cut ? { more: cut } : {}), next }));
+      return serving(text(JSON.stringify({ name: a.name, exact: r.exact, summary: head, results: hits.json, index: note, ...(cut ? { more: cut } : {}), next })), served);
     }
-    return text([head, note, '', ...hits.text, ...(cut ? [cut] : []), ...r.diagnostics.filter((d) => d.severity !== 'info').map((d) => `warning: ${d.message}`), next].join('\n'));
+    return serving(text([head, note, '', ...hits.text, ...(cut ? [cut] : []), ...r.diagnostics.filter((d) => d.severity !== 'info').map((d) => `warning: ${d.message}`), next].join('\n')), served);
   },
 });
 
@@ -333,9 +348,15 @@ const getContextPack = defineTool({
       next,
     ].join('\n');
     const markdown = `${renderPackMarkdown(pack)}\n${footer}`;
-    if (a.format === 'markdown') return text(markdown);
+    // Pack items carry no file sizes: the counters look them up after the answer is sent.
+    const served: Served = {
+      results: pack.mustInspect.length + pack.relatedFiles.length,
+      spans: pack.mustInspect.map((i) => ({ path: i.path, startLine: i.startLine, endLine: i.endLine })),
+      mentioned: pack.relatedFiles.map((f) => ({ path: f.path })),
+    };
+    if (a.format === 'markdown') return serving(text(markdown), served);
     const json = JSON.stringify({ ...pack, index: { ...pack.index, note }, next });
-    return a.format === 'json' ? text(json) : text(markdown, json);
+    return serving(a.format === 'json' ? text(json) : text(markdown, json), served);
   },
 });
 
@@ -362,8 +383,8 @@ const readSpanTool = defineTool({
     .strict(),
   annotations: { readOnlyHint: true, openWorldHint: false },
   async run(a, deps) {
-    const ref = spanRefOf(a);
-    return text(renderSpan(readSpan(deps.root, ref, { maxLines: a.maxLines, maxTokens: a.maxTokens }), a.lineNumbers));
+    const span = readSpan(deps.root, spanRefOf(a), { maxLines: a.maxLines, maxTokens: a.maxTokens });
+    return serving(text(renderSpan(span, a.lineNumbers)), { results: 1, read: { path: span.path, startLine: span.startLine, endLine: span.endLine, fileBytes: span.fileBytes } });
   },
 });
 
@@ -399,7 +420,7 @@ const contextSearch = defineTool({
   annotations: { readOnlyHint: true },
   async run(a, deps) {
     const r = await registryOf(deps).search(a.query, { limit: a.limit, ...(a.language ? { language: a.language } : {}) });
-    return text(renderRegistrySearch(r, a.maxTokens));
+    return serving(text(renderRegistrySearch(r, a.maxTokens)), { results: r.results.length });
   },
 });
 
@@ -431,7 +452,7 @@ const contextGet = defineTool({
       ...(a.sourceId !== undefined ? { sourceId: a.sourceId } : {}),
     });
     if (!r.ok && r.files.length === 0) return failure(`${describeFetchFailure(r)}\n${TRUST_LINE}`);
-    return text(renderRegistryFetch(r, a.maxTokens));
+    return serving(text(renderRegistryFetch(r, a.maxTokens)), { results: r.files.length });
   },
 });
 
@@ -494,10 +515,28 @@ const refreshIndexTool = defineTool({
 /** Every tool, in the order clients list them. */
 export const toolSpecs: readonly ToolSpec[] = [searchCode, findSymbol, getContextPack, readSpanTool, contextSearch, contextGet, indexStatus, refreshIndexTool];
 
-/** Validates raw arguments and runs a tool. Never throws: every failure is an `isError` result. */
+/**
+ * Validates raw arguments and runs a tool. Never throws: every failure is an `isError` result.
+ * The call is counted (`deps.usage`) in memory before the answer is returned; nothing waits on a write.
+ */
 export async function runTool(name: string, args: unknown, deps: ToolDeps): Promise<ToolResult> {
   const spec = toolSpecs.find((t) => t.name === name);
+  // Unknown names are not counted: a client must not be able to add keys to the usage file.
   if (!spec) return failure(`unknown tool ${JSON.stringify(name)}; the tools are ${toolSpecs.map((t) => t.name).join(', ')}`);
+  const { served, ...result } = await answer(spec, args, deps);
+  if (deps.usage) {
+    try {
+      const tokens = result.content.reduce((sum, c) => sum + estimateTokens(c.text), 0);
+      deps.usage.record(name, { isError: result.isError === true, tokens, ...(served ?? { results: 0 }) });
+    } catch (e) {
+      deps.log?.(`usage counters: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  }
+  return result;
+}
+
+async function answer(spec: ToolSpec, args: unknown, deps: ToolDeps): Promise<ToolAnswer> {
+  const name = spec.name;
   const parsed = spec.inputSchema.safeParse(args ?? {});
   if (!parsed.success) return failure(`invalid arguments for ${name}: ${describeIssues(parsed.error.issues)}`);
   try {
