@@ -8,7 +8,6 @@ import { UsageError } from './args';
 import { locateAssets } from './assets';
 import { CliError, visible } from './output';
 import { resolveStoreDir } from './storeDir';
-import { useBaselineWasmCompiler } from './wasmCompiler';
 
 export const STORE_OPTIONS: Record<string, OptionSpec> = {
   store: { type: 'string', valueName: 'DIR', description: 'index store directory (default: $CAIRN_STORE, else a per-root folder in the user cache)' },
@@ -38,8 +37,6 @@ export function resolveRoot(values: OptionValues, positional?: string): string {
 
 export function openEngine(values: OptionValues, root: string): Engine {
   const assets = locateAssets();
-  // A command that may refresh may chunk: pick V8's wasm compiler before any grammar loads.
-  if (values['no-refresh'] !== true) useBaselineWasmCompiler();
   const store = typeof values.store === 'string' ? values.store : undefined;
   if (store === '') throw new UsageError('--store needs a directory');
   return new Engine({

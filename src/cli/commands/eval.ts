@@ -18,7 +18,6 @@ import type { Command } from '../command';
 import { JSON_OPTION, listOption, resolveRoot, ROOT_OPTION } from '../engineSetup';
 import { ProgressLine } from '../format';
 import { CliError, type Output } from '../output';
-import { useBaselineWasmCompiler } from '../wasmCompiler';
 
 const spec: CommandSpec = {
   name: 'eval',
@@ -174,8 +173,6 @@ async function runSymbols(args: ParsedArgs, out: Output): Promise<number> {
 }
 
 async function run(args: ParsedArgs, out: Output): Promise<number> {
-  // Every evaluation indexes: V8's wasm compiler is chosen before any grammar loads.
-  useBaselineWasmCompiler();
   if (args.values.symbols === true) return runSymbols(args, out);
   for (const o of SYMBOL_ONLY) if (args.values[o] !== undefined) throw new UsageError(`--${o} needs --symbols`);
   if (args.positionals.length > 1) throw new UsageError(`unexpected argument '${args.positionals[1]}'`);
