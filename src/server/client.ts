@@ -15,6 +15,7 @@ import {
   OUR_IDENTITY,
   parseServerMessage,
   SERVED_COMMANDS,
+  serverStarting,
   socketPathFor,
   type RunRequest,
   type ServerMessage,
@@ -236,10 +237,10 @@ function writeQuietly(stream: NodeJS.WriteStream, text: string): void {
 /**
  * Starts `cairn serve` for the target in the background, detached from this process, once the
  * root has an index (a server is not started for a root that was never indexed: the first
- * query builds the index in its own process, as before).
+ * query builds the index in its own process, as before) and unless one is starting already.
  */
 export function startServer(target: Target, cliScript: string, env: NodeJS.ProcessEnv): boolean {
-  if (!fs.existsSync(path.join(target.storeDir, 'manifest.json'))) return false;
+  if (!fs.existsSync(path.join(target.storeDir, 'manifest.json')) || serverStarting(target.storeDir)) return false;
   const args = [cliScript, 'serve', '--root', target.root, '--store', target.storeDir];
   const idle = env.CAIRN_SERVER_IDLE_TIMEOUT;
   if (idle) args.push('--idle-timeout', idle);

@@ -1,10 +1,11 @@
 // What a `cairn` client and a `cairn serve` process say to each other over the store's socket:
-// newline-delimited JSON, one message a line, typed once here. Both sides import only this
-// module (and node:path), so the client path stays tiny.
+// newline-delimited JSON, one message a line, typed once here. Both sides import this module,
+// which needs only node:fs and node:path, so the client path stays tiny.
 //
 // A connection starts with the client's `hello` (its package version and protocol number); the
 // server answers `welcome` when both match and `refused` otherwise. Those three messages and
 // `exit` keep their shape in every version, so a client can always tell an old server to go.
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { version } from '../../package.json';
 import { nodeCrypto } from '../core/nodeCrypto';
@@ -156,4 +157,27 @@ export function socketPathFor(storeDir: string): string | undefined {
   }
   const socket = path.join(storeDir, 'serve.sock');
   return Buffer.byteLength(socket) <= MAX_SOCKET_PATH ? socket : undefined;
+}
+
+/** `<store>/serve.pid`: written by a server as it starts, so clients do not start a second one meanwhile. */
+export function pidFileFor(storeDir: string): string {
+  return path.join(storeDir, 'serve.pid');
+}
+
+/** How long a server may take from its start to listening before its pid file stops counting. */
+const STARTING_MS = 30_000;
+
+/** Whether another process wrote the pid file recently and is still alive: a server is starting. */
+export function serverStarting(storeDir: string, nowMs: number = Date.now()): boolean {
+  try {
+    const file = pidFileFor(storeDir);
+    const st = fs.statSync(file);
+    const pid = Number(fs.readFileSync(file, 'utf8').trim());
+    if (!Number.isSafeInteger(pid) || pid <= 0 || pid === process.pid || nowMs - st.mtimeMs > STARTING_MS) return false;
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    // EPERM: the process exists (another user's); anything else: no such file or process.
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }

@@ -149,13 +149,15 @@ export async function serveSocket(host: EngineHost, key: string, storeDir: strin
   }
 
   await listenOwnerOnly(server, socketPath);
+  const ownInode = process.platform === 'win32' ? undefined : fs.lstatSync(socketPath).ino;
   options.log?.(`listening on ${socketPath}`);
 
   async function stop(): Promise<void> {
     if (closed) return;
     closed = true;
     // The socket goes first, so a client arriving now starts (or finds) another server.
-    if (process.platform !== 'win32') fs.rmSync(socketPath, { force: true });
+    // Only our own: another server may have replaced a socket someone removed.
+    if (ownInode !== undefined && inodeOf(socketPath) === ownInode) fs.rmSync(socketPath, { force: true });
     await new Promise<void>((resolve) => server.close(() => resolve()));
     for (const s of sockets) s.end();
   }
@@ -167,6 +169,14 @@ export async function serveSocket(host: EngineHost, key: string, storeDir: strin
     },
     close: stop,
   };
+}
+
+function inodeOf(file: string): number | undefined {
+  try {
+    return fs.lstatSync(file).ino;
+  } catch {
+    return undefined;
+  }
 }
 
 /** A command's stdout or stderr, kept as text for the reply. */
