@@ -59,7 +59,9 @@ export function scanCommandLine(argv: readonly string[], cwd: string, env: NodeJ
   const given = command === 'status' ? positional : root;
   const resolvedRoot = path.resolve(cwd, given ?? '.');
   if (store === '') return undefined;
-  return { command, root: resolvedRoot, storeDir: resolveStoreDir(resolvedRoot, store === undefined ? undefined : path.resolve(cwd, store)) };
+  // As resolveStoreDir reads them in-process: --store, else $CAIRN_STORE, else the per-root default.
+  const explicit = store ?? (env.CAIRN_STORE || undefined);
+  return { command, root: resolvedRoot, storeDir: resolveStoreDir(resolvedRoot, explicit === undefined ? undefined : path.resolve(cwd, explicit)) };
 }
 
 /** The parts of a file's status the ownership check reads (injectable for tests). */
