@@ -16,9 +16,22 @@ export const PROTOCOL = 1;
 export interface Identity {
   version: string;
   protocol: number;
+  /** The CLI bundle the process runs (size and mtime of dist/cliMain.js): a rebuild is another version too. */
+  build?: string;
 }
 
-export const OUR_IDENTITY: Identity = { version, protocol: PROTOCOL };
+/** Beside the bundles, dist/cliMain.js identifies the build; run from tsc's output there is none. */
+function buildId(): string | undefined {
+  try {
+    const st = fs.statSync(path.join(__dirname, 'cliMain.js'));
+    return `${st.size}-${Math.trunc(st.mtimeMs)}`;
+  } catch {
+    return undefined;
+  }
+}
+
+const build = buildId();
+export const OUR_IDENTITY: Identity = { version, protocol: PROTOCOL, ...(build ? { build } : {}) };
 
 /** The commands a server answers; the rest always run in the client's process. */
 export const SERVED_COMMANDS: ReadonlySet<string> = new Set(['search', 'symbol', 'pack', 'status']);
@@ -58,7 +71,10 @@ export function encodeMessage(message: ClientMessage | ServerMessage): string {
 
 /** The reason a peer of identity `theirs` may not talk to us, or undefined when it may. */
 export function identityMismatch(theirs: Identity, ours: Identity = OUR_IDENTITY): string | undefined {
-  if (theirs.protocol === ours.protocol && theirs.version === ours.version) return undefined;
+  if (theirs.protocol === ours.protocol && theirs.version === ours.version) {
+    if ((theirs.build ?? '') === (ours.build ?? '')) return undefined;
+    return `cairn ${theirs.version} (build ${theirs.build ?? 'unknown'}) cannot talk to cairn ${ours.version} (build ${ours.build ?? 'unknown'}): one of them was rebuilt; the client answers in its own process`;
+  }
   return `cairn ${theirs.version} (protocol ${theirs.protocol}) cannot talk to cairn ${ours.version} (protocol ${ours.protocol}); the client answers in its own process`;
 }
 
@@ -108,7 +124,8 @@ export function parseClientMessage(value: unknown): ClientMessage | string {
   if (!isObject(value)) return 'a message must be a JSON object';
   switch (value.type) {
     case 'hello':
-      return isString(value.version) && typeof value.protocol === 'number' ? { type: 'hello', version: value.version, protocol: value.protocol } : 'hello needs version and protocol';
+      if (!isString(value.version) || typeof value.protocol !== 'number') return 'hello needs version and protocol';
+      return { type: 'hello', version: value.version, protocol: value.protocol, ...(isString(value.build) ? { build: value.build } : {}) };
     case 'exit':
       return { type: 'exit' };
     case 'run': {

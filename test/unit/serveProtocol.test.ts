@@ -38,11 +38,17 @@ describe('serve protocol: versions', () => {
   const ours = { version: '1.2.3', protocol: 4 };
   checkAll(
     [
-      { input: { version: '1.2.3', protocol: 4 }, expected: undefined },
+      { input: { version: '1.2.3', protocol: 4, build: '10-20' }, expected: undefined },
       { input: { version: '1.2.4', protocol: 4 }, expected: 'cairn 1.2.4 (protocol 4) cannot talk to cairn 1.2.3 (protocol 4); the client answers in its own process' },
       { input: { version: '1.2.3', protocol: 5 }, expected: 'cairn 1.2.3 (protocol 5) cannot talk to cairn 1.2.3 (protocol 4); the client answers in its own process' },
+      { name: 'a build, and one that does not say', input: { version: '1.2.3', protocol: 4 }, expected: 'cairn 1.2.3 (build unknown) cannot talk to cairn 1.2.3 (build 10-20): one of them was rebuilt; the client answers in its own process' },
+      {
+        name: 'the same version, rebuilt',
+        input: { version: '1.2.3', protocol: 4, build: '11-30' },
+        expected: 'cairn 1.2.3 (build 11-30) cannot talk to cairn 1.2.3 (build 10-20): one of them was rebuilt; the client answers in its own process',
+      },
     ],
-    (theirs) => identityMismatch(theirs, ours),
+    (theirs) => identityMismatch(theirs, { ...ours, build: '10-20' }),
   );
 });
 
@@ -51,6 +57,7 @@ describe('serve protocol: messages are checked field by field', () => {
   checkAll<unknown, unknown>(
     [
       { name: 'hello', input: { type: 'hello', version: '1', protocol: 1, extra: true }, expected: { type: 'hello', version: '1', protocol: 1 } },
+      { name: 'hello with a build', input: { type: 'hello', version: '1', protocol: 1, build: '5-6' }, expected: { type: 'hello', version: '1', protocol: 1, build: '5-6' } },
       { name: 'hello without a protocol', input: { type: 'hello', version: '1' }, expected: 'hello needs version and protocol' },
       { name: 'run', input: run, expected: run },
       { name: 'run with a relative cwd', input: { ...run, cwd: 'w' }, expected: 'run needs an absolute cwd, a root and a storeDir' },
