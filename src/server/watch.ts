@@ -48,6 +48,8 @@ export interface RootWatcherOptions {
   discovery?: DiscoveryOptions;
   log?: (message: string) => void;
   now?: () => number;
+  /** The first wait before subscribing again after a watcher error (doubles up to a minute). */
+  retryDelayMs?: number;
 }
 
 /** What one batch of events asks of the queue. */
@@ -104,7 +106,7 @@ export class RootWatcher {
   private lastDeliveryAtMs = -Infinity;
   private closed = false;
   private retryTimer?: NodeJS.Timeout;
-  private retryDelayMs = 1000;
+  private retryDelayMs: number;
   private readonly discovery: DiscoveryOptions;
   private readonly now: () => number;
   private readonly storeRel?: string;
@@ -112,6 +114,7 @@ export class RootWatcher {
   constructor(private readonly o: RootWatcherOptions) {
     this.discovery = o.discovery ?? resolveDiscoveryOptions({});
     this.now = o.now ?? Date.now;
+    this.retryDelayMs = o.retryDelayMs ?? 1000;
     const rel = path.relative(o.root, o.storeDir);
     if (rel && !rel.startsWith('..') && !path.isAbsolute(rel)) this.storeRel = rel.split(path.sep).join('/');
   }
@@ -175,7 +178,7 @@ export class RootWatcher {
     if (this.closed || !this.live) return;
     this.o.host.queue(this.o.key).markVerified(startedAt);
     this.o.host.setWatching(this.o.key, true);
-    this.retryDelayMs = 1000;
+    this.retryDelayMs = this.o.retryDelayMs ?? 1000;
   }
 
   private onEvents(err: Error | null, events: WatchEvent[]): void {
