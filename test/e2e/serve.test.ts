@@ -130,6 +130,14 @@ describe('cairn serve (bundled CLI, real processes)', function () {
       assert.equal(pidOf(found), pid, found.stderr);
       assert.match(found.stdout, new RegExp(`src/gamma${round}\\.ts:1`), `round ${round}: ${found.stdout}${found.stderr}`);
     }
+    // What discovery refuses stays out, watched or not: a secret-named file, a pruned folder.
+    fs.writeFileSync(path.join(root, '.env'), 'API_TOKEN=refusedDeltaToken\n');
+    fs.mkdirSync(path.join(root, 'node_modules', 'dep'), { recursive: true });
+    fs.writeFileSync(path.join(root, 'node_modules', 'dep', 'index.ts'), 'export const refusedDeltaToken = 1;\n');
+    await new Promise((r) => setTimeout(r, 200));
+    const refused = cairn(['search', 'refusedDeltaToken', '--json']);
+    assert.equal(pidOf(refused), pid);
+    assert.deepEqual((JSON.parse(refused.stdout) as { results: unknown[] }).results, []);
     fs.rmSync(path.join(root, 'src', 'gamma0.ts'));
     await new Promise((r) => setTimeout(r, 200));
     const gone = cairn(['search', 'freshGammaToken0']);
