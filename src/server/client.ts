@@ -3,7 +3,7 @@
 // on the store's socket to run the command, and prints its answer. Without a server it says so,
 // and the launcher answers in-process and starts one. Everything here is node:fs/net/path and
 // the tiny store-directory resolution: no engine code.
-import { spawn } from 'node:child_process';
+import type * as ChildProcess from 'node:child_process';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
@@ -247,6 +247,8 @@ export function startServer(target: Target, cliScript: string, env: NodeJS.Proce
   const idle = env.CAIRN_SERVER_IDLE_TIMEOUT;
   if (idle) args.push('--idle-timeout', idle);
   try {
+    // Loaded here: a served query never starts a process, and node:child_process costs ~1 ms to load.
+    const { spawn } = require('node:child_process') as typeof ChildProcess;
     spawn(process.execPath, args, { detached: true, stdio: 'ignore', cwd: target.root, env, windowsHide: true }).unref();
     return true;
   } catch {
