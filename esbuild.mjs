@@ -28,14 +28,15 @@ const nodeEntries = {
   // compile the MCP SDK and zod on every start (see splitCommands below).
   'cli-mcp': 'src/cli/commands/mcp.ts',
   'cli-eval': 'src/cli/commands/eval.ts',
+  'cli-serve': 'src/cli/commands/serve.ts',
 };
 
 /** `import('./mcp')` in the command registry loads dist/cli-mcp.js at run time instead of inlining it. */
-const SPLIT_COMMANDS = { './mcp': './cli-mcp.js', './eval': './cli-eval.js' };
+const SPLIT_COMMANDS = { './mcp': './cli-mcp.js', './eval': './cli-eval.js', './serve': './cli-serve.js' };
 const splitCommands = {
   name: 'split-commands',
   setup(build) {
-    build.onResolve({ filter: /^\.\/(mcp|eval)$/ }, (args) =>
+    build.onResolve({ filter: /^\.\/(mcp|eval|serve)$/ }, (args) =>
       args.importer.endsWith(path.join('src', 'cli', 'commands', 'registry.ts')) ? { path: SPLIT_COMMANDS[args.path], external: true } : undefined,
     );
   },
@@ -75,8 +76,9 @@ const nodeBuild = {
   // The split command bundles load with require(): dist/cliMain.js runs as a vm.Script (see
   // src/cli/launch.ts), where a native import() has no loader.
   supported: { 'dynamic-import': false },
-  // `vscode` is provided by the extension host. The ripgrep binary package is resolved at run time.
-  external: ['vscode', '@vscode/ripgrep', '@vscode/ripgrep-*'],
+  // `vscode` is provided by the extension host. The ripgrep binary package and the file watcher
+  // (a native addon, one binary package per platform) are resolved at run time.
+  external: ['vscode', '@vscode/ripgrep', '@vscode/ripgrep-*', '@parcel/watcher'],
   // jsonc-parser's main (UMD) build loads its parts with a require() a bundler cannot follow.
   alias: { 'jsonc-parser': path.join(root, 'node_modules/jsonc-parser/lib/esm/main.js') },
 };

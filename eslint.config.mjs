@@ -29,7 +29,7 @@ export default tseslint.config(
   },
   { files: ['src/**/*.ts', 'test/**/*.ts'], ignores: ['src/vscode/**', 'test/vscode/**'], rules: noVscode },
   {
-    files: ['src/cli/**/*.ts', 'src/mcp/**/*.ts', 'src/tools/**/*.ts'],
+    files: ['src/cli/**/*.ts', 'src/mcp/**/*.ts', 'src/tools/**/*.ts', 'src/server/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { paths: noVscode['no-restricted-imports'][1].paths, patterns: [engineTypes] }] },
   },
   { files: ['src/vscode/**/*.ts'], rules: { 'no-restricted-imports': ['error', { patterns: [engineTypes] }] } },
@@ -39,7 +39,21 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': ['error', {
         paths: [{ name: 'vscode', message: 'src/core/ never imports vscode.' }],
-        patterns: [{ group: ['**/vscode/**', '**/cli/**', '**/mcp/**', '**/tools/**', '**/webview/**'], message: 'src/core/ must not depend on a front end.' }],
+        patterns: [{ group: ['**/vscode/**', '**/cli/**', '**/mcp/**', '**/tools/**', '**/webview/**', '**/server/**'], message: 'src/core/ must not depend on a front end.' }],
+      }],
+    },
+  },
+  // The `cairn` launcher's path to a server loads no engine code: a served query starts in milliseconds.
+  {
+    files: ['src/cli/launch.ts', 'src/server/client.ts', 'src/server/protocol.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        paths: noVscode['no-restricted-imports'][1].paths,
+        patterns: [{
+          // Of the engine, only the node:crypto loader and the atomic file write (the code cache's).
+          group: ['**/core/*', '!**/core/nodeCrypto', '!**/core/store', '**/core/*/*', '!**/core/store/atomic', '**/cli/**', '!**/cli/storeDir', '!**/cli/cacheDir', '**/server/**', '!**/server/client', '!**/server/protocol', './*', '!./cacheDir', '!./storeDir', '!./client', '!./protocol'],
+          message: 'The client path (launch.ts, src/server/client.ts, protocol.ts) loads no engine code.',
+        }],
       }],
     },
   },

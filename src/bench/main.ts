@@ -3,7 +3,7 @@
 // machines are noisy, so the report gives ratios next to absolute times, and the goals are
 // judged on ratios. Not a test: it prints, it does not assert.
 //
-//   node dist/bench.js [--corpus DIR ...] [--max-files N] [--runs N] [--rounds N] [--section chunking|index|all] [--json FILE]
+//   node dist/bench.js [--corpus DIR ...] [--max-files N] [--runs N] [--rounds N] [--section chunking|index|serve|all] [--json FILE]
 //   node dist/bench.js --compare BASE [--corpus DIR ...] [--rounds N] [--runs N]   (compare.ts: the regression gate)
 import { execFileSync, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -18,6 +18,7 @@ import type { SourceDocument } from '../core/types';
 import { compareBuilds } from './compare';
 import { assembleCorpus, defaultSources, type Corpus } from './corpus';
 import { fmt, mb, percentile, table, timed } from './stats';
+import { serveFreshProcesses, serveSection } from './serve';
 
 const repoRoot = path.resolve(__dirname, '..');
 const dist = __dirname;
@@ -285,8 +286,10 @@ function freshProcesses(root: string, storeDir: string, idents: string[]): Fresh
   // as it starts (Node 20 loads it eagerly; `node -e 0` pays it too) though Cairn opens no TLS
   // connection: the runs are measured with the environment as it is and without that variable.
   const rg = rgPath();
-  const { NODE_EXTRA_CA_CERTS: extraCaCerts, ...withoutCaEnv } = process.env;
-  const envs: [string, NodeJS.ProcessEnv][] = [['as is', process.env]];
+  // In-process, as before there was a server: the serve section measures `cairn serve`.
+  const inProcessEnv: NodeJS.ProcessEnv = { ...process.env, CAIRN_SERVER: '0' };
+  const { NODE_EXTRA_CA_CERTS: extraCaCerts, ...withoutCaEnv } = inProcessEnv;
+  const envs: [string, NodeJS.ProcessEnv][] = [['as is', inProcessEnv]];
   if (extraCaCerts) envs.push(['without NODE_EXTRA_CA_CERTS', withoutCaEnv]);
   const times: FreshProcessTimes = { cli: {}, node: {}, cliChecked: [], rg: [] };
   for (const [name] of envs) {
@@ -314,6 +317,20 @@ function freshProcesses(root: string, storeDir: string, idents: string[]): Fresh
   return times;
 }
 
+/** Identifiers defined in an index (the symbols of its chunks), in a fixed pseudo-random order. */
+function sampleIdentifiers(root: string): (storeDir: string) => Promise<string[]> {
+  return async (storeDir) => {
+    const engine = engineFor(root, storeDir);
+    const symbols: string[] = [];
+    try {
+      for await (const c of engine.exportChunks()) if (c.symbol && /^[A-Za-z_]\w{5,}$/.test(c.symbol) && c.kind !== 'section') symbols.push(c.symbol);
+    } finally {
+      await engine.close();
+    }
+    return Array.from({ length: Math.min(100, symbols.length) }, (_, i) => symbols[(i * 7919 + 17) % symbols.length] as string);
+  };
+}
+
 async function runChild(args: string[]): Promise<void> {
   const [task, root, storeDir, query] = args as [string, string, string, string?];
   if (task === 'cold-index') {
@@ -339,6 +356,9 @@ async function runChild(args: string[]): Promise<void> {
     const used = (m: NodeJS.MemoryUsage) => m.heapUsed + m.external;
     process.stdout.write(`${JSON.stringify({ indexMb: mb(used(after) - used(before)), rssMb: mb(after.rss) })}\n`);
     await engine.close();
+  } else if (task === 'serve-fresh') {
+    const { idents, rounds } = JSON.parse(query ?? '{}') as { idents: string[]; rounds: number };
+    process.stdout.write(`${JSON.stringify(serveFreshProcesses(cli, rgPath(), root, storeDir, idents, rounds))}\n`);
   } else if (task === 'fresh-processes') {
     process.stdout.write(`${JSON.stringify(freshProcesses(root, storeDir, JSON.parse(query ?? '[]') as string[]))}\n`);
   }
@@ -380,6 +400,22 @@ async function main(): Promise<void> {
   let parseBaseline: number | undefined;
   if (section === 'all' || section === 'chunking') parseBaseline = (await chunkingSection(corpus, Math.max(1, Number(values.rounds) || 1))).parse2ms;
   if (section === 'all' || section === 'index') await indexSection(corpus, path.join(benchDir, 'store'), parseBaseline, Number(values.runs));
+  if (section === 'all' || section === 'serve') {
+    await serveSection({
+      root: corpus.root,
+      // Its own store, built by `cairn index` with the CLI's discovery rules (the server refreshes with those).
+      storeDir: path.join(benchDir, 'store-serve'),
+      cli,
+      rg: rgPath(),
+      runs: Math.min(Number(values.runs) || 20, 20),
+      rounds: Math.max(3, Number(values.rounds) || 3),
+      identifiers: sampleIdentifiers(corpus.root),
+      child,
+      log,
+      goals,
+      report,
+    });
+  }
   log('\n## Goals');
   log(table(['goal', 'target', 'measured', 'met'], goals.map((g) => [g.goal, g.target, g.measured, g.ok === undefined ? '' : g.ok ? 'yes' : 'NO'])));
   if (values.json) fs.writeFileSync(String(values.json), JSON.stringify({ corpus, goals, report }, null, 1));

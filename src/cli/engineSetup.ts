@@ -6,6 +6,7 @@ import { Engine } from '../core/engine/engine';
 import type { OptionSpec, OptionValues } from './args';
 import { UsageError } from './args';
 import { locateAssets } from './assets';
+import { currentContext, type QueryEngine } from './commandContext';
 import { CliError, visible } from './output';
 import { resolveStoreDir } from './storeDir';
 
@@ -17,6 +18,11 @@ export const ROOT_OPTION: Record<string, OptionSpec> = {
   root: { type: 'string', valueName: 'ROOT', description: 'the indexed folder (default: the current directory)' },
 };
 
+/** Read by the `cairn` launcher (src/server/client.ts) before this command runs; listed for --help. */
+export const NO_SERVER_OPTION: Record<string, OptionSpec> = {
+  'no-server': { type: 'boolean', description: 'answer in this process, without asking or starting a `cairn serve` (also: CAIRN_SERVER=0)' },
+};
+
 export const JSON_OPTION: Record<string, OptionSpec> = {
   json: { type: 'boolean', description: 'print JSON for machines' },
 };
@@ -24,7 +30,7 @@ export const JSON_OPTION: Record<string, OptionSpec> = {
 /** The root from a positional argument or --root, validated. */
 export function resolveRoot(values: OptionValues, positional?: string): string {
   const given = positional ?? (typeof values.root === 'string' ? values.root : undefined) ?? '.';
-  const root = path.resolve(given);
+  const root = path.resolve(currentContext()?.cwd ?? process.cwd(), given);
   let st: fs.Stats;
   try {
     st = fs.statSync(root);
@@ -48,6 +54,15 @@ export function openEngine(values: OptionValues, root: string): Engine {
     ripgrepPath: assets.ripgrep,
     onLockWait: (message) => process.stderr.write(`cairn: ${visible(message)}\n`),
   });
+}
+
+/**
+ * The engine search, symbol, pack and status read through: this process's own, or, when
+ * `cairn serve` runs the command for a client, the server's warm one (src/server/).
+ */
+export function openQueryEngine(values: OptionValues, root: string): QueryEngine {
+  const served = currentContext();
+  return served ? served.queryEngine(values, root) : openEngine(values, root);
 }
 
 /** Splits repeatable, comma-separated list options (`--lang ts,py --lang go`). */

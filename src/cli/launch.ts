@@ -6,6 +6,10 @@
 // Each command has its own cache, made after a run that succeeded, so it holds what that
 // command runs. V8 checks a cache against the source and its own version and flags and
 // rejects a stale one; the next successful run replaces it. CAIRN_CODE_CACHE=off disables it.
+//
+// Before any of that, search/symbol/pack/status ask the root's `cairn serve` process
+// (src/server/client.ts), which answers from a warm, watched index without this process
+// loading the engine. Without one, the command runs here and a server is started for next time.
 import * as fs from 'node:fs';
 import { createRequire } from 'node:module';
 import * as path from 'node:path';
@@ -13,6 +17,7 @@ import * as vm from 'node:vm';
 import { writeFileAtomic } from '../core/store/atomic';
 import { userCacheDir } from './cacheDir';
 import { useBaselineWasmCompiler } from './wasmCompiler';
+import { askServer, startServer } from '../server/client';
 
 const MAIN = path.join(__dirname, 'cliMain.js');
 
@@ -86,4 +91,24 @@ function launch(): void {
   run.call(module.exports, module.exports, createRequire(MAIN), module, MAIN, path.dirname(MAIN));
 }
 
-launch();
+async function main(): Promise<void> {
+  const argv = process.argv.slice(2);
+  const outcome = await askServer({ argv, cwd: process.cwd(), env: process.env, stdout: process.stdout, stderr: process.stderr, uid: process.getuid?.() });
+  const debug = process.env.CAIRN_DEBUG ? (line: string): void => void process.stderr.write(`cairn: ${line}\n`) : undefined;
+  if (outcome.kind === 'answered') {
+    debug?.(`answered by the server (pid ${outcome.pid})`);
+    process.exitCode = outcome.exitCode;
+    return;
+  }
+  debug?.(`answering in this process: ${outcome.reason}`);
+  const start = outcome.start;
+  if (start) {
+    // After this run, which builds or refreshes the index a server starts from.
+    process.once('exit', (code) => {
+      if (code === 0 && startServer(start, __filename, process.env)) debug?.(`started a server for ${start.root}`);
+    });
+  }
+  launch();
+}
+
+void main();

@@ -1,81 +1,8 @@
-// `cairn`: dispatches to a subcommand (src/cli/commands/) and turns its outcome into an exit
-// code: 0 success, 1 runtime failure, 2 bad arguments (with a one-line usage error).
-import { version } from '../../package.json';
-import { commandHelp, parseCommandArgs } from './args';
-import { COMMANDS, findCommand } from './commands/registry';
-import { type CliError, Output } from './output';
+// The CLI bundle's entry (dist/cliMain.js, run by the launcher, launch.ts): this process's
+// command line through runCli.
+import { runCli } from './run';
 
-const TOP_USAGE = 'cairn <command> [options]  (cairn --help lists commands)';
-
-function topHelp(): string {
-  const width = Math.max(...COMMANDS.map((c) => c.name.length)) + 2;
-  return [
-    `usage: cairn <command> [options]`,
-    '',
-    'Cairn indexes a workspace so people and agents find the exact file:line span a task needs.',
-    '',
-    'commands:',
-    ...COMMANDS.map((c) => `  ${c.name.padEnd(width)}${c.summary}`),
-    '',
-    'cairn <command> --help shows a command\'s options; cairn --version prints the version.',
-  ].join('\n');
-}
-
-async function main(argv: string[]): Promise<number> {
-  const [name, ...rest] = argv;
-  const wantsJson = rest.includes('--json');
-  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
-    const helpFor = name === 'help' && rest[0] ? findCommand(rest[0]) : undefined;
-    if (helpFor) {
-      process.stdout.write(`${commandHelp((await helpFor.load()).spec, helpFor.summary)}\n`);
-      return 0;
-    }
-    (name === undefined ? process.stderr : process.stdout).write(`${topHelp()}\n`);
-    return name === undefined ? 2 : 0;
-  }
-  if (name === '--version' || name === '-V') {
-    process.stdout.write(`${version}\n`);
-    return 0;
-  }
-  const entry = findCommand(name);
-  if (!entry) {
-    const what = name.startsWith('-') ? `unknown option ${name}` : `unknown command '${name}'`;
-    new Output(wantsJson).error('usage', `${what} (usage: ${TOP_USAGE})`);
-    return 2;
-  }
-  const command = await entry.load();
-  const prefix = `cairn ${entry.name}`;
-  const out = new Output(wantsJson);
-  try {
-    const args = parseCommandArgs(command.spec, rest);
-    if (args.values.help) {
-      process.stdout.write(`${commandHelp(command.spec, entry.summary)}\n`);
-      return 0;
-    }
-    return await command.run(args, out);
-  } catch (e) {
-    // By name, not instanceof: commands bundled separately (dist/cli-mcp.js, dist/cli-eval.js)
-    // carry their own copies of these classes.
-    if (isNamed(e, 'UsageError')) {
-      out.error('usage', `${e.message} (usage: ${command.spec.usage})`, prefix);
-      return 2;
-    }
-    if (isNamed(e, 'CliError')) {
-      out.error((e as CliError).code, e.message, prefix);
-      return 1;
-    }
-    // A bug, not a user mistake: the stack is only noise unless someone asks for it.
-    const detail = e instanceof Error ? (process.env.CAIRN_DEBUG ? (e.stack ?? e.message) : e.message) : String(e);
-    out.error('internal', detail, prefix);
-    return 1;
-  }
-}
-
-function isNamed(e: unknown, name: 'UsageError' | 'CliError'): e is Error {
-  return e instanceof Error && e.name === name;
-}
-
-main(process.argv.slice(2)).then(
+runCli(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;
   },

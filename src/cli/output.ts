@@ -1,6 +1,7 @@
 // Everything the CLI prints goes through Output: JSON lines or human text on stdout, notes
 // and errors on stderr, and a reader that goes away (`cairn chunks | head`) ends the output
 // quietly instead of crashing with EPIPE.
+import type { Writable } from 'node:stream';
 
 /** A runtime failure with a stable code; `main` prints it and exits 1. */
 export class CliError extends Error {
@@ -10,13 +11,16 @@ export class CliError extends Error {
   }
 }
 
+/** Where Output writes: the process's streams, or (in `cairn serve`) buffers sent to a client. */
+export type OutputStream = Writable & { isTTY?: boolean; columns?: number };
+
 export class Output {
   private stdoutClosed = false;
 
   constructor(
     readonly json: boolean,
-    private readonly stdout: NodeJS.WriteStream = process.stdout,
-    private readonly stderr: NodeJS.WriteStream = process.stderr,
+    private readonly stdout: OutputStream = process.stdout,
+    private readonly stderr: OutputStream = process.stderr,
   ) {
     // Without a listener, EPIPE on a closed pipe is an uncaught exception.
     stdout.on('error', (e: NodeJS.ErrnoException) => {

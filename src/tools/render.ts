@@ -125,8 +125,12 @@ export function renderStatus(s: IndexStatus, freshness: FreshnessSummary, nowMs:
 }
 
 function describeAutoRefresh(f: FreshnessSummary, nowMs: number): string {
-  const policy = f.minIntervalMs > 0 ? `before queries, at most every ${seconds(f.minIntervalMs)}` : 'before every query';
-  const last = f.lastCheckedAtMs !== undefined ? `last checked ${seconds(Math.max(0, nowMs - f.lastCheckedAtMs))} ago` : 'not checked yet by this server';
+  // A live watcher: changes are indexed as they happen, and the last whole-tree check is when the tree was verified.
+  const policy = f.watching
+    ? 'a file watcher is live (changes are indexed as they happen; no query waits for a tree check)'
+    : `no file watcher: ${f.minIntervalMs > 0 ? `before queries, at most every ${seconds(f.minIntervalMs)}` : 'before every query'}`;
+  const checked = f.watching ? 'tree verified' : 'last checked';
+  const last = f.lastCheckedAtMs !== undefined ? `${checked} ${seconds(Math.max(0, nowMs - f.lastCheckedAtMs))} ago` : 'not checked yet by this server';
   const running = f.running
     ? `; refreshing now${f.running.paths ? ` (${f.running.paths.length} paths)` : ''}, started ${seconds(f.running.startedAgoMs)} ago${f.running.progress ? `, ${f.running.progress.phase}${f.running.progress.total ? ` ${f.running.progress.done}/${f.running.progress.total}` : ''}` : ''}`
     : '';

@@ -4,7 +4,7 @@ import { renderPackMarkdown } from '../../core/pack/markdown';
 import { registryGuidance } from '../../core/pack/guidance';
 import { choiceOption, intOption, UsageError, type CommandSpec, type ParsedArgs } from '../args';
 import type { Command } from '../command';
-import { JSON_OPTION, listOption, openEngine, resolveRoot, ROOT_OPTION, STORE_OPTIONS } from '../engineSetup';
+import { JSON_OPTION, listOption, NO_SERVER_OPTION, openQueryEngine, resolveRoot, ROOT_OPTION, STORE_OPTIONS } from '../engineSetup';
 import type { Output } from '../output';
 import { FILTER_OPTIONS, filterValues, refreshMode } from '../filterOptions';
 import { openRegistry } from '../registrySetup';
@@ -22,6 +22,7 @@ const spec: CommandSpec = {
     path: FILTER_OPTIONS.path!,
     provider: { type: 'string', valueName: 'index|hybrid', description: 'retrieval for the lexical candidates (default hybrid)' },
     'no-refresh': { type: 'boolean', description: 'use the index as it is, without refreshing first' },
+    ...NO_SERVER_OPTION,
     ...JSON_OPTION,
   },
 };
@@ -33,7 +34,7 @@ async function run(args: ParsedArgs, out: Output): Promise<number> {
   const budget = intOption(args.values, 'budget', 200);
   const provider = choiceOption(args.values, 'provider', ['index', 'hybrid'], 'hybrid');
   const { languages, paths } = filterValues(args.values); // packs filter by language and path only
-  const engine = openEngine(args.values, root);
+  const engine = openQueryEngine(args.values, root);
   const { registry } = openRegistry({ ...args.values, root });
   try {
     const pack = await engine.buildPack(task, {

@@ -22,6 +22,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: 'annotate', summary: 'write a note about a context registry entry (user-written, untrusted)', load: async () => (await import('./annotate')).command },
   { name: 'annotations', summary: 'read the notes about a context registry entry', load: async () => (await import('./annotations')).command },
   { name: 'setup', summary: 'add the MCP server to VS Code, Claude Code, Cursor or another client; --check tests it', load: async () => (await import('./setup')).command },
+  { name: 'serve', summary: 'keep the index open and watched so search, symbol, pack and status answer at once (started on demand)', load: async () => (await import('./serve')).command },
   { name: 'mcp', summary: 'serve the index to AI agents over the Model Context Protocol (stdio)', load: async () => (await import('./mcp')).command },
   { name: 'eval', summary: "measure retrieval quality on the repository's own git history, against BM25 and grep baselines", load: async () => (await import('./eval')).command },
 ];

@@ -3,7 +3,7 @@
 import type { Scope, SearchResponseMeta } from '../../core/api';
 import { choiceOption, intOption, UsageError, type CommandSpec, type ParsedArgs } from '../args';
 import type { Command } from '../command';
-import { JSON_OPTION, openEngine, resolveRoot, ROOT_OPTION, STORE_OPTIONS } from '../engineSetup';
+import { JSON_OPTION, NO_SERVER_OPTION, openQueryEngine, resolveRoot, ROOT_OPTION, STORE_OPTIONS } from '../engineSetup';
 import type { Output } from '../output';
 import { formatFiles, formatHit } from '../format';
 import { FILTER_OPTIONS, filterValues, refreshMode } from '../filterOptions';
@@ -24,6 +24,7 @@ const spec: CommandSpec = {
     group: { type: 'string', valueName: 'chunk|file', description: 'chunk (default): ranked chunks; file: ranked files, each with its best spans (--limit counts files)' },
     prefix: { type: 'boolean', description: 'the last word also matches as a prefix (getSco finds getScope), below exact words' },
     'no-refresh': { type: 'boolean', description: 'answer from the index as it is, without refreshing first' },
+    ...NO_SERVER_OPTION,
     ...JSON_OPTION,
   },
 };
@@ -38,7 +39,7 @@ async function run(args: ParsedArgs, out: Output): Promise<number> {
   const provider = choiceOption(args.values, 'provider', ['index', 'ripgrep', 'hybrid'], 'index');
   if (args.values.regex && provider !== 'ripgrep') throw new UsageError('--regex works with --provider ripgrep');
   const group = choiceOption(args.values, 'group', ['chunk', 'file'], 'chunk');
-  const engine = openEngine(args.values, root);
+  const engine = openQueryEngine(args.values, root);
   try {
     const options = {
       limit,
@@ -64,7 +65,7 @@ async function run(args: ParsedArgs, out: Output): Promise<number> {
 }
 
 /** `--group file`: files ranked as files, each with its best span lines. */
-async function runFiles(engine: ReturnType<typeof openEngine>, query: string, out: Output, options: Parameters<ReturnType<typeof openEngine>['searchFiles']>[1]): Promise<number> {
+async function runFiles(engine: ReturnType<typeof openQueryEngine>, query: string, out: Output, options: Parameters<ReturnType<typeof openQueryEngine>['searchFiles']>[1]): Promise<number> {
   const response = await engine.searchFiles(query, { ...options, groupBy: 'file' });
   if (!printPreamble(response, response.files.length, out)) return 0;
   for (const line of formatFiles(response.files)) out.line(line);

@@ -1,27 +1,32 @@
 // `cairn status [ROOT]`: what is indexed, when, how fresh, and how big the store is.
 import type { CommandSpec, ParsedArgs } from '../args';
 import type { Command } from '../command';
-import { JSON_OPTION, openEngine, resolveRoot, STORE_OPTIONS } from '../engineSetup';
+import { JSON_OPTION, NO_SERVER_OPTION, openQueryEngine, resolveRoot, STORE_OPTIONS } from '../engineSetup';
 import type { Output } from '../output';
+import type { QueryEngine } from '../commandContext';
+import type { FreshnessSummary } from '../../core/api';
 import { formatBytes, formatCounts } from '../format';
 import { resolveStoreDir } from '../storeDir';
 import { printUsage } from '../usageReport';
 
 const spec: CommandSpec = {
   name: 'status',
-  usage: 'cairn status [ROOT] [--store DIR] [--json] [--usage]',
+  usage: 'cairn status [ROOT] [--store DIR] [--no-server] [--json] [--usage]',
   maxPositionals: 1,
-  options: { ...STORE_OPTIONS, ...JSON_OPTION, usage: { type: 'boolean', description: 'the agent tool-use counters instead: calls, results, tokens served against the whole files' } },
+  options: { ...STORE_OPTIONS, ...NO_SERVER_OPTION, ...JSON_OPTION, usage: { type: 'boolean', description: 'the agent tool-use counters instead: calls, results, tokens served against the whole files' } },
 };
 
 async function run(args: ParsedArgs, out: Output): Promise<number> {
   const root = resolveRoot(args.values, args.positionals[0]);
   if (args.values.usage === true) return printUsage(resolveStoreDir(root, typeof args.values.store === 'string' ? args.values.store : undefined), out);
-  const engine = openEngine(args.values, root);
+  const engine = openQueryEngine(args.values, root);
   try {
     const s = engine.status();
+    const served = engine.served;
     if (out.json) {
-      out.record(s);
+      // `server`: the `cairn serve` process that answered (absent: this process read the index).
+      // `freshness.watching`: whether a watcher reports changes (false: each query checks the tree).
+      out.record(served ? { ...s, server: { pid: served.pid, startedAt: new Date(served.startedAtMs).toISOString() }, freshness: served.freshness } : { ...s, freshness: IN_PROCESS });
       return 0;
     }
     if (!s.exists) {
@@ -37,10 +42,22 @@ async function run(args: ParsedArgs, out: Output): Promise<number> {
     if (s.lastRefresh) out.line(`last run  ${s.lastRefresh.added} added, ${s.lastRefresh.changed} changed, ${s.lastRefresh.removed} removed in ${s.lastRefresh.durationMs} ms`);
     out.line(`languages ${formatCounts(s.languages)}`);
     if (s.skipped.length) out.line(`skipped   ${formatCounts(s.skippedByReason)}`);
+    out.line(`server    ${describeServer(served, Date.now())}`);
     return 0;
   } finally {
     await engine.close();
   }
+}
+
+const IN_PROCESS: FreshnessSummary = { minIntervalMs: 0, watching: false };
+
+/** Who answers queries and how fresh they are: a watching server, or each command checking the tree itself. */
+function describeServer(served: QueryEngine['served'], nowMs: number): string {
+  if (!served) return 'none answered (each query checks the tree for changes itself)';
+  const f = served.freshness;
+  const verified = f.lastCheckedAtMs !== undefined ? `tree verified ${Math.max(0, Math.round((nowMs - f.lastCheckedAtMs) / 1000))}s ago` : 'tree not verified yet';
+  const watch = f.watching ? 'watcher live' : 'no watcher (the tree is checked before each query)';
+  return `pid ${served.pid}, up ${Math.round((nowMs - served.startedAtMs) / 1000)}s; ${watch}; ${verified}`;
 }
 
 export const command: Command = { spec, run };

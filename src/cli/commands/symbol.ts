@@ -1,7 +1,7 @@
 // `cairn symbol NAME`: go to a definition by name, exact matches first.
 import { intOption, UsageError, type CommandSpec, type ParsedArgs } from '../args';
 import type { Command } from '../command';
-import { JSON_OPTION, openEngine, resolveRoot, ROOT_OPTION, STORE_OPTIONS } from '../engineSetup';
+import { JSON_OPTION, NO_SERVER_OPTION, openQueryEngine, resolveRoot, ROOT_OPTION, STORE_OPTIONS } from '../engineSetup';
 import type { Output } from '../output';
 import { formatHit } from '../format';
 import type { SymbolHit } from '../../core/api';
@@ -17,6 +17,7 @@ const spec: CommandSpec = {
     limit: { type: 'string', valueName: 'N', description: 'number of results (default 10)' },
     ...FILTER_OPTIONS,
     'no-refresh': { type: 'boolean', description: 'answer from the index as it is, without refreshing first' },
+    ...NO_SERVER_OPTION,
     ...JSON_OPTION,
   },
 };
@@ -25,7 +26,7 @@ async function run(args: ParsedArgs, out: Output): Promise<number> {
   const name = args.positionals[0];
   if (name === undefined || !name.trim()) throw new UsageError('a symbol name is required, e.g. cairn symbol parseConfig');
   const root = resolveRoot(args.values);
-  const engine = openEngine(args.values, root);
+  const engine = openQueryEngine(args.values, root);
   try {
     const response = await engine.findSymbol(name, {
       limit: intOption(args.values, 'limit', 1) ?? 10,

@@ -1,0 +1,141 @@
+// `cairn serve`'s process: one root's EngineHost, a watcher feeding its refresh queue, the
+// store's socket, and an idle timer. It exits when idle for the timeout, when told to
+// (SIGINT/SIGTERM, or a client of another version asking), and removes its socket on the way out.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { EngineHost } from '../core/engine/host';
+import type { HostOpenOptions } from '../core/api';
+import { RootWatcher, type SubscribeFn } from './watch';
+import { AlreadyServedError, serveSocket } from './server';
+import { pidFileFor, serverStarting } from './protocol';
+
+export const DEFAULT_IDLE_TIMEOUT_MS = 30 * 60_000;
+/** File events wait this long for quiet before their refresh starts (a query starts it at once). */
+export const SERVER_DEBOUNCE_MS = 50;
+
+export interface DaemonOptions {
+  engine: HostOpenOptions;
+  idleTimeoutMs?: number;
+  /** Also print the log on stderr (foreground runs). */
+  echo?: (line: string) => void;
+  subscribe?: SubscribeFn;
+}
+
+/** Serves until idle or stopped; resolves to the exit code (0 also when another server already holds the store). */
+export async function runDaemon(o: DaemonOptions): Promise<number> {
+  const { storeDir } = o.engine;
+  if (serverStarting(storeDir)) {
+    o.echo?.('another server is starting for this store');
+    return 0;
+  }
+  const log = openLog(storeDir, o.echo);
+  const pidFile = pidFileFor(storeDir);
+  fs.writeFileSync(pidFile, `${process.pid}\n`, { mode: 0o600 });
+  // The pid file stands for "starting" only: once the socket listens, the socket is the lock.
+  const dropPidFile = (): void => {
+    try {
+      if (fs.readFileSync(pidFile, 'utf8').trim() === String(process.pid)) fs.rmSync(pidFile, { force: true });
+    } catch {
+      // already gone
+    }
+  };
+  try {
+    return await serve(o, log, dropPidFile);
+  } finally {
+    dropPidFile();
+    log.close();
+  }
+}
+
+async function serve(o: DaemonOptions, log: Log, listening: () => void): Promise<number> {
+  const { root, storeDir } = o.engine;
+  const startedAtMs = Date.now();
+  const key = root;
+  const host = new EngineHost({}, { debounceMs: SERVER_DEBOUNCE_MS, minIntervalMs: 0, log });
+  await host.open(key, o.engine);
+  const watcher = new RootWatcher({ host, key, root, storeDir, log, ...(o.subscribe ? { subscribe: o.subscribe } : {}) });
+  const idleTimeoutMs = o.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
+  let lastActivityMs = Date.now();
+  let stop: (reason: string) => void = () => {};
+  const stopped = new Promise<string>((resolve) => (stop = resolve));
+  let socket;
+  try {
+    socket = await serveSocket(host, key, storeDir, {
+      root,
+      settle: () => watcher.settle(),
+      startedAtMs,
+      log,
+      onActivity: () => (lastActivityMs = Date.now()),
+      onExitRequest: () => stop('a client of another version asked it to exit'),
+    });
+  } catch (e) {
+    await host.closeAll();
+    log(e instanceof AlreadyServedError ? `not starting: ${e.message}` : `cannot serve: ${(e as Error).message}`);
+    return e instanceof AlreadyServedError ? 0 : 1;
+  }
+  listening();
+  log(`serving ${root} (pid ${process.pid}, idle timeout ${Math.round(idleTimeoutMs / 1000)}s)`);
+  const server = socket;
+  // Watch and verify while already listening: a query meanwhile joins the whole-root check.
+  void watcher.start().then(() => log(watcher.live ? 'watching; the tree is verified' : 'not watching; each query checks the tree'));
+  const ownSocket = socketIdentity(server.socketPath);
+  const idle = setInterval(
+    () => {
+      if (server.active === 0 && Date.now() - lastActivityMs >= idleTimeoutMs) stop(`idle for ${Math.round(idleTimeoutMs / 1000)}s`);
+      // Someone removed the socket (or another server replaced it): no client can reach this one.
+      else if (ownSocket !== undefined && socketIdentity(server.socketPath) !== ownSocket) stop('its socket was removed');
+    },
+    Math.max(50, Math.min(5000, Math.floor(idleTimeoutMs / 4))),
+  );
+  const onSignal = (signal: NodeJS.Signals): void => stop(`received ${signal}`);
+  process.once('SIGINT', onSignal).once('SIGTERM', onSignal);
+  const reason = await stopped;
+  log(`stopping: ${reason}`);
+  clearInterval(idle);
+  process.off('SIGINT', onSignal).off('SIGTERM', onSignal);
+  await server.close();
+  await watcher.close();
+  await host.closeAll();
+  return 0;
+}
+
+/** The socket file's inode, to notice it was removed or replaced (undefined on Windows pipes). */
+function socketIdentity(socketPath: string): number | undefined {
+  if (process.platform === 'win32') return undefined;
+  try {
+    return fs.lstatSync(socketPath).ino;
+  } catch {
+    return -1;
+  }
+}
+
+type Log = ((line: string) => void) & { close(): void };
+
+/** `<store>/serve.log`, owner-only, appended to (a server that finds it over 1 MB starts it afresh). */
+function openLog(storeDir: string, echo?: (line: string) => void): Log {
+  let fd: number | undefined;
+  try {
+    fs.mkdirSync(storeDir, { recursive: true, mode: 0o700 });
+    const file = path.join(storeDir, 'serve.log');
+    const big = fs.existsSync(file) && fs.statSync(file).size > 1024 * 1024;
+    fd = fs.openSync(file, big ? 'w' : 'a', 0o600);
+  } catch {
+    fd = undefined;
+  }
+  const log = ((line: string) => {
+    const text = `${new Date().toISOString()} ${line}\n`;
+    if (fd !== undefined) {
+      try {
+        fs.writeSync(fd, text);
+      } catch {
+        // a full disk costs the log, never the server
+      }
+    }
+    echo?.(line);
+  }) as Log;
+  log.close = () => {
+    if (fd !== undefined) fs.closeSync(fd);
+    fd = undefined;
+  };
+  return log;
+}

@@ -1,0 +1,231 @@
+// A native watcher (@parcel/watcher: inotify, FSEvents, ReadDirectoryChangesW) over one root,
+// turned into refresh requests on the host's queue: the paths of a batch become one
+// `request({only}, afterQuiet)`; a change of .gitignore/.cairnignore, a flood of events or a
+// watcher error becomes one whole-root check. `watching` is true only while the subscription
+// is live and the tree was verified after it started, so the queue never trusts a dead watcher.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { EngineHost } from '../core/engine/host';
+import { DEFAULT_EXCLUDE_DIRS } from '../core/discovery/options';
+import { isEligiblePath, resolveDiscoveryOptions, type DiscoveryOptions } from '../core/discovery';
+
+/** Files whose change alters which files are eligible anywhere below them. */
+const IGNORE_FILES = new Set(['.gitignore', '.cairnignore']);
+/**
+ * A batch this large may hide events the backend lost: parcel's inotify backend drops
+ * IN_Q_OVERFLOW silently (src/linux/InotifyBackend.cc), and the kernel queue holds 16384 events
+ * by default. A whole-root check then costs no more than refreshing the paths one by one.
+ */
+export const FLOOD_EVENTS = 4096;
+/**
+ * parcel delivers the first change after 500 ms of calm at once (0.3-4 ms measured here) and
+ * holds later ones until 50 ms pass without another (50-62 ms measured): a query that arrives
+ * within this long of a delivery waits until deliveries have been quiet for it.
+ */
+export const SETTLE_QUIET_MS = 60;
+/** A query never waits longer than this for deliveries to go quiet (a build writing all the time). */
+export const SETTLE_MAX_MS = 250;
+
+export interface WatchEvent {
+  path: string;
+  type: 'create' | 'update' | 'delete';
+}
+
+export interface Subscription {
+  unsubscribe(): Promise<void>;
+}
+
+/** `@parcel/watcher`'s subscribe, or a stand-in with the same contract. */
+export type SubscribeFn = (dir: string, fn: (err: Error | null, events: WatchEvent[]) => unknown, opts: { ignore: string[] }) => Promise<Subscription>;
+
+export interface RootWatcherOptions {
+  host: EngineHost;
+  key: string;
+  root: string;
+  /** Left out of the watch when it lies inside the root (the index's own writes are not changes). */
+  storeDir: string;
+  subscribe?: SubscribeFn;
+  discovery?: DiscoveryOptions;
+  log?: (message: string) => void;
+  now?: () => number;
+  /** The first wait before subscribing again after a watcher error (doubles up to a minute). */
+  retryDelayMs?: number;
+}
+
+/** What one batch of events asks of the queue. */
+export type BatchPlan = { kind: 'none' } | { kind: 'paths'; paths: string[] } | { kind: 'whole-root'; reason: string };
+
+/**
+ * The refresh a batch of events asks for. Cheap per event (string checks; one lstat for a
+ * created name discovery would not index, which may be a folder moved in with files inside).
+ */
+export function planBatch(root: string, events: readonly WatchEvent[], discovery: DiscoveryOptions, storeRel?: string, isDirectory: (abs: string) => boolean = statIsDirectory): BatchPlan {
+  if (events.length >= FLOOD_EVENTS) return { kind: 'whole-root', reason: `${events.length} events at once` };
+  const paths = new Set<string>();
+  for (const e of events) {
+    const rel = toRel(root, e.path);
+    if (rel === undefined || (storeRel !== undefined && (rel === storeRel || rel.startsWith(`${storeRel}/`)))) continue;
+    if (IGNORE_FILES.has(path.posix.basename(rel))) return { kind: 'whole-root', reason: `${rel} changed` };
+    const check = isEligiblePath(rel, discovery);
+    if (!check.eligible) {
+      // Pruned folders, secret names and excluded globs are never indexed; a name outside the
+      // allow-list matters only as a folder (created: look; deleted: it may have held files).
+      if (check.reason !== 'not-allowed') continue;
+      if (e.type === 'update') continue;
+      if (e.type === 'create' && !isDirectory(e.path)) continue;
+    }
+    paths.add(rel);
+  }
+  return paths.size ? { kind: 'paths', paths: [...paths].sort() } : { kind: 'none' };
+}
+
+function toRel(root: string, abs: string): string | undefined {
+  const rel = path.relative(root, abs);
+  if (!rel || rel.startsWith('..') || path.isAbsolute(rel)) return undefined;
+  return path.sep === '/' ? rel : rel.split(path.sep).join('/');
+}
+
+function statIsDirectory(abs: string): boolean {
+  try {
+    return fs.lstatSync(abs).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** Native ignore globs for the folders discovery prunes, so the watcher never enters them. */
+export function nativeIgnores(root: string, storeDir: string): string[] {
+  const globs = DEFAULT_EXCLUDE_DIRS.map((d) => `**/${d}`);
+  const rel = path.relative(root, storeDir);
+  if (rel && !rel.startsWith('..') && !path.isAbsolute(rel)) globs.push(storeDir);
+  return globs;
+}
+
+export class RootWatcher {
+  private subscription?: Subscription;
+  private lastDeliveryAtMs = -Infinity;
+  private closed = false;
+  private retryTimer?: NodeJS.Timeout;
+  private retryDelayMs: number;
+  private readonly discovery: DiscoveryOptions;
+  private readonly now: () => number;
+  private readonly storeRel?: string;
+
+  constructor(private readonly o: RootWatcherOptions) {
+    this.discovery = o.discovery ?? resolveDiscoveryOptions({});
+    this.now = o.now ?? Date.now;
+    this.retryDelayMs = o.retryDelayMs ?? 1000;
+    const rel = path.relative(o.root, o.storeDir);
+    if (rel && !rel.startsWith('..') && !path.isAbsolute(rel)) this.storeRel = rel.split(path.sep).join('/');
+  }
+
+  /** True while events arrive from a live subscription. */
+  get live(): boolean {
+    return this.subscription !== undefined;
+  }
+
+  /**
+   * Subscribes, then checks the whole root (what changed before the subscription is found by
+   * that check, what changes after by the watcher), then marks the root watched. Without a
+   * watcher (none for this platform, too many folders to watch) the root stays unwatched and
+   * every query checks the tree, as in-process. Resolves when the root is verified.
+   */
+  async start(): Promise<void> {
+    const checkStartedAt = this.now();
+    try {
+      await this.subscribeNow();
+    } catch (e) {
+      this.o.log?.(`watcher unavailable, each query checks the tree instead: ${(e as Error).message}`);
+      await this.o.host.request(this.o.key, {}).catch((err: Error) => this.o.log?.(`initial check failed: ${err.message}`));
+      return;
+    }
+    await this.verify(checkStartedAt);
+  }
+
+  /** Waits while the watcher is delivering a burst (see SETTLE_QUIET_MS), at most SETTLE_MAX_MS. */
+  async settle(): Promise<void> {
+    if (!this.live) return;
+    const deadline = this.now() + SETTLE_MAX_MS;
+    for (;;) {
+      const quietFor = this.now() - this.lastDeliveryAtMs;
+      const left = Math.min(SETTLE_QUIET_MS - quietFor, deadline - this.now());
+      if (left <= 0) return;
+      await new Promise((resolve) => setTimeout(resolve, left));
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    clearTimeout(this.retryTimer);
+    const sub = this.subscription;
+    this.subscription = undefined;
+    await sub?.unsubscribe().catch(() => undefined);
+  }
+
+  private async subscribeNow(): Promise<void> {
+    const subscribe = this.o.subscribe ?? (await loadParcel());
+    this.subscription = await subscribe(this.o.root, (err, events) => this.onEvents(err, events), { ignore: nativeIgnores(this.o.root, this.o.storeDir) });
+  }
+
+  /** A whole-root check from `startedAt` on, after which the watcher is trusted. */
+  private async verify(startedAt: number): Promise<void> {
+    try {
+      await this.o.host.request(this.o.key, {});
+    } catch (e) {
+      this.o.log?.(`whole-root check failed: ${(e as Error).message}`);
+      return;
+    }
+    if (this.closed || !this.live) return;
+    this.o.host.queue(this.o.key).markVerified(startedAt);
+    this.o.host.setWatching(this.o.key, true);
+    this.retryDelayMs = this.o.retryDelayMs ?? 1000;
+  }
+
+  private onEvents(err: Error | null, events: WatchEvent[]): void {
+    if (this.closed) return;
+    this.lastDeliveryAtMs = this.now();
+    if (err) {
+      this.failed(err);
+      return;
+    }
+    const plan = planBatch(this.o.root, events, this.discovery, this.storeRel);
+    if (plan.kind === 'none') return;
+    const request = plan.kind === 'paths' ? this.o.host.request(this.o.key, { only: plan.paths }, true) : this.o.host.request(this.o.key, {});
+    if (plan.kind === 'whole-root') this.o.log?.(`checking the whole root: ${plan.reason}`);
+    request.catch((e: Error) => this.o.log?.(`refresh after file events failed: ${e.message}`));
+  }
+
+  /** The watcher failed: stop trusting it, check the whole root, and subscribe again with back-off. */
+  private failed(err: Error): void {
+    this.o.log?.(`watcher error, checking the whole root and watching again: ${err.message}`);
+    this.o.host.setWatching(this.o.key, false);
+    const sub = this.subscription;
+    this.subscription = undefined;
+    void sub?.unsubscribe().catch(() => undefined);
+    this.o.host.request(this.o.key, {}).catch((e: Error) => this.o.log?.(`whole-root check failed: ${e.message}`));
+    this.scheduleRetry();
+  }
+
+  private scheduleRetry(): void {
+    if (this.closed || this.retryTimer) return;
+    const delay = this.retryDelayMs;
+    this.retryDelayMs = Math.min(this.retryDelayMs * 2, 60_000);
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = undefined;
+      const startedAt = this.now();
+      this.subscribeNow().then(
+        () => this.verify(startedAt),
+        (e: Error) => {
+          this.o.log?.(`watching again failed: ${e.message}`);
+          this.scheduleRetry();
+        },
+      );
+    }, delay);
+  }
+}
+
+/** @parcel/watcher, resolved at run time beside the bundle like ripgrep (its binary is per platform). */
+async function loadParcel(): Promise<SubscribeFn> {
+  const watcher = (await import('@parcel/watcher')) as { subscribe: SubscribeFn };
+  return watcher.subscribe;
+}

@@ -1,0 +1,249 @@
+// `cairn serve` end to end through real processes: the launcher starts a server on demand,
+// later calls are answered by it (same output as in-process), it sees edits, survives being
+// killed, refuses other versions and other users' sockets, and exits when idle.
+import * as assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as net from 'node:net';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { runCairn, runCairnAsync, type Run } from './cli';
+
+const SERVED = /answered by the server \(pid (\d+)\)/;
+
+function pidOf(run: Run): number | undefined {
+  const m = SERVED.exec(run.stderr);
+  return m ? Number(m[1]) : undefined;
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function until<T>(what: string, probe: () => T | undefined, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+describe('cairn serve (bundled CLI, real processes)', function () {
+  this.timeout(120_000);
+  let root: string;
+  let store: string;
+  let socket: string;
+  const started = new Set<number>();
+  /** Served calls: debug lines on, a server allowed, short idle timeout so none outlives the suite. */
+  const env = (extra: Record<string, string> = {}): Record<string, string> => ({ CAIRN_SERVER: '1', CAIRN_DEBUG: '1', CAIRN_SERVER_IDLE_TIMEOUT: '1', ...extra });
+  const cairn = (args: string[], extra?: Record<string, string>): Run => {
+    const r = runCairn([...args, '--store', store], { cwd: root, env: env(extra) });
+    const pid = pidOf(r);
+    if (pid) started.add(pid);
+    return r;
+  };
+  /**
+   * Waits until a server answers `status` and watches, and returns its pid. Probes only once the
+   * socket is there: a probe that found none would start a server of its own.
+   */
+  const served = async (): Promise<number> => {
+    await until('the server socket', () => (fs.existsSync(socket) ? true : undefined));
+    return until('a server to answer', () => {
+      const r = cairn(['status', '--json']);
+      const s = JSON.parse(r.stdout) as { server?: { pid: number }; freshness?: { watching?: boolean } };
+      return s.server && s.freshness?.watching ? s.server.pid : undefined;
+    });
+  };
+  const stopAll = (): void => {
+    for (const pid of started) if (alive(pid)) process.kill(pid, 'SIGTERM');
+    started.clear();
+  };
+
+  beforeEach(function () {
+    const base = fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-serve-'));
+    root = path.join(base, 'root');
+    store = path.join(base, 's');
+    socket = path.join(store, 'serve.sock');
+    fs.mkdirSync(path.join(root, 'src'), { recursive: true });
+    fs.writeFileSync(path.join(root, 'src', 'alpha.ts'), 'export function parseAlphaConfig(text: string): number {\n  return text.length;\n}\n');
+    fs.writeFileSync(path.join(root, 'src', 'beta.py'), 'def beta_handler(request):\n    return request\n');
+    fs.writeFileSync(path.join(root, 'README.md'), '# Demo\n\nParse the alpha config.\n');
+    const built = runCairn(['index', root, '--store', store]);
+    assert.equal(built.code, 0, built.stderr);
+  });
+
+  afterEach(function () {
+    stopAll();
+    fs.rmSync(path.dirname(root), { recursive: true, force: true });
+  });
+
+  it('starts on demand, then answers with the same output as in-process, and says so in status', async function () {
+    const first = cairn(['search', 'alpha config']);
+    assert.equal(first.code, 0, first.stderr);
+    assert.match(first.stderr, /answering in this process: no server is running/);
+    assert.match(first.stderr, /started a server/);
+    const pid = await served();
+    assert.ok(alive(pid));
+    const viaServer = cairn(['search', 'alpha config']);
+    assert.equal(pidOf(viaServer), pid, viaServer.stderr);
+    const inProcess = cairn(['search', 'alpha config', '--no-server']);
+    assert.equal(pidOf(inProcess), undefined, 'with --no-server the process answers itself');
+    assert.equal(viaServer.stdout, inProcess.stdout);
+    assert.match(viaServer.stdout, /src\/alpha\.ts:1-3/);
+    for (const args of [['symbol', 'parseAlphaConfig'], ['pack', 'parse the alpha config', '--budget', '800'], ['symbol', 'beta_handler', '--json']]) {
+      const a = cairn(args);
+      const b = cairn([...args, '--no-server']);
+      assert.equal(pidOf(a), pid, `${args[0]} is served`);
+      assert.equal(a.code, b.code);
+      assert.equal(args.includes('--json') ? JSON.parse(a.stdout).results.length : a.stdout, args.includes('--json') ? JSON.parse(b.stdout).results.length : b.stdout);
+    }
+    const status = cairn(['status']);
+    assert.equal(pidOf(status), pid);
+    assert.match(status.stdout, new RegExp(`^server    pid ${pid}, up \\d+s; watcher live; tree verified \\d+s ago$`, 'm'));
+    const mode = fs.lstatSync(socket).mode & 0o777;
+    assert.equal(mode, 0o600, 'the socket is its owner\'s only');
+  });
+
+  it('reuses one server, answers two clients at once, and sees an edit written 200 ms before the query', async function () {
+    cairn(['search', 'alpha']);
+    const pid = await served();
+    const [a, b] = await Promise.all([
+      runCairnAsync(['search', 'beta handler', '--store', store], { cwd: root, env: env() }),
+      runCairnAsync(['symbol', 'parseAlphaConfig', '--store', store], { cwd: root, env: env() }),
+    ]);
+    assert.equal(pidOf(a), pid, a.stderr);
+    assert.equal(pidOf(b), pid, b.stderr);
+    assert.match(a.stdout, /src\/beta\.py/);
+    assert.match(b.stdout, /src\/alpha\.ts:1:\d+ +function parseAlphaConfig/);
+    for (let round = 0; round < 3; round++) {
+      const name = `freshGammaToken${round}`;
+      fs.writeFileSync(path.join(root, 'src', `gamma${round}.ts`), `export const ${name} = ${round};\n`);
+      await new Promise((r) => setTimeout(r, 200));
+      const found = cairn(['symbol', name]);
+      assert.equal(pidOf(found), pid, found.stderr);
+      assert.match(found.stdout, new RegExp(`src/gamma${round}\\.ts:1`), `round ${round}: ${found.stdout}${found.stderr}`);
+    }
+    // What discovery refuses stays out, watched or not: a secret-named file, a pruned folder.
+    fs.writeFileSync(path.join(root, '.env'), 'API_TOKEN=refusedDeltaToken\n');
+    fs.mkdirSync(path.join(root, 'node_modules', 'dep'), { recursive: true });
+    fs.writeFileSync(path.join(root, 'node_modules', 'dep', 'index.ts'), 'export const refusedDeltaToken = 1;\n');
+    await new Promise((r) => setTimeout(r, 200));
+    const refused = cairn(['search', 'refusedDeltaToken', '--json']);
+    assert.equal(pidOf(refused), pid);
+    assert.deepEqual((JSON.parse(refused.stdout) as { results: unknown[] }).results, []);
+    fs.rmSync(path.join(root, 'src', 'gamma0.ts'));
+    await new Promise((r) => setTimeout(r, 200));
+    const gone = cairn(['search', 'freshGammaToken0']);
+    assert.doesNotMatch(gone.stdout, /gamma0\.ts/);
+  });
+
+  it('cleans up after a crashed server and after a deleted socket', async function () {
+    cairn(['search', 'alpha']);
+    const pid = await served();
+    process.kill(pid, 'SIGKILL');
+    await until('the server to die', () => (alive(pid) ? undefined : true));
+    assert.ok(fs.existsSync(socket), 'a killed server leaves its socket behind');
+    const next = cairn(['search', 'alpha config']);
+    assert.equal(next.code, 0, next.stderr);
+    assert.match(next.stderr, /answering in this process: the server socket was stale/);
+    assert.match(next.stdout, /src\/alpha\.ts/);
+    const second = await served();
+    assert.notEqual(second, pid);
+
+    fs.rmSync(socket);
+    const orphaned = cairn(['search', 'alpha config']);
+    assert.match(orphaned.stderr, /answering in this process: no server is running/);
+    const third = await served();
+    assert.notEqual(third, second);
+    await until('the server whose socket was removed to exit', () => (alive(second) ? undefined : true));
+  });
+
+  it('exits when idle, removing its socket', async function () {
+    cairn(['search', 'alpha'], { CAIRN_SERVER_IDLE_TIMEOUT: '0.02' });
+    const pid = await served();
+    await until('the idle server to exit', () => (alive(pid) ? undefined : true), 15_000);
+    assert.ok(!fs.existsSync(socket), 'the socket is removed');
+  });
+
+  it('a client never talks to a server of another version, and a server refuses another version', async function () {
+    // A fake server of another version: the client must not print its answer, and tells it to go.
+    fs.mkdirSync(store, { recursive: true });
+    let askedToExit = false;
+    const fake = net.createServer((conn) => {
+      conn.on('data', (d) => {
+        for (const line of String(d).split('\n').filter(Boolean)) {
+          const m = JSON.parse(line) as { type: string };
+          if (m.type === 'hello') conn.write(`${JSON.stringify({ type: 'welcome', version: '0.0.0-other', protocol: 999, pid: 1, root, storeDir: store })}\n`);
+          if (m.type === 'run') conn.write(`${JSON.stringify({ type: 'result', stdout: 'FAKE\n', stderr: '', exitCode: 0 })}\n`);
+          if (m.type === 'exit') askedToExit = true;
+        }
+      });
+    });
+    await new Promise<void>((resolve) => fake.listen(socket, resolve));
+    try {
+      const r = await runCairnAsync(['search', 'alpha config', '--store', store], { cwd: root, env: env() });
+      assert.doesNotMatch(r.stdout, /FAKE/);
+      assert.match(r.stdout, /src\/alpha\.ts/);
+      assert.match(r.stderr, /answering in this process: cairn 0\.0\.0-other \(protocol 999\) cannot talk to cairn/);
+      await until('the exit request', () => (askedToExit ? true : undefined), 5000);
+    } finally {
+      await new Promise((resolve) => fake.close(resolve));
+    }
+    // The real server, asked by a client of another version.
+    fs.rmSync(socket, { force: true });
+    cairn(['search', 'alpha']);
+    const pid = await served();
+    const reply = await new Promise<string>((resolve, reject) => {
+      const conn = net.connect(socket);
+      let text = '';
+      conn.on('connect', () => conn.write(`${JSON.stringify({ type: 'hello', version: '9.9.9', protocol: 999 })}\n${JSON.stringify({ type: 'run', argv: ['status'], cwd: root, root, storeDir: store, stdoutIsTTY: false })}\n`));
+      conn.on('data', (d) => {
+        text += String(d);
+        if (text.split('\n').filter(Boolean).length >= 2) {
+          conn.destroy();
+          resolve(text);
+        }
+      });
+      conn.on('error', reject);
+    });
+    const [refusal, second] = reply.split('\n').filter(Boolean).map((l) => JSON.parse(l) as { type: string; message?: string });
+    assert.equal(refusal?.type, 'refused');
+    assert.match(refusal?.message ?? '', /cairn 9\.9\.9 \(protocol 999\) cannot talk to cairn \S+ \(protocol \d+\)/);
+    assert.equal(second?.type, 'error', 'no command runs for a refused client');
+    assert.ok(alive(pid), 'refusing a client does not stop the server');
+  });
+
+  it('refuses a socket owned by another user', async function () {
+    if (process.getuid?.() !== 0) this.skip(); // chown needs root; the check itself is unit-tested (serveProtocol.test.ts)
+    cairn(['search', 'alpha']);
+    await served();
+    fs.chownSync(socket, 4242, 4242);
+    const r = cairn(['search', 'alpha config']);
+    assert.equal(r.code, 0);
+    assert.equal(pidOf(r), undefined);
+    assert.match(r.stderr, /cairn: not using the server socket: .*serve\.sock belongs to uid 4242, not to you \(uid 0\)/);
+    assert.match(r.stdout, /src\/alpha\.ts/);
+  });
+
+  it('--no-server and CAIRN_SERVER=0 answer in-process and start nothing', function () {
+    for (const [args, extra] of [
+      [['search', 'alpha', '--no-server'], {}],
+      [['symbol', 'parseAlphaConfig'], { CAIRN_SERVER: '0' }],
+    ] as Array<[string[], Record<string, string>]>) {
+      const r = cairn(args, extra);
+      assert.equal(r.code, 0, r.stderr);
+      assert.match(r.stderr, /answering in this process: not a served command, or the server is turned off/);
+      assert.doesNotMatch(r.stderr, /started a server/);
+    }
+    assert.ok(!fs.existsSync(socket));
+    const help = spawnSync(process.execPath, [path.join(__dirname, '../../../dist/cli.js'), 'search', '--help'], { encoding: 'utf8' });
+    assert.match(help.stdout, /--no-server/);
+  });
+});
