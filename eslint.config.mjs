@@ -50,8 +50,9 @@ export default tseslint.config(
       'no-restricted-imports': ['error', {
         paths: noVscode['no-restricted-imports'][1].paths,
         patterns: [{
-          // Of the engine, only the node:crypto loader and the atomic file write (the code cache's).
-          group: ['**/core/*', '!**/core/nodeCrypto', '!**/core/store', '**/core/*/*', '!**/core/store/atomic', '**/cli/**', '!**/cli/storeDir', '!**/cli/cacheDir', '**/server/**', '!**/server/client', '!**/server/protocol', './*', '!./cacheDir', '!./storeDir', '!./client', '!./protocol'],
+          // Of the engine, only the node:crypto loader and the atomic file write (the code cache's); of
+          // the CLI, where caches and stores live and the V8 flag a command that parses runs with.
+          group: ['**/core/*', '!**/core/nodeCrypto', '!**/core/store', '**/core/*/*', '!**/core/store/atomic', '**/cli/**', '!**/cli/storeDir', '!**/cli/cacheDir', '!**/cli/wasmCompiler', '**/server/**', '!**/server/client', '!**/server/protocol', './*', '!./cacheDir', '!./storeDir', '!./wasmCompiler', '!./client', '!./protocol'],
           message: 'The client path (launch.ts, src/server/client.ts, protocol.ts) loads no engine code.',
         }],
       }],
