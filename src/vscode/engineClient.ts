@@ -50,6 +50,7 @@ export class WorkerEngineClient implements EngineClient, vscode.Disposable {
       this.host.onProgress(({ key, progress }) => this.folders.get(key)?.onProgress(progress)),
       this.host.onRootState(({ key, state }) => this.folders.get(key)?.onState(state)),
       this.host.onRefreshed(({ key, report, request }) => this.folders.get(key)?.onRefreshed(report, request)),
+      this.host.onLog(({ key, line }) => this.log.info(`[${this.folders.get(key)?.folder.name ?? key}] ${line}`)),
       this.host.onDidChangeState((s) => {
         for (const f of this.folders.values()) {
           if (s.kind === 'running') f.hostRestarted();
@@ -73,6 +74,7 @@ export class WorkerEngineClient implements EngineClient, vscode.Disposable {
       changed: () => this.stateEmitter.fire(),
       opened: (status) => {
         for (const d of status.diagnostics) this.log.warn(`[${folder.name}] ${d.message}`);
+        this.serve(folder, key);
       },
       refreshed: (report, request) => {
         this.logReport(folder, report, request);
@@ -85,6 +87,31 @@ export class WorkerEngineClient implements EngineClient, vscode.Disposable {
     // Incremental: unchanged files cost a stat; a missing store is built from scratch.
     index.request({}).catch(() => undefined);
     this.stateEmitter.fire();
+  }
+
+  /**
+   * Serves the folder's index on its store's socket (after every open: a re-open stops it), so
+   * `cairn` in the integrated terminal and MCP clients get this warm, watched index. A
+   * single-folder window's terminals get `CAIRN_STORE`, which is how `cairn` finds that store.
+   */
+  private serve(folder: vscode.WorkspaceFolder, key: string): void {
+    const env = this.context.environmentVariableCollection;
+    const single = (vscode.workspace.workspaceFolders?.length ?? 0) === 1;
+    if (!readSettings(folder).agent.serveTerminal) {
+      env.delete('CAIRN_STORE');
+      return;
+    }
+    const { root, storeDir } = this.openOptions(folder);
+    this.host.call('serve', [key, root, storeDir]).then(
+      (socket) => {
+        if (single) {
+          env.description = 'Points cairn at the index this window keeps current';
+          env.replace('CAIRN_STORE', storeDir);
+        }
+        this.log.info(`[${folder.name}] serving the index to cairn and MCP clients on ${socket}`);
+      },
+      (e: unknown) => this.log.warn(`[${folder.name}] not serving the index to cairn clients: ${e instanceof Error ? e.message : String(e)}`),
+    );
   }
 
   async removeFolder(folder: vscode.WorkspaceFolder): Promise<void> {

@@ -32,11 +32,14 @@ export class EngineHost implements vscode.Disposable {
   private readonly progressEmitter = new vscode.EventEmitter<EngineHostEvents['progress']>();
   private readonly rootStateEmitter = new vscode.EventEmitter<EngineHostEvents['state']>();
   private readonly refreshedEmitter = new vscode.EventEmitter<EngineHostEvents['refreshed']>();
+  private readonly logEmitter = new vscode.EventEmitter<EngineHostEvents['log']>();
   readonly onDidChangeState = this.stateEmitter.event;
   /** A root's refresh queue changed (progress included). */
   readonly onProgress = this.progressEmitter.event;
   readonly onRootState = this.rootStateEmitter.event;
   readonly onRefreshed = this.refreshedEmitter.event;
+  /** Lines the thread's socket servers and watchers log. */
+  readonly onLog = this.logEmitter.event;
 
   constructor(
     private readonly script: string,
@@ -73,6 +76,7 @@ export class EngineHost implements vscode.Disposable {
       if (event === 'progress') this.progressEmitter.fire(payload as EngineHostEvents['progress']);
       else if (event === 'state') this.rootStateEmitter.fire(payload as EngineHostEvents['state']);
       else if (event === 'refreshed') this.refreshedEmitter.fire(payload as EngineHostEvents['refreshed']);
+      else if (event === 'log') this.logEmitter.fire(payload as EngineHostEvents['log']);
     });
     let lastError: Error | undefined;
     worker.on('error', (e) => {
@@ -149,5 +153,6 @@ export class EngineHost implements vscode.Disposable {
     this.progressEmitter.dispose();
     this.rootStateEmitter.dispose();
     this.refreshedEmitter.dispose();
+    this.logEmitter.dispose();
   }
 }

@@ -29,7 +29,7 @@ export interface CairnSettings {
   search: { scope: Scope };
   registry: { dir: string };
   /** Local tool-use counters in the folder's store (never sent anywhere). */
-  agent: { usageCounters: boolean };
+  agent: { usageCounters: boolean; serveTerminal: boolean };
 }
 
 export const SECTION = 'cairn';
@@ -68,6 +68,6 @@ export function readSettings(scope?: vscode.ConfigurationScope): CairnSettings {
     resultLimit: Math.min(500, positiveInt(c.get('resultLimit'), 50)),
     search: { scope: scopeSetting && SCOPES.includes(scopeSetting) ? scopeSetting : 'auto' },
     registry: { dir: (c.get<string>('registry.dir') ?? '').trim() },
-    agent: { usageCounters: c.get<boolean>('agent.usageCounters') !== false },
+    agent: { usageCounters: c.get<boolean>('agent.usageCounters') !== false, serveTerminal: c.get<boolean>('agent.serveTerminal') !== false },
   };
 }

@@ -1,4 +1,4 @@
-// The API the engine thread (worker.ts, an EngineHost on a worker thread) offers its owner, the
+// The API the engine thread (src/server/engineThread.ts, an EngineHost on a worker thread) offers its owner, the
 // VS Code extension. Declared once; the worker serves it and the extension calls it.
 import type { FetchOptions, RegistryFetchResult, RegistrySearchResponse, SearchOptions as RegistrySearchOptions } from '../registry/types';
 import type {
@@ -26,6 +26,11 @@ export interface HostRefreshRequest {
 export interface EngineHostApi {
   /** Opens (or re-opens with new options) the engine for `key` (a workspace folder). Never builds. */
   open(key: string, options: HostOpenOptions): Promise<IndexStatus>;
+  /**
+   * Also serves the opened root on its store's socket, watched, for `cairn` and MCP clients
+   * (until close or re-open). Resolves with the socket's path.
+   */
+  serve(key: string, root: string, storeDir: string): Promise<string>;
   /**
    * Queues a refresh, coalesced with whatever else is queued; resolves when the run that covered
    * it finished (undefined: it did not run, e.g. paused). Cancelling the call cancels that run.
@@ -55,4 +60,6 @@ export interface EngineHostEvents {
   progress: { key: string; progress: RefreshProgress };
   state: { key: string; state: RootState };
   refreshed: { key: string; report: RefreshReport; request: { only?: string[]; rebuild: boolean } };
+  /** A line for the log (the socket server and its watcher). */
+  log: { key: string; line: string };
 }
