@@ -15,7 +15,7 @@ import type { Chunk, ChunkKind, NestedDefinition } from '../types';
 import { analyzeFile, chunkFlags, docFlags, FIELD_COUNT, KIND_INDEX, KINDS, type FileAnalysis } from './fields';
 import { forEachToken } from './tokenizer';
 import { ByteReader, ByteWriter, CorruptDataError } from './varint';
-import { CHECKSUM_PAGE_BYTES, checksumPageCount, CheckedSource, LazySection, LazyU32, memorySource, PagedU8, type ByteSource } from './byteSource';
+import { CHECKSUM_PAGE_BYTES, checksumPageCount, CheckedSource, LazySection, LazyU32, memorySource, PagedU8, ReadBuffer, type ByteSource } from './byteSource';
 import { crc32 } from './crc32';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { BLOCK_ROWS, BlockColumn, BlockColumnWriter, SMALL_DEFLATE } from './blockColumn';
@@ -802,6 +802,11 @@ export class Segment {
   private readonly postingsCache = new Map<number, Postings>();
   private postingsCacheBytes = 0;
   private readonly postingsCacheLimit: number;
+  /**
+   * This segment's buffer for postings and dictionary blocks read from its file: what lands in
+   * it is decoded before the method that read it returns, and never handed out.
+   */
+  private readonly readBuffer = new ReadBuffer();
 
   /**
    * Validates and wraps a segment held in memory or read from a file on demand. Throws
@@ -903,7 +908,7 @@ export class Segment {
     if (this.termSamples.length !== Math.ceil(this.termCount / TERM_STRIDE)) throw new CorruptDataError(`segment ${name}: term index has ${this.termSamples.length} entries for ${this.termCount} terms`);
     this.postingOffsets = lazyU32(SECTION.postingOffsets, this.termCount + 1);
     this.termDf = lazyU32(SECTION.termDf, this.termCount);
-    // Queries read postings term by term (into a reused buffer) however many they run: a
+    // Queries read postings term by term (into the segment's read buffer) however many they run: a
     // long-lived reader loading 20-30 MB sections whole after 512 terms made those queries the
     // slowest of a session and held the memory. Merges ask for the sections whole.
     this.postingsBytes = lazy(SECTION.postings, undefined, Infinity);
@@ -927,17 +932,33 @@ export class Segment {
     return this.fieldLengthColumn;
   }
 
+  /** One document's field lengths, written to `out[at .. at + FIELD_COUNT)`. */
+  readFieldLengths(doc: number, out: Uint16Array, at: number): void {
+    if (!(doc >= 0 && doc < this.docCount)) throw new CorruptDataError(`segment ${this.name}: document ${doc} outside ${this.docCount}`);
+    const page = this.fieldLengthPage(doc >>> LENGTH_PAGE_SHIFT);
+    const base = (doc & LENGTH_PAGE_MASK) * FIELD_COUNT;
+    for (let f = 0; f < FIELD_COUNT; f++) out[at + f] = page[base + f] as number;
+  }
+
+  /** One field's length in one document. */
+  fieldLength(doc: number, field: number): number {
+    if (!(doc >= 0 && doc < this.docCount)) throw new CorruptDataError(`segment ${this.name}: document ${doc} outside ${this.docCount}`);
+    if (!(field >= 0 && field < FIELD_COUNT)) throw new RangeError(`no field ${field}`);
+    return this.fieldLengthPage(doc >>> LENGTH_PAGE_SHIFT)[(doc & LENGTH_PAGE_MASK) * FIELD_COUNT + field] as number;
+  }
+
   /**
    * The field lengths of documents `page << LENGTH_PAGE_SHIFT ...` (FIELD_COUNT per document),
-   * valid until the next call: use them at once. A query reads the pages its scored documents
-   * fall in, and never the column whole (merges and warm-ups ask for that). Pages read from
-   * the file land in a few reused buffers (page p in slot p % LENGTH_PAGE_SLOTS): a fresh
-   * process pays ~17 µs for every 4 KB of new memory it touches, and a query of common words
-   * scores in most of a segment's pages, in ascending order, each once — with a buffer per
-   * page, those faults were 81 ms of such a query's 212. A page read again costs a read from
-   * the page cache; a host that stays open reads the column whole while idle (warm-up).
+   * for `readFieldLengths` and `fieldLength` to copy from: a page read from the file is the
+   * segment's own and never leaves it. A query reads the pages its scored documents fall in,
+   * and never the column whole (merges and warm-ups ask for that). Pages read from the file
+   * land in a few reused buffers (page p in slot p % LENGTH_PAGE_SLOTS): a fresh process pays
+   * ~17 µs for every 4 KB of new memory it touches, and a query of common words scores in
+   * most of a segment's pages, in ascending order, each once — with a buffer per page, those
+   * faults were 81 ms of such a query's 212. A page read again costs a read from the page
+   * cache; a host that stays open reads the column whole while idle (warm-up).
    */
-  fieldLengthPage(page: number): Uint16Array {
+  private fieldLengthPage(page: number): Uint16Array {
     const known = this.lengthPages[page];
     if (known) return known;
     if (!(page >= 0 && page < this.lengthPages.length)) throw new CorruptDataError(`segment ${this.name}: length page ${page} outside ${this.lengthPages.length}`);
@@ -955,14 +976,6 @@ export class Segment {
     this.lengthSlotPages[slot] = page;
     this.lengthSlotViews[slot] = view;
     return view;
-  }
-
-  /** One document's field lengths, written to `out[at .. at + FIELD_COUNT)`. */
-  readFieldLengths(doc: number, out: Uint16Array, at: number): void {
-    if (!(doc >= 0 && doc < this.docCount)) throw new CorruptDataError(`segment ${this.name}: document ${doc} outside ${this.docCount}`);
-    const page = this.fieldLengthPage(doc >>> LENGTH_PAGE_SHIFT);
-    const base = (doc & LENGTH_PAGE_MASK) * FIELD_COUNT;
-    for (let f = 0; f < FIELD_COUNT; f++) out[at + f] = page[base + f] as number;
   }
 
   /** A document's record as stored (JSON or a bare signature): merges copy it without parsing. */
@@ -1215,7 +1228,7 @@ export class Segment {
     const last = Math.min(first + TERM_STRIDE, this.termCount);
     if (first >= last) return { first, terms: [] };
     const offsets = this.termOffsets.slice(first, last + 1);
-    const bytes = this.termBlob.peek(offsets[0] as number, offsets[last - first] as number);
+    const bytes = this.termBlob.range(offsets[0] as number, offsets[last - first] as number, this.readBuffer);
     return { first, terms: decodeStrings(bytes, offsets, `segment ${this.name}: term`) };
   }
 
@@ -1233,7 +1246,7 @@ export class Segment {
     const df = this.termFileDf.at(termIndex);
     const files = new Uint32Array(df);
     const tfs = new Uint16Array(df);
-    const bytes = this.filePostingsBytes.peek(...this.filePostingOffsets.pair(termIndex));
+    const bytes = this.filePostingsBytes.range(...this.filePostingOffsets.pair(termIndex), this.readBuffer);
     const r = new ByteReader(bytes, 0, bytes.length);
     let file = 0;
     for (let i = 0; i < df; i++) {
@@ -1292,7 +1305,7 @@ export class Segment {
     if (df > this.docCount) throw new CorruptDataError(`segment ${this.name}: term ${termIndex} is in ${df} of ${this.docCount} documents`);
     const docs = new Uint32Array(df);
     const tfs = new Uint16Array(df * FIELD_COUNT);
-    const packed = this.postingsBytes.peek(...this.postingOffsets.pair(termIndex));
+    const packed = this.postingsBytes.range(...this.postingOffsets.pair(termIndex), this.readBuffer);
     const bytes = stored >= DEFLATED_BIT ? inflatePostings(packed, df, `segment ${this.name}: postings of term ${termIndex}`) : packed;
     decodePostings(bytes, df, this.docCount, docs, tfs, this.name);
     return { docs, tfs };

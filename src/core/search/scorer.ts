@@ -5,7 +5,7 @@
 // up to the score exactly.
 import { DEFAULT_FIELD_PARAMS, FIELD_COUNT, FIELDS, PROSE_FIELDS, type FieldName, type FieldParams } from '../index/fields';
 import { proseForm } from '../index/tokenizer';
-import { LENGTH_PAGE_MASK, LENGTH_PAGE_SHIFT, type Postings, type Segment } from '../index/segment';
+import type { Postings, Segment } from '../index/segment';
 import type { Snapshot } from '../store/store';
 import { boundedLevenshtein, wildcardMatcher, type ParsedQuery } from './query';
 import type { ScoreComponent } from './types';
@@ -429,6 +429,8 @@ class TermCursor {
   named = false;
   /** The next document (NO_DOC past the end), kept current by every move (`settle`); only the cursor writes it. */
   doc = NO_DOC;
+  /** The field lengths of the document being taken, copied from its segment. */
+  private readonly lens = new Uint16Array(FIELD_COUNT);
 
   constructor(
     readonly seg: Segment,
@@ -458,11 +460,11 @@ class TermCursor {
       this.i++;
       const base = i * FIELD_COUNT;
       // Lengths are read only for documents actually scored (pruning skips most of a common term's).
-      const lens = this.seg.fieldLengthPage(doc >>> LENGTH_PAGE_SHIFT);
-      const lenBase = (doc & LENGTH_PAGE_MASK) * FIELD_COUNT;
+      const lens = this.lens;
+      this.seg.readFieldLengths(doc, lens, 0);
       const f = this.term.nameField;
-      this.named = f >= 0 && (tfs[base + f] as number) > 0 && (lens[lenBase + f] as number) <= this.term.nameMaxLength;
-      tf += termFrequency(norms, lens, lenBase, tfs, base, this.term.fieldMask);
+      this.named = f >= 0 && (tfs[base + f] as number) > 0 && (lens[f] as number) <= this.term.nameMaxLength;
+      tf += termFrequency(norms, lens, 0, tfs, base, this.term.fieldMask);
     } else {
       this.named = false;
     }
@@ -779,8 +781,7 @@ export function docsWithShortField(seg: Segment, postings: Postings, field: numb
     for (let i = 0; i < postings.docs.length; i++) {
       if ((postings.tfs[i * FIELD_COUNT + field] as number) === 0) continue;
       const doc = postings.docs[i] as number;
-      const lens = seg.fieldLengthPage(doc >>> LENGTH_PAGE_SHIFT);
-      if ((lens[(doc & LENGTH_PAGE_MASK) * FIELD_COUNT + field] as number) <= maxLength) found[m++] = doc;
+      if (seg.fieldLength(doc, field) <= maxLength) found[m++] = doc;
     }
     docs = found.slice(0, m);
     byKey.set(key, docs);
