@@ -12,7 +12,7 @@
 //             page of the bytes before them, header included (format 12)
 //   trailer   'CAIRNEND'
 import type { Chunk, ChunkKind, NestedDefinition } from '../types';
-import { analyzeFile, chunkFlags, docFlags, FIELD_COUNT, KIND_INDEX, KINDS, type FileAnalysis } from './fields';
+import { chunkFlags, docFlags, FIELD_COUNT, FileAnalyzer, KIND_INDEX, KINDS, type FileAnalysis } from './fields';
 import { forEachToken } from './tokenizer';
 import { ByteReader, ByteWriter, CorruptDataError } from './varint';
 import { CHECKSUM_PAGE_BYTES, checksumPageCount, CheckedSource, LazySection, LazyU32, memorySource, PagedU8, ReadBuffer, type ByteSource } from './byteSource';
@@ -263,6 +263,8 @@ export class SegmentBuilder {
   private readonly fieldTotals = new Float64Array(FIELD_COUNT);
   /** Heap held outside the postings pool and the block columns (terms, paths, typed arrays). */
   private otherBytes = 0;
+  /** For files given without their analysis (analysed on this thread), made on first use. */
+  private analyzer: FileAnalyzer | undefined;
 
   /**
    * Bytes held, roughly, so callers can flush large builds into several segments. Counts what
@@ -289,7 +291,7 @@ export class SegmentBuilder {
   addFile(
     file: SegmentFileInput,
     chunks: readonly Chunk[],
-    analysis: FileAnalysis = analyzeFile(chunks, file.language),
+    analysis: FileAnalysis = (this.analyzer ??= new FileAnalyzer()).analyze(chunks, file.language),
     text?: string,
   ): { firstDoc: number; docCount: number } {
     const fileIndex = this.appendFile(file, chunks.length, pathTermsOf(file.path));
