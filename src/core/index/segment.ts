@@ -934,31 +934,16 @@ export class Segment {
     return this.fieldLengthColumn;
   }
 
-  /** One document's field lengths, written to `out[at .. at + FIELD_COUNT)`. */
-  readFieldLengths(doc: number, out: Uint16Array, at: number): void {
-    if (!(doc >= 0 && doc < this.docCount)) throw new CorruptDataError(`segment ${this.name}: document ${doc} outside ${this.docCount}`);
-    const page = this.fieldLengthPage(doc >>> LENGTH_PAGE_SHIFT);
-    const base = (doc & LENGTH_PAGE_MASK) * FIELD_COUNT;
-    for (let f = 0; f < FIELD_COUNT; f++) out[at + f] = page[base + f] as number;
-  }
-
-  /** One field's length in one document. */
-  fieldLength(doc: number, field: number): number {
-    if (!(doc >= 0 && doc < this.docCount)) throw new CorruptDataError(`segment ${this.name}: document ${doc} outside ${this.docCount}`);
-    if (!(field >= 0 && field < FIELD_COUNT)) throw new RangeError(`no field ${field}`);
-    return this.fieldLengthPage(doc >>> LENGTH_PAGE_SHIFT)[(doc & LENGTH_PAGE_MASK) * FIELD_COUNT + field] as number;
-  }
-
   /**
    * The field lengths of documents `page << LENGTH_PAGE_SHIFT ...` (FIELD_COUNT per document),
-   * for `readFieldLengths` and `fieldLength` to copy from: a page read from the file is the
-   * segment's own and never leaves it. A query reads the pages its scored documents fall in,
-   * and never the column whole (merges and warm-ups ask for that). Pages read from the file
-   * land in a few reused buffers (page p in slot p % LENGTH_PAGE_SLOTS): a fresh process pays
-   * ~17 µs for every 4 KB of new memory it touches, and a query of common words scores in
-   * most of a segment's pages, in ascending order, each once — with a buffer per page, those
-   * faults were 81 ms of such a query's 212. A page read again costs a read from the page
-   * cache; a host that stays open reads the column whole while idle (warm-up).
+   * copied out by `readFieldLengths` and `fieldLength`: no page leaves the segment, so no
+   * later read can change what a caller holds. A query reads the pages its scored documents
+   * fall in, and never the column whole (merges and warm-ups ask for that). Pages read from
+   * the file land in a few reused buffers (page p in slot p % LENGTH_PAGE_SLOTS): a fresh
+   * process pays ~17 µs for every 4 KB of new memory it touches, and a query of common words
+   * scores in most of a segment's pages, in ascending order, each once — with a buffer per
+   * page, those faults were 81 ms of such a query's 212. A page read again costs a read from
+   * the page cache; a host that stays open reads the column whole while idle (warm-up).
    */
   private fieldLengthPage(page: number): Uint16Array {
     const known = this.lengthPages[page];
@@ -978,6 +963,21 @@ export class Segment {
     this.lengthSlotPages[slot] = page;
     this.lengthSlotViews[slot] = view;
     return view;
+  }
+
+  /** One document's field lengths, written to `out[at .. at + FIELD_COUNT)`. */
+  readFieldLengths(doc: number, out: Uint16Array, at: number): void {
+    if (!(doc >= 0 && doc < this.docCount)) throw new CorruptDataError(`segment ${this.name}: document ${doc} outside ${this.docCount}`);
+    const page = this.fieldLengthPage(doc >>> LENGTH_PAGE_SHIFT);
+    const base = (doc & LENGTH_PAGE_MASK) * FIELD_COUNT;
+    for (let f = 0; f < FIELD_COUNT; f++) out[at + f] = page[base + f] as number;
+  }
+
+  /** One field's length in one document. */
+  fieldLength(doc: number, field: number): number {
+    if (!(doc >= 0 && doc < this.docCount)) throw new CorruptDataError(`segment ${this.name}: document ${doc} outside ${this.docCount}`);
+    if (!(field >= 0 && field < FIELD_COUNT)) throw new RangeError(`no field ${field}`);
+    return this.fieldLengthPage(doc >>> LENGTH_PAGE_SHIFT)[(doc & LENGTH_PAGE_MASK) * FIELD_COUNT + field] as number;
   }
 
   /** A document's record as stored (JSON or a bare signature): merges copy it without parsing. */

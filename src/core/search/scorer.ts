@@ -272,6 +272,7 @@ export class SnapshotScorer {
     let pruned = false;
     segs.forEach((seg, s) => {
       const cursors: TermCursor[] = [];
+      const lengths = new DocLengths(seg);
       for (const t of prepared) {
         const p = t.postings[s];
         if (!p) continue;
@@ -286,7 +287,7 @@ export class SnapshotScorer {
             presence: t.presenceBit >= 0 ? 1 << t.presenceBit : 0,
             nameField: marksName ? SYMBOL_FIELD : -1,
             nameMaxLength: nameLengthBound(t.token),
-          }),
+          }, lengths),
         );
       }
       if (!cursors.length) return;
@@ -412,6 +413,25 @@ interface TermScoring {
 }
 
 const NO_DOC = 0xffffffff;
+
+/**
+ * The field lengths of the document a segment's scoring is on, copied from the segment once
+ * per document, whichever of its term cursors takes it first.
+ */
+class DocLengths {
+  private doc = NO_DOC;
+  private readonly lens = new Uint16Array(FIELD_COUNT);
+
+  constructor(private readonly seg: Segment) {}
+
+  of(doc: number): Uint16Array {
+    if (doc !== this.doc) {
+      this.seg.readFieldLengths(doc, this.lens, 0);
+      this.doc = doc;
+    }
+    return this.lens;
+  }
+}
 const COUNT_ONLY: TermScoring = { fieldMask: 0, factor: 0, presence: 0, nameField: -1, nameMaxLength: 0 };
 
 /**
@@ -429,8 +449,6 @@ class TermCursor {
   named = false;
   /** The next document (NO_DOC past the end), kept current by every move (`settle`); only the cursor writes it. */
   doc = NO_DOC;
-  /** The field lengths of the document being taken, copied from its segment. */
-  private readonly lens = new Uint16Array(FIELD_COUNT);
 
   constructor(
     readonly seg: Segment,
@@ -438,6 +456,8 @@ class TermCursor {
     private readonly pathFiles: Uint32Array | undefined,
     private readonly pathValues: Float64Array | undefined,
     readonly term: TermScoring,
+    /** Shared by the cursors of one segment's scoring, which take the same documents. */
+    private readonly lengths: DocLengths = new DocLengths(seg),
   ) {
     this.nextPathFile();
     this.settle();
@@ -460,8 +480,7 @@ class TermCursor {
       this.i++;
       const base = i * FIELD_COUNT;
       // Lengths are read only for documents actually scored (pruning skips most of a common term's).
-      const lens = this.lens;
-      this.seg.readFieldLengths(doc, lens, 0);
+      const lens = this.lengths.of(doc);
       const f = this.term.nameField;
       this.named = f >= 0 && (tfs[base + f] as number) > 0 && (lens[f] as number) <= this.term.nameMaxLength;
       tf += termFrequency(norms, lens, 0, tfs, base, this.term.fieldMask);
