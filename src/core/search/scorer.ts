@@ -416,7 +416,8 @@ const NO_DOC = 0xffffffff;
 
 /**
  * The field lengths of the document a segment's scoring is on, copied from the segment once
- * per document, whichever of its term cursors takes it first.
+ * per document, whichever of its term cursors takes it first (`take` reads them at once; they
+ * never leave the scorer).
  */
 class DocLengths {
   private doc = NO_DOC;
@@ -432,6 +433,7 @@ class DocLengths {
     return this.lens;
   }
 }
+
 const COUNT_ONLY: TermScoring = { fieldMask: 0, factor: 0, presence: 0, nameField: -1, nameMaxLength: 0 };
 
 /**
