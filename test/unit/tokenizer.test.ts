@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { checkAll } from './check';
-import { analyzeQueryTerm, identifierParts, proseForm, tokenize, WordTable } from '../../src/core/index/tokenizer';
+import { analyzeQueryTerm, proseForm, tokenize, WordTable } from '../../src/core/index/tokenizer';
 import { FIELDS, FileAnalyzer, type FileAnalysis } from '../../src/core/index/fields';
 import type { Chunk } from '../../src/core/types';
 
@@ -42,16 +42,6 @@ describe('tokenizer', () => {
       ],
       proseForm,
     );
-  });
-
-  it("an identifier's memoised parts cannot be changed by one caller under another", () => {
-    for (const word of ['fetchUserName', 'fetchUserName', 'plain', 'x'.repeat(60) + 'Long']) {
-      const parts = identifierParts(word) as string[];
-      const before = [...parts];
-      assert.throws(() => parts.push('extra'), TypeError);
-      assert.throws(() => (parts[0] = 'changed'), TypeError);
-      assert.deepEqual(identifierParts(word), before);
-    }
   });
 
   describe('query terms are analysed like text', () => {
