@@ -77,6 +77,8 @@ const nodeBuild = {
   supported: { 'dynamic-import': false },
   // `vscode` is provided by the extension host. The ripgrep binary package is resolved at run time.
   external: ['vscode', '@vscode/ripgrep', '@vscode/ripgrep-*'],
+  // jsonc-parser's main (UMD) build loads its parts with a require() a bundler cannot follow.
+  alias: { 'jsonc-parser': path.join(root, 'node_modules/jsonc-parser/lib/esm/main.js') },
 };
 
 const webBuild = {

@@ -29,7 +29,7 @@ export default tseslint.config(
   },
   { files: ['src/**/*.ts', 'test/**/*.ts'], ignores: ['src/vscode/**', 'test/vscode/**'], rules: noVscode },
   {
-    files: ['src/cli/**/*.ts', 'src/mcp/**/*.ts'],
+    files: ['src/cli/**/*.ts', 'src/mcp/**/*.ts', 'src/tools/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { paths: noVscode['no-restricted-imports'][1].paths, patterns: [engineTypes] }] },
   },
   { files: ['src/vscode/**/*.ts'], rules: { 'no-restricted-imports': ['error', { patterns: [engineTypes] }] } },
@@ -39,7 +39,7 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': ['error', {
         paths: [{ name: 'vscode', message: 'src/core/ never imports vscode.' }],
-        patterns: [{ group: ['**/vscode/**', '**/cli/**', '**/mcp/**', '**/webview/**'], message: 'src/core/ must not depend on a front end.' }],
+        patterns: [{ group: ['**/vscode/**', '**/cli/**', '**/mcp/**', '**/tools/**', '**/webview/**'], message: 'src/core/ must not depend on a front end.' }],
       }],
     },
   },

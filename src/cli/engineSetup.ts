@@ -8,7 +8,6 @@ import { UsageError } from './args';
 import { locateAssets } from './assets';
 import { CliError, visible } from './output';
 import { resolveStoreDir } from './storeDir';
-import { useBaselineWasmCompiler } from './wasmCompiler';
 
 export const STORE_OPTIONS: Record<string, OptionSpec> = {
   store: { type: 'string', valueName: 'DIR', description: 'index store directory (default: $CAIRN_STORE, else a per-root folder in the user cache)' },
@@ -47,7 +46,6 @@ export function openEngine(values: OptionValues, root: string): Engine {
     workerScript: assets.chunkWorker,
     indexWorkerScript: assets.indexWorker,
     ripgrepPath: assets.ripgrep,
-    beforeGrammarsLoad: useBaselineWasmCompiler,
     onLockWait: (message) => process.stderr.write(`cairn: ${visible(message)}\n`),
   });
 }

@@ -12,8 +12,16 @@ import * as path from 'node:path';
 import * as vm from 'node:vm';
 import { writeFileAtomic } from '../core/store/atomic';
 import { userCacheDir } from './cacheDir';
+import { useBaselineWasmCompiler } from './wasmCompiler';
 
 const MAIN = path.join(__dirname, 'cliMain.js');
+
+/**
+ * Commands that may parse (any that may refresh the index). They run with V8's baseline wasm
+ * compiler (wasmCompiler.ts); set here, before the bundle is compiled, so the flags a command's
+ * code cache is made under are the flags it is read under (V8 rejects a cache made under others).
+ */
+const MAY_PARSE = new Set(['index', 'search', 'symbol', 'pack', 'export', 'chunks', 'eval', 'mcp', 'serve']);
 
 type ModuleFunction = (exports: object, require: NodeJS.Require, module: { exports: object }, filename: string, dirname: string) => void;
 
@@ -63,6 +71,7 @@ function launch(): void {
     process.exitCode = 1;
     return;
   }
+  if (MAY_PARSE.has(process.argv[2] ?? '')) useBaselineWasmCompiler();
   const cacheFile = cacheFileFor(bundle);
   const cachedData = readCache(cacheFile);
   // The wrapper node itself puts around a CommonJS module.

@@ -3,7 +3,7 @@
 // 1-3 s to every short AST run (measured: `cairn chunks` on this repo with 2 workers). The
 // baseline compiler alone showed no loss of chunking throughput, so a CLI run uses only it.
 // V8 flags are process-wide (workers inherit them) and must be set before any wasm compiles.
-// Set only when something is about to chunk: loading node:v8 costs a fresh `cairn search` ~5 ms.
+// The launcher sets it for the commands that may parse (loading node:v8 costs a few ms).
 let chosen = false;
 
 export function useBaselineWasmCompiler(): void {

@@ -4,7 +4,7 @@
 import type { Diagnostic, SkippedFile, ChunkStrategy } from './types';
 import type { DiscoveryOptions } from './discovery/options';
 import type { ChunkingPolicy } from './chunking/policy';
-import type { RankingParams } from './search/search';
+import type { RankingParams } from './search/types';
 import type { FieldName, FieldParams } from './index/fields';
 
 export type * from './search/types';
@@ -30,8 +30,6 @@ export interface EngineOptions {
   lockTimeoutMs?: number;
   /** The ripgrep binary for the `ripgrep` and `hybrid` providers (the host knows where it is). */
   ripgrepPath?: string;
-  /** Called before a chunker loads grammars (the CLI picks V8's wasm compiler there). */
-  beforeGrammarsLoad?: () => void;
   /**
    * Index worker entry (`dist/indexWorker.js`). With it, an index built from nothing (first
    * run, rebuild, a discarded store) is built on a thread whose heap is capped at `indexHeapMb`;
@@ -42,6 +40,31 @@ export interface EngineOptions {
   indexHeapMb?: number;
   /** Told when a refresh waits for another writer's lock (the message says whose), so a wait is never silent. */
   onLockWait?: (message: string) => void;
+}
+
+/** Options for opening a root in an EngineHost: the engine's, plus where the registry lives. */
+export interface HostOpenOptions extends EngineOptions {
+  /** Context registry folder relative to the root (default `.agent-context/registry`). */
+  registryDir?: string;
+  /** Start with indexing paused (requests wait for `resume`). */
+  paused?: boolean;
+}
+
+/** What a root's refresh queue is doing. */
+export interface RefreshQueueState {
+  kind: 'idle' | 'refreshing' | 'paused' | 'error';
+  /** Work waits (for quiet after file events, for resume, or behind the running refresh). */
+  queued: boolean;
+  running?: { startedAtMs: number; rebuild: boolean; paths?: number; progress?: RefreshProgress };
+  lastReport?: RefreshReport;
+  error?: string;
+}
+
+/** One root of an EngineHost as front ends show it: its refresh queue, and the index. */
+export interface RootState extends RefreshQueueState {
+  /** The index as of the last refresh (languages and skipped files recounted after whole-root ones). */
+  status: IndexStatus;
+  freshness: FreshnessSummary;
 }
 
 /** One line of `cairn export --format jsonl`. */
@@ -129,4 +152,35 @@ export interface RefreshReport extends RefreshSummary {
   diagnostics: Diagnostic[];
   /** True when the store was (re)created from nothing during this refresh. */
   rebuilt: boolean;
+}
+
+/** How the index stood when a long-lived host answered (RefreshQueue's freshness policy). */
+export type FreshnessState =
+  /** Refreshed (or built) just before answering. */
+  | { kind: 'refreshed'; report: RefreshReport }
+  /** Current: a watcher reports every change, or the tree was checked within the interval. */
+  | { kind: 'recent'; checkedAgoMs: number; lastFailure?: string }
+  /** A refresh is still running after the wait: answered from the index as it was. */
+  | { kind: 'refreshing'; startedAgoMs: number; progress?: RefreshProgress }
+  /** The refresh failed (or indexing is paused): answered from the index as it was. */
+  | { kind: 'failed'; message: string };
+
+/** What tools wait on before answering: the host's refresh queue, or an editor's view of it. */
+export interface FreshnessPolicy {
+  /** Makes the index current if it is due, waiting a bounded time. */
+  ensureFresh(): Promise<FreshnessState>;
+  /** Refreshes now (only `paths`, when given), waiting a bounded time. */
+  refreshNow(paths?: string[]): Promise<FreshnessState>;
+  describe(): FreshnessSummary;
+}
+
+export interface FreshnessSummary {
+  /** Without a watcher, the whole root is checked before a query at most this often (0: a watcher, or every query). */
+  minIntervalMs: number;
+  /** A file watcher reports changes as they happen, so no query waits for a whole-tree check. */
+  watching?: boolean;
+  /** When the tree was last verified whole (ms since the epoch). */
+  lastCheckedAtMs?: number;
+  running?: { startedAgoMs: number; paths?: string[]; progress?: RefreshProgress };
+  lastFailure?: string;
 }

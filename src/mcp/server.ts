@@ -3,7 +3,7 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { LineTransport } from './lineTransport';
 import { version } from '../../package.json';
-import { runTool, toolSpecs, type ToolDeps } from './tools';
+import { runTool, toolSpecs, type ToolDeps } from '../tools/tools';
 
 const INSTRUCTIONS = [
   'Cairn indexes this workspace so you can find the exact file:line span a task needs instead of reading whole files.',

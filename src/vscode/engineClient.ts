@@ -4,9 +4,7 @@
 import type { ContextPack, FileSearchResponse, PackOptions, RefreshMode, RefreshReport, SearchOptions, SearchResponse, SymbolHit, SymbolOptions, SymbolResponse } from '../core/api';
 import * as os from 'node:os';
 import * as vscode from 'vscode';
-import type { HostOpenOptions } from '../core/engine/hostApi';
-
-
+import type { HostOpenOptions } from '../core/api';
 import type { FetchOptions, RegistryFetchResult, RegistrySearchResponse, SearchOptions as RegistrySearchOptions } from '../core/registry/types';
 import { folderKey, storeDirFor, type ExtensionAssets } from './assets';
 import { EngineHost } from './engineHost';
@@ -50,10 +48,12 @@ export class WorkerEngineClient implements EngineClient, vscode.Disposable {
     this.isPaused = context.workspaceState.get<boolean>(PAUSED_KEY) ?? false;
     this.disposables.push(
       this.host.onProgress(({ key, progress }) => this.folders.get(key)?.onProgress(progress)),
+      this.host.onRootState(({ key, state }) => this.folders.get(key)?.onState(state)),
+      this.host.onRefreshed(({ key, report, request }) => this.folders.get(key)?.onRefreshed(report, request)),
       this.host.onDidChangeState((s) => {
         for (const f of this.folders.values()) {
           if (s.kind === 'running') f.hostRestarted();
-          else if (s.kind === 'stopped') f.hostStopped(s.error);
+          else if (s.kind === 'stopped') f.hostStopped();
         }
         this.stateEmitter.fire();
       }),
@@ -102,7 +102,6 @@ export class WorkerEngineClient implements EngineClient, vscode.Disposable {
       storeDir: storeDirFor(this.context, folder),
       grammarsDir: this.assets.grammarsDir,
       workerScript: this.assets.chunkWorker,
-      indexWorkerScript: this.assets.indexWorker,
       // Leave a core for the editor: indexing must never make typing lag.
       workers: Math.max(1, os.availableParallelism() - 1),
       ...(this.assets.ripgrep ? { ripgrepPath: this.assets.ripgrep } : {}),
@@ -215,13 +214,19 @@ export class WorkerEngineClient implements EngineClient, vscode.Disposable {
   }
 
   async refresh(folder?: vscode.WorkspaceFolder, only?: string[]): Promise<void> {
-    this.host.retry();
     await Promise.all(this.targets(folder).map((t) => t.request(only ? { only } : {})));
   }
 
+  filesChanged(folder: vscode.WorkspaceFolder, only?: string[]): void {
+    for (const t of this.targets(folder)) t.request({ ...(only ? { only } : {}), afterQuiet: true }).catch(() => undefined);
+  }
+
   async rebuild(folder?: vscode.WorkspaceFolder): Promise<void> {
-    this.host.retry();
     await Promise.all(this.targets(folder).map((t) => t.request({ rebuild: true })));
+  }
+
+  retry(): void {
+    this.host.retry();
   }
 
   /** Settings that change discovery or chunking changed for these folders. */

@@ -7,6 +7,9 @@ import * as vscode from 'vscode';
 import { rpcClient, type RpcClient } from '../core/engine/rpc';
 import type { EngineHostApi, EngineHostEvents } from '../core/engine/hostApi';
 
+/** The engine thread's heap cap: a cold build of a very large tree holds ~100 MB live, and views add their tables. */
+const ENGINE_HEAP_MB = 512;
+
 /** Waits before restart attempts 1, 2, 3…; after the last one the host gives up until asked again. */
 const RESTART_DELAYS_MS = [200, 1000, 3000, 10000, 30000];
 /** A crash this long after the previous one starts the back-off from the beginning. */
@@ -27,8 +30,13 @@ export class EngineHost implements vscode.Disposable {
 
   private readonly stateEmitter = new vscode.EventEmitter<HostState>();
   private readonly progressEmitter = new vscode.EventEmitter<EngineHostEvents['progress']>();
+  private readonly rootStateEmitter = new vscode.EventEmitter<EngineHostEvents['state']>();
+  private readonly refreshedEmitter = new vscode.EventEmitter<EngineHostEvents['refreshed']>();
   readonly onDidChangeState = this.stateEmitter.event;
+  /** A root's refresh queue changed (progress included). */
   readonly onProgress = this.progressEmitter.event;
+  readonly onRootState = this.rootStateEmitter.event;
+  readonly onRefreshed = this.refreshedEmitter.event;
 
   constructor(
     private readonly script: string,
@@ -56,10 +64,15 @@ export class EngineHost implements vscode.Disposable {
     if (this.disposed || this.worker) return;
     clearTimeout(this.restartTimer);
     this.restartTimer = undefined;
-    const worker = new Worker(this.script, { name: 'cairn-engine' });
+    // The engine thread builds indexes itself (no index thread under it), so its heap is capped
+    // the way the CLI's index thread is: V8 then collects before the heap grows to several times
+    // what is live.
+    const worker = new Worker(this.script, { name: 'cairn-engine', resourceLimits: { maxOldGenerationSizeMb: ENGINE_HEAP_MB } });
     const rpc = rpcClient<EngineHostApi>(worker);
     rpc.onEvent((event, payload) => {
       if (event === 'progress') this.progressEmitter.fire(payload as EngineHostEvents['progress']);
+      else if (event === 'state') this.rootStateEmitter.fire(payload as EngineHostEvents['state']);
+      else if (event === 'refreshed') this.refreshedEmitter.fire(payload as EngineHostEvents['refreshed']);
     });
     let lastError: Error | undefined;
     worker.on('error', (e) => {
@@ -134,5 +147,7 @@ export class EngineHost implements vscode.Disposable {
     this.rpc = undefined;
     this.stateEmitter.dispose();
     this.progressEmitter.dispose();
+    this.rootStateEmitter.dispose();
+    this.refreshedEmitter.dispose();
   }
 }

@@ -1,28 +1,13 @@
-// One workspace folder's index: opens its engine on the host thread (again after a restart or a
-// settings change), and runs refreshes one at a time. Requests that arrive while a refresh runs
-// are COALESCED into the next one: a burst of saves or a branch switch becomes one
-// `refresh(only)`; a full refresh or a rebuild absorbs any path list. Pausing cancels the running
-// refresh and keeps its work queued for `resume`.
-import type { IndexStatus, RefreshProgress, RefreshReport } from '../core/api';
+// One workspace folder's index as the extension sees it: opens its engine on the engine thread
+// (again after a restart or a settings change), forwards refresh requests to the thread's
+// refresh queue (which coalesces, debounces file events and pauses: core/engine/refreshQueue.ts),
+// and mirrors the queue's state, pushed by the thread, for the views. Nothing is queued here.
+import type { IndexStatus, RefreshProgress, RefreshReport, RootState } from '../core/api';
 import type * as vscode from 'vscode';
-
-import type { HostOpenOptions } from '../core/engine/hostApi';
-
+import type { HostOpenOptions } from '../core/api';
+import type { HostRefreshRequest } from '../core/engine/hostApi';
 import type { EngineHost } from './engineHost';
 import type { FolderState, IndexStateKind } from './services';
-
-export interface RefreshRequest {
-  /** Relative paths (files or folders); undefined = the whole folder. */
-  only?: string[];
-  rebuild?: boolean;
-}
-
-interface Pending {
-  all: boolean;
-  paths: Set<string>;
-  rebuild: boolean;
-  waiters: Array<{ resolve: () => void; reject: (e: Error) => void }>;
-}
 
 export interface FolderIndexEvents {
   changed(): void;
@@ -31,22 +16,16 @@ export interface FolderIndexEvents {
   opened(status: IndexStatus): void;
 }
 
-const cancelledByPause = 'paused';
-const cancelledBySuperseding = 'superseded';
-
 export class FolderIndex {
   private openedGeneration = -1;
   private openedSignature = '';
   private opening?: Promise<void>;
-  private pending?: Pending;
-  private running?: { controller: AbortController; request: Pending };
-  private kind: IndexStateKind = 'starting';
-  private error?: string;
-  private progress?: RefreshProgress;
-  private lastReport?: RefreshReport;
+  private root?: RootState;
   private status?: IndexStatus;
+  private openError?: string;
+  /** A refresh failed on the current engine (cleared by the next one that succeeds). */
+  private refreshError?: string;
   private closed = false;
-  private idleWaiters: Array<() => void> = [];
 
   constructor(
     readonly folder: vscode.WorkspaceFolder,
@@ -62,28 +41,31 @@ export class FolderIndex {
     // A dead engine thread is every folder's error until it is back.
     const host = this.host.state;
     const hostError = host.kind === 'restarting' ? `${host.error}; restarting` : host.kind === 'stopped' ? host.error : undefined;
-    const kind: IndexStateKind = hostError || this.kind === 'error' ? 'error' : this.isPaused() && this.kind !== 'starting' ? 'paused' : this.kind;
-    const error = hostError ?? this.error;
+    const root = this.openedGeneration === this.host.generation ? this.root : undefined;
+    const error = hostError ?? this.openError ?? (root?.kind === 'error' ? root.error : undefined) ?? this.refreshError;
+    const base: IndexStateKind = !root ? 'starting' : root.kind === 'refreshing' ? 'indexing' : 'ready';
+    const kind: IndexStateKind = error ? 'error' : this.isPaused() && base !== 'starting' ? 'paused' : base;
+    const status = root?.status ?? this.status;
     return {
       folder: this.folder,
       kind,
-      ...(this.progress && this.kind === 'indexing' ? { progress: this.progress } : {}),
-      ...(this.running && (this.running.request.rebuild || this.status?.exists === false) ? { fromScratch: true } : {}),
+      ...(root?.running?.progress && base === 'indexing' ? { progress: root.running.progress } : {}),
+      ...(root?.running && (root.running.rebuild || root.status.exists === false) ? { fromScratch: true } : {}),
       ...(error ? { error } : {}),
-      ...(this.lastReport ? { lastReport: this.lastReport } : {}),
-      ...(this.status ? { status: this.status } : {}),
+      ...(root?.lastReport ? { lastReport: root.lastReport } : {}),
+      ...(status ? { status } : {}),
     };
   }
 
   /** True while paused with work waiting. */
   get hasQueuedWork(): boolean {
-    return !!this.pending;
+    return !!this.root?.queued;
   }
 
   /**
    * Opens the engine on the current host generation if needed. Refreshes also reopen it when the
    * settings changed; reads use whatever engine is open (reopening under a running refresh would
-   * pull its chunk workers away).
+   * cancel it).
    */
   async ensureOpen(forRefresh = false): Promise<void> {
     for (;;) {
@@ -101,150 +83,105 @@ export class FolderIndex {
     const options = this.options();
     this.host.start();
     const generation = this.host.generation;
-    const status = await this.host.call('open', [this.key, options]);
-    this.openedGeneration = generation;
-    this.openedSignature = JSON.stringify(options);
-    this.status = status;
-    if (this.kind === 'starting') this.kind = 'ready';
-    this.events.opened(status);
-    this.events.changed();
+    const paused = this.isPaused();
+    try {
+      const status = await this.host.call('open', [this.key, { ...options, ...(paused ? { paused: true } : {}) }]);
+      this.openedGeneration = generation;
+      this.openedSignature = JSON.stringify(options);
+      this.status = status;
+      this.root = undefined;
+      this.openError = undefined;
+      // Paused or resumed while the engine was opening.
+      if (this.isPaused() !== paused) this.whenOpen((key) => this.host.call(paused ? 'resume' : 'pause', [key]));
+      this.events.opened(status);
+    } catch (e) {
+      this.openError = e instanceof Error ? e.message : String(e);
+      throw e;
+    } finally {
+      this.events.changed();
+    }
   }
 
-  /** Queues a refresh; resolves when it has run (at once while paused: the work stays queued). */
-  request(request: RefreshRequest): Promise<void> {
-    if (this.closed) return Promise.resolve();
-    const p = (this.pending ??= { all: false, paths: new Set(), rebuild: false, waiters: [] });
-    if (request.rebuild) p.rebuild = true;
-    if (request.only === undefined || request.rebuild) p.all = true;
-    else for (const path of request.only) p.paths.add(path);
-    const done = new Promise<void>((resolve, reject) => {
-      if (this.isPaused()) resolve();
-      else p.waiters.push({ resolve, reject });
-    });
-    // A rebuild makes the running refresh pointless.
-    if (request.rebuild && this.running) this.running.controller.abort(cancelledBySuperseding);
-    void this.drain();
-    this.events.changed();
-    return done;
+  /**
+   * Asks the engine thread for a refresh; resolves when it ran (at once while paused: the work
+   * stays queued there). `afterQuiet`: file events, which wait for the queue's quiet time.
+   */
+  async request(request: HostRefreshRequest): Promise<void> {
+    if (this.closed) return;
+    try {
+      await this.ensureOpen(true);
+      const report = await this.host.call('refresh', [this.key, request]);
+      if (report) this.refreshError = undefined;
+    } catch (e) {
+      const error = e instanceof Error ? e : new Error(String(e));
+      // A thread that died under the refresh runs a whole-folder one when it is back.
+      if (this.host.state.kind !== 'restarting' && !this.closed) {
+        this.refreshError = error.message;
+        this.events.failed(error);
+        this.events.changed();
+      }
+      throw error;
+    }
   }
 
   /** Settings that change discovery or chunking: reopen with the new options, then refresh everything. */
   reconfigure(): Promise<void> {
-    this.running?.controller.abort(cancelledBySuperseding);
     return this.request({});
   }
 
-  /** Cancels the running refresh (its work goes back to the queue). */
   pause(): void {
-    this.running?.controller.abort(cancelledByPause);
-    // Whoever waits for queued work is not kept waiting while paused.
-    if (this.pending) for (const w of this.pending.waiters.splice(0)) w.resolve();
+    this.whenOpen((key) => this.host.call('pause', [key]));
     this.events.changed();
   }
 
   resume(): void {
-    void this.drain();
+    this.whenOpen((key) => this.host.call('resume', [key]));
     this.events.changed();
   }
 
   /** Resolves once nothing is running or queued (or at once while paused). */
-  whenIdle(): Promise<void> {
-    if ((!this.running && !this.pending) || this.isPaused()) return Promise.resolve();
-    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  async whenIdle(): Promise<void> {
+    if (this.isPaused()) return;
+    if (this.opening) await this.opening.catch(() => undefined);
+    if (this.openedGeneration !== this.host.generation) return;
+    await this.host.call('whenIdle', [this.key]).catch(() => undefined);
   }
 
-  private async drain(): Promise<void> {
-    if (this.running) return;
-    while (this.pending && !this.isPaused() && !this.closed) {
-      const request = this.pending;
-      this.pending = undefined;
-      const controller = new AbortController();
-      this.running = { controller, request };
-      const only = request.all ? undefined : [...request.paths].sort();
-      this.kind = 'indexing';
-      this.progress = undefined;
-      this.events.changed();
-      try {
-        await this.ensureOpen(true);
-        const report = await this.host.call('refresh', [this.key, { ...(only ? { only } : {}), ...(request.rebuild ? { rebuild: true } : {}) }], controller.signal);
-        this.running = undefined;
-        this.lastReport = report;
-        this.error = undefined;
-        this.kind = 'ready';
-        // Report first: a search can already see the new generation.
-        this.events.refreshed(report, { ...(only ? { only } : {}), rebuild: request.rebuild });
-        this.status = await this.host.call('status', [this.key]).catch(() => this.status);
-        for (const w of request.waiters) w.resolve();
-      } catch (e) {
-        this.running = undefined;
-        const error = e instanceof Error ? e : new Error(String(e));
-        const reason: unknown = controller.signal.reason;
-        if (controller.signal.aborted && (reason === cancelledByPause || reason === cancelledBySuperseding)) {
-          this.requeue(request);
-          this.kind = 'ready';
-          // requeue() refilled `pending` (TypeScript still believes it is undefined here).
-          const queued = this.pending as Pending | undefined;
-          if (reason === cancelledByPause) for (const w of queued?.waiters.splice(0) ?? []) w.resolve();
-        } else if (this.host.state.kind === 'restarting') {
-          // The thread died under this refresh: run it again once the host is back.
-          this.requeue(request);
-          this.kind = 'error';
-          this.error = this.host.state.error;
-          this.events.changed();
-          return;
-        } else {
-          this.kind = 'error';
-          this.error = error.message;
-          this.events.failed(error);
-          for (const w of request.waiters) w.reject(error);
-        }
-      }
-      this.progress = undefined;
-      this.events.changed();
-    }
-    if (!this.running && (!this.pending || this.isPaused())) for (const resolve of this.idleWaiters.splice(0)) resolve();
-  }
-
-  /** Puts a cancelled request back in front of whatever arrived since. */
-  private requeue(request: Pending): void {
-    const later = this.pending;
-    this.pending = request;
-    if (!later) return;
-    request.all ||= later.all;
-    request.rebuild ||= later.rebuild;
-    for (const p of later.paths) request.paths.add(p);
-    request.waiters.push(...later.waiters);
-  }
-
-  /** The host thread is running again: forget the dead engine and run what was queued. */
-  hostRestarted(): void {
-    if (this.kind === 'error' && this.pending) {
-      this.kind = 'ready';
-      this.error = undefined;
-    }
-    void this.drain();
-  }
-
-  /** The host gave up restarting: report it and fail whoever waits. */
-  hostStopped(message: string): void {
-    this.kind = 'error';
-    this.error = message;
-    for (const w of this.pending?.waiters.splice(0) ?? []) w.reject(new Error(message));
-    this.events.changed();
+  private whenOpen(call: (key: string) => Promise<unknown>): void {
+    if (this.openedGeneration === this.host.generation) call(this.key).catch(() => undefined);
   }
 
   onProgress(progress: RefreshProgress): void {
-    if (this.kind !== 'indexing') return;
-    this.progress = progress;
+    if (!this.root?.running) return;
+    this.root = { ...this.root, running: { ...this.root.running, progress } };
+    this.events.changed();
+  }
+
+  /** The engine thread pushed this folder's state. */
+  onState(state: RootState): void {
+    this.root = state;
+    this.status = state.status;
+    this.events.changed();
+  }
+
+  onRefreshed(report: RefreshReport, request: { only?: string[]; rebuild: boolean }): void {
+    this.refreshError = undefined;
+    this.events.refreshed(report, request);
+  }
+
+  /** The host thread is running again: open the engine anew and check the whole folder. */
+  hostRestarted(): void {
+    if (this.closed || this.openedGeneration < 0) return;
+    this.request({}).catch(() => undefined);
+  }
+
+  /** The host gave up restarting: the views show its error. */
+  hostStopped(): void {
     this.events.changed();
   }
 
   async close(): Promise<void> {
     this.closed = true;
-    this.running?.controller.abort(cancelledBySuperseding);
-    for (const w of this.pending?.waiters.splice(0) ?? []) w.resolve();
-    this.pending = undefined;
-    for (const resolve of this.idleWaiters.splice(0)) resolve();
     if (this.openedGeneration === this.host.generation) await this.host.call('close', [this.key]).catch(() => undefined);
   }
 }

@@ -58,6 +58,13 @@ export interface EngineClient {
   contextGet(id: string, options?: FetchOptions & { folder?: vscode.WorkspaceFolder }): Promise<RegistryFetchResult>;
   /** Incremental refresh of a folder (all folders when omitted), optionally only some paths. */
   refresh(folder?: vscode.WorkspaceFolder, only?: string[]): Promise<void>;
+  /**
+   * Files changed on disk (a save, a watcher event; `only` undefined: the whole folder): the
+   * refresh starts once such events have been quiet for a moment. Failures are logged and shown.
+   */
+  filesChanged(folder: vscode.WorkspaceFolder, only?: string[]): void;
+  /** Starts the engine thread again after it crashed too often and stayed stopped (a user asked). */
+  retry(): void;
   /** Discards and rebuilds the index of a folder (all when omitted). */
   rebuild(folder?: vscode.WorkspaceFolder): Promise<void>;
   pause(): void;

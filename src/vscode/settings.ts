@@ -28,6 +28,8 @@ export interface CairnSettings {
   resultLimit: number;
   search: { scope: Scope };
   registry: { dir: string };
+  /** Local tool-use counters in the folder's store (never sent anywhere). */
+  agent: { usageCounters: boolean };
 }
 
 export const SECTION = 'cairn';
@@ -66,5 +68,6 @@ export function readSettings(scope?: vscode.ConfigurationScope): CairnSettings {
     resultLimit: Math.min(500, positiveInt(c.get('resultLimit'), 50)),
     search: { scope: scopeSetting && SCOPES.includes(scopeSetting) ? scopeSetting : 'auto' },
     registry: { dir: (c.get<string>('registry.dir') ?? '').trim() },
+    agent: { usageCounters: c.get<boolean>('agent.usageCounters') !== false },
   };
 }

@@ -62,14 +62,24 @@ describe('cairn setup (e2e)', function () {
   });
 
   it('refuses invalid JSON with its place, writes nothing, exits 1', async () => {
-    const broken = '{\n  "servers": {\n    "a": { "command": "a" },\n  }\n}\n';
-    const dir = path.join(root, '.vscode');
-    mkdirSync(dir);
-    writeFileSync(path.join(dir, 'mcp.json'), broken);
-    const r = await runCairnAsync(['setup', 'vscode', '--root', root], { env: env() });
+    const broken = '{\n  "mcpServers": {\n    "a": { "command": "a" },\n  }\n}\n';
+    writeFileSync(path.join(root, '.mcp.json'), broken);
+    const r = await runCairnAsync(['setup', 'claude-code', '--root', root], { env: env() });
     assert.equal(r.code, 1);
-    assert.match(r.stderr, /^cairn setup: \.vscode\/mcp\.json:4:3: not valid JSON \(comments and trailing commas are not supported/m);
-    assert.equal(readFileSync(path.join(dir, 'mcp.json'), 'utf8'), broken);
+    assert.match(r.stderr, /^cairn setup: \.mcp\.json:4:3: not valid JSON \(this client reads strict JSON: comments and trailing commas are not allowed\)/m);
+    assert.equal(readFileSync(path.join(root, '.mcp.json'), 'utf8'), broken);
+  });
+
+  it('adds the entry to a VS Code mcp.json with comments and a trailing comma, keeping both', async () => {
+    const mine = '{\n  // my servers\n  "servers": {\n    "a": { "command": "a" }, // theirs\n  },\n}\n';
+    const dir = path.join(root, '.vscode');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(path.join(dir, 'mcp.json'), mine);
+    const r = await runCairnAsync(['setup', 'vscode', '--root', root], { env: env() });
+    assert.equal(r.code, 0, r.stderr);
+    const now = readFileSync(path.join(dir, 'mcp.json'), 'utf8');
+    assert.ok(now.startsWith('{\n  // my servers\n  "servers": {\n    "a": { "command": "a" }, // theirs\n    "cairn": {'), now);
+    assert.match(now, /\n {4}\},\n {2}\},\n\}\n$/, 'the trailing commas stay');
   });
 
   it('--check exits 1 when no client is configured, and when the configured server cannot start', async () => {

@@ -187,6 +187,8 @@ describe('cairn mcp (bundled CLI, MCP SDK client over stdio)', function () {
     const defLine = lines.indexOf('export function parseConfig(text: string): AppConfig {') + 1;
     assert.ok(Number(span[2]) <= defLine && Number(span[3]) >= defLine + 3, `the span covers the definition: ${span[1]}`);
     assert.match(text, /«parseConfig»|«configuration»/, 'matched words are marked');
+    // The last line is the next useful call, spelled out: read the best hit in full.
+    assert.equal(text.split('\n').at(-1), `next: read_span {"span":"${span[1]}"} — read the best result in full`);
     const after = await session.ok('index_status');
     assert.match(after, /indexed: 7 files/, 'code, docs and the registry pack; not .env nor the link');
     assert.match(after, /skipped files: secret-name 1, symlink 1/);
@@ -261,6 +263,9 @@ describe('cairn mcp (bundled CLI, MCP SDK client over stdio)', function () {
     assert.match(misspelt, /src\/config\.ts:\d+-\d+ {2}function parseConfig/);
     const nothing = await session.ok('find_symbol', { name: 'zzqxNothingLikeIt' });
     assert.match(nothing, /no symbol named "zzqxNothingLikeIt" and nothing close/);
+    // The next call: the definition found, else a search by words.
+    assert.match(exact.split('\n').at(-1)!, /^next: read_span \{"span":"src\/config\.ts:6-10"\} — read the definition in full$/);
+    assert.equal(misspelt.split('\n').at(-1), 'next: search_code {"query":"parseConfg"} — search by words when the name is not a definition here');
   });
 
   it('get_context_pack returns Markdown within the budget, honours negatives, and JSON when asked', async () => {

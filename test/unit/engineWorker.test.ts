@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { rpcClient, RpcError } from '../../src/core/engine/rpc';
-import type { EngineHostApi } from '../../src/core/engine/hostApi';
+import type { EngineHostApi, EngineHostEvents } from '../../src/core/engine/hostApi';
 import { GRAMMARS_DIR, TempWorkspace } from './helpers/workspace';
 
 describe('engine host worker (RPC)', function () {
@@ -21,13 +21,19 @@ describe('engine host worker (RPC)', function () {
   it('opens, refreshes with progress events, searches and reports status', async () => {
     const client = rpcClient<EngineHostApi>(worker);
     const events: string[] = [];
-    client.onEvent((e, p) => events.push(`${e}:${(p as { progress: { phase: string } }).progress.phase}`));
+    client.onEvent((e, p) => {
+      if (e === 'progress') events.push(`progress:${(p as EngineHostEvents['progress']).progress.phase}`);
+      else if (e === 'state') events.push(`state:${(p as EngineHostEvents['state']).state.kind}`);
+    });
     const opts = { root: ws.root, storeDir: ws.storeDir, grammarsDir: GRAMMARS_DIR, strategy: 'lines' as const, workers: 0 };
     const before = await client.call('open', ['ws', opts]);
     assert.equal(before.exists, false);
     const report = await client.call('refresh', ['ws', {}]);
-    assert.equal(report.files, 2);
+    assert.equal(report?.files, 2);
     assert.ok(events.includes('progress:discover'));
+    assert.ok(events.indexOf('state:refreshing') < events.lastIndexOf('state:idle'), 'the thread pushes the queue state as it changes');
+    const state = await client.call('state', ['ws']);
+    assert.deepEqual([state.kind, state.queued, state.status.files, state.lastReport?.files], ['idle', false, 2, 2]);
     const r = await client.call('search', ['ws', 'startApp', { limit: 5, scope: 'code' }]);
     assert.equal(r.results[0]?.path, 'src/app.ts');
     const status = await client.call('status', ['ws']);
@@ -49,6 +55,6 @@ describe('engine host worker (RPC)', function () {
     await assert.rejects(p);
     // The store is still consistent: a later refresh completes.
     const report = await client.call('refresh', ['ws', {}]);
-    assert.equal(report.files, 302);
+    assert.equal(report?.files, 302);
   });
 });

@@ -9,7 +9,8 @@ import { c, searcher, snapshotOf } from './helpers/snapshot';
 import { SnapshotScorer } from '../../src/core/search/scorer';
 import { FileReader } from '../../src/core/search/hydrate';
 import { DEFAULT_RANKING, diversityTiers, fileNameOf, fileScore, groupHitsByFile, searchFilesSnapshot } from '../../src/core/search/search';
-import { joinAdjacent, parseQuery } from '../../src/core/search/query';
+import { parseQuery } from '../../src/core/search/query';
+import { compileQuery, joinAdjacent } from '../../src/core/search/compiled';
 import { ripgrepWords } from '../../src/core/providers/providers';
 import type { Chunk } from '../../src/core/types';
 import type { ScoreComponent, SearchHit, SearchOptions } from '../../src/core/search/types';
@@ -185,7 +186,7 @@ describe('stop words in long queries', () => {
       { name: 'kept in a short query', input: { q: 'the session', words: ['the', 'session'] }, expected: [1, 1] },
       { name: 'required stop words keep their weight', input: { q: 'fix +the session cookie routes', words: ['the', 'session'] }, expected: [1, 1] },
     ],
-    ({ q, words }) => words.map((w) => parseQuery(q).clauses.find((k) => k.raw === w)?.boost),
+    ({ q, words }) => words.map((w) => compileQuery(q).clauses.find((k) => k.raw === w)?.boost),
   );
 });
 

@@ -4,7 +4,7 @@
 import * as assert from 'node:assert/strict';
 import { checkAll } from './check';
 import { LazyLines, preview, type PreviewContext } from '../../src/core/search/hydrate';
-import { parseQuery } from '../../src/core/search/query';
+import { compileQuery } from '../../src/core/search/compiled';
 import { c, searcher } from './helpers/snapshot';
 
 interface PreviewCase {
@@ -23,7 +23,7 @@ interface Shown {
 }
 
 function shown({ lines, query, context, count = 3 }: PreviewCase): Shown {
-  const p = preview(LazyLines.of(Buffer.from(lines.join('\n'))), 1, lines.length, count, query === undefined ? undefined : parseQuery(query), context);
+  const p = preview(LazyLines.of(Buffer.from(lines.join('\n'))), 1, lines.length, count, query === undefined ? undefined : compileQuery(query), context);
   const out: Shown = { text: p.text };
   if (p.firstLine !== undefined) out.firstLine = p.firstLine;
   if (p.matchLines) out.matchLines = p.matchLines;

@@ -1,5 +1,6 @@
 import { checkAll } from './check';
 import { boundedLevenshtein, boundQuery, MAX_QUERY_CHARS, parseQuery, wildcardMatcher } from '../../src/core/search/query';
+import { compileQuery } from '../../src/core/search/compiled';
 
 describe('query parsing (lunr query language)', () => {
   checkAll(
@@ -77,7 +78,7 @@ describe('query parsing (lunr query language)', () => {
         { input: 'how do I configure parseConfig', expected: false },
         { input: 'fix', expected: false },
       ],
-      (q) => parseQuery(q).codeLike,
+      (q) => compileQuery(q).codeLike,
     );
   });
 
@@ -88,7 +89,7 @@ describe('query parsing (lunr query language)', () => {
         { input: 'spec for login', expected: true },
         { input: 'attestation', expected: false },
       ],
-      (q) => parseQuery(q).mentionsTests,
+      (q) => compileQuery(q).mentionsTests,
     );
   });
 

@@ -4,7 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { checkAll } from './check';
 import { LazyLines, markMatches } from '../../src/core/search/hydrate';
-import { parseQuery } from '../../src/core/search/query';
+import { compileQuery } from '../../src/core/search/compiled';
 import type { Chunk } from '../../src/core/types';
 import type { SearchOptions } from '../../src/core/search/types';
 import { c, searcher } from './helpers/snapshot';
@@ -157,7 +157,7 @@ describe('search ranking', () => {
   });
 
   it('marks matched words including identifier parts and stems', () => {
-    const p = parseQuery('user parsing');
+    const p = compileQuery('user parsing');
     assert.equal(markMatches('fetchUserName parses users', p), '«fetchUserName» «parses» «users»');
   });
 

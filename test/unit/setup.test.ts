@@ -1,11 +1,12 @@
 // `cairn setup`: for each client with a project configuration file, the fixtures a user has
-// (no file, `{}`, other servers, Cairn already there, a differing Cairn entry, invalid JSON)
+// (no file, `{}`, other servers, Cairn already there, a differing Cairn entry, invalid JSON; comments and trailing commas, kept where the client reads JSONC)
 // and what setup does to them: merges without disturbing the rest, refuses without writing,
-// writes nothing on a dry run. Plus the diff, the in-place JSON edit and the instructions section.
+// writes nothing on a dry run. Plus the diff, the in-place edit and the instructions section.
 import * as assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
+import { parse as parseJsonc } from 'jsonc-parser';
 import { CLIENTS, findClient, serverEntry, type ClientSpec } from '../../src/cli/setup/clients';
 import { unifiedDiff } from '../../src/cli/setup/diff';
 import { withInstructions, BEGIN, END } from '../../src/cli/setup/instructions';
@@ -51,9 +52,17 @@ const FIXTURES: Fixture[] = [
   { name: 'a differing cairn entry, with --force', before: (c, root) => WITH_CAIRN(c, root, { command: 'npx', args: ['cairn', 'mcp'] }), options: { force: true } },
   { name: 'a trailing comma', before: (c) => `{\n  "${c.serversKey}": {\n    "other": {"command": "x"},\n  }\n}\n` },
   { name: 'a comment', before: (c) => `{\n  // mine\n  "${c.serversKey}": {}\n}\n` },
+  { name: 'not JSON at all', before: () => '{"servers" 1}\n' },
   { name: 'servers that are not an object', before: (c) => `{"${c.serversKey}": []}\n` },
   { name: 'a dry run', before: OTHER_SERVER, options: { dryRun: true } },
 ];
+
+/** Lines of the original file an edit must keep byte for byte (or with a comma added). */
+const KEPT_LINES: Record<string, string[]> = {
+  'other servers and keys': ['"other"', '"inputs"'],
+  'a comment': ['// mine'],
+  'a trailing comma': ['"other"'],
+};
 
 function expectedFor(fixture: string, client: ClientSpec): Seen {
   const file = client.configPath!;
@@ -72,9 +81,14 @@ function expectedFor(fixture: string, client: ClientSpec): Seen {
     case 'a differing cairn entry, with --force':
       return { status: 'update', written: true, servers: ['other', 'cairn'], cairnIsThisOne: true, fileUnchanged: false, diffAddsCairn: false };
     case 'a trailing comma':
-      return { written: false, fileUnchanged: true, error: `${file}:4:3: not valid JSON (comments and trailing commas are not supported: remove them, or add the entry by hand); nothing was written` };
+      // VS Code reads mcp.json as JSONC: the entry goes in and the file keeps its trailing comma.
+      if (client.jsonc) return { status: 'update', written: true, servers: ['other', 'cairn'], cairnIsThisOne: true, fileUnchanged: false, keptLines: true, diffAddsCairn: true };
+      return { written: false, fileUnchanged: true, error: `${file}:4:3: not valid JSON (this client reads strict JSON: comments and trailing commas are not allowed); nothing was written` };
     case 'a comment':
-      return { written: false, fileUnchanged: true, error: `${file}:2:3: not valid JSON (comments and trailing commas are not supported: remove them, or add the entry by hand); nothing was written` };
+      if (client.jsonc) return { status: 'update', written: true, servers: ['cairn'], cairnIsThisOne: true, fileUnchanged: false, keptLines: true, diffAddsCairn: true };
+      return { written: false, fileUnchanged: true, error: `${file}:2:3: not valid JSON (this client reads strict JSON: comments and trailing commas are not allowed); nothing was written` };
+    case 'not JSON at all':
+      return { written: false, fileUnchanged: true, error: `${file}:1:12: not valid JSON (colon expected); nothing was written` };
     case 'servers that are not an object':
       return { written: false, fileUnchanged: true, error: `${file}: "${client.serversKey}" is not a JSON object; nothing was written` };
     case 'a dry run':
@@ -112,12 +126,13 @@ function runFixture(client: ClientSpec, fixture: Fixture): Seen {
     }
     const now = readNow();
     if (now !== undefined && !seen.error) {
-      const servers = (JSON.parse(now) as Record<string, Record<string, unknown>>)[client.serversKey] ?? {};
+      const servers = (parseJsonc(now) as Record<string, Record<string, unknown>>)[client.serversKey] ?? {};
       seen.servers = Object.keys(servers);
       if ('cairn' in servers) seen.cairnIsThisOne = JSON.stringify(servers.cairn) === JSON.stringify(entry);
-      if (fixture.name === 'other servers and keys') {
-        const kept = before!.split('\n').filter((l) => l.includes('"other"') || l.includes('"inputs"'));
-        seen.keptLines = kept.length === 2 && kept.every((l) => now.split('\n').some((n) => n === l || n === `${l},`));
+      const keep = KEPT_LINES[fixture.name];
+      if (keep) {
+        const kept = before!.split('\n').filter((l) => keep.some((k) => l.includes(k)));
+        seen.keptLines = kept.length === keep.length && kept.every((l) => now.split('\n').some((n) => n === l || n === `${l},`));
       }
     }
     return seen;

@@ -55,7 +55,7 @@ describe('tokenizer', () => {
     );
   });
 
-  describe('analyzeFile: terms and frequencies, whatever the word table has seen', () => {
+  describe('FileAnalyzer: terms and frequencies, whatever the word table has seen', () => {
     const base: Chunk = { docid: 'a.ts:1-1', id: 'x', path: 'src/a.ts', startLine: 1, endLine: 1, text: '', language: 'typescript', kind: 'function', symbol: '', context: '' };
     interface FileInput {
       language: string;

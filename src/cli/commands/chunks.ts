@@ -4,7 +4,6 @@
 import { availableParallelism } from 'node:os';
 import * as path from 'node:path';
 import { ChunkPool } from '../../core/chunking/pool';
-import { useBaselineWasmCompiler } from '../wasmCompiler';
 import { resolvePolicy } from '../../core/chunking/policy';
 import { discoverFiles, loadDocuments } from '../../core/discovery';
 import type { Chunk, ChunkStrategy, Diagnostic, FileChunks, SourceDocument } from '../../core/types';
@@ -59,7 +58,6 @@ async function run(args: ParsedArgs, out: Output): Promise<number> {
   const loaded = await loadDocuments(root, discovered.files, maxFileBytes === undefined ? {} : { maxFileBytes });
   const workers = requestedWorkers ?? workersFor(loaded.docs, strategy);
   const assets = locateAssets();
-  useBaselineWasmCompiler();
   const pool = await ChunkPool.create({
     workerScript: assets.chunkWorker,
     grammarsDir: assets.grammarsDir,

@@ -18,7 +18,6 @@ import type { Command } from '../command';
 import { JSON_OPTION, listOption, resolveRoot, ROOT_OPTION } from '../engineSetup';
 import { ProgressLine } from '../format';
 import { CliError, type Output } from '../output';
-import { useBaselineWasmCompiler } from '../wasmCompiler';
 
 const spec: CommandSpec = {
   name: 'eval',
@@ -131,7 +130,7 @@ async function runSymbols(args: ParsedArgs, out: Output): Promise<number> {
             root,
             ctagsPath,
             storeDir,
-            engine: { grammarsDir: assets.grammarsDir, workerScript: assets.chunkWorker, indexWorkerScript: assets.indexWorker, ripgrepPath: ripgrepPath(args.values), beforeGrammarsLoad: useBaselineWasmCompiler },
+            engine: { grammarsDir: assets.grammarsDir, workerScript: assets.chunkWorker, indexWorkerScript: assets.indexWorker, ripgrepPath: ripgrepPath(args.values) },
             sample,
             seed,
             nested: args.values.nested === true,
@@ -194,7 +193,7 @@ async function run(args: ParsedArgs, out: Output): Promise<number> {
   try {
     report = await runEvaluation({
       repoDir: root,
-      engine: { grammarsDir: assets.grammarsDir, workerScript: assets.chunkWorker, ripgrepPath: ripgrepPath(args.values), beforeGrammarsLoad: useBaselineWasmCompiler },
+      engine: { grammarsDir: assets.grammarsDir, workerScript: assets.chunkWorker, ripgrepPath: ripgrepPath(args.values) },
       maxCases,
       maxFiles,
       since,

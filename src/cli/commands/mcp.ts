@@ -1,17 +1,20 @@
 // `cairn mcp`: a Model Context Protocol server over stdio for AI agents (src/mcp/). It shares
 // the index store with the extension and the other commands, keeps the index current on its
-// own (see src/mcp/freshness.ts), and runs until the client disconnects.
-import { DEFAULT_MIN_INTERVAL_MS, ThrottledRefresher } from '../../mcp/freshness';
+// own (core/engine/refreshQueue.ts, the scheduler every long-lived host uses), and runs until
+// the client disconnects.
+import { DEFAULT_MIN_INTERVAL_MS, RefreshQueue } from '../../core/engine/refreshQueue';
 import { serveStdio } from '../../mcp/server';
+import { usageAllowedByEnv, UsageCounters } from '../../tools/usage';
 import { intOption, type CommandSpec, type ParsedArgs } from '../args';
 import type { Command } from '../command';
 import { openEngine, resolveRoot, ROOT_OPTION, STORE_OPTIONS } from '../engineSetup';
+import { resolveStoreDir } from '../storeDir';
 import type { Output } from '../output';
 import { noteDiagnostics, openRegistry } from '../registrySetup';
 
 const spec: CommandSpec = {
   name: 'mcp',
-  usage: 'cairn mcp [--root ROOT] [--store DIR] [--refresh-interval MS]',
+  usage: 'cairn mcp [--root ROOT] [--store DIR] [--refresh-interval MS] [--no-usage]',
   maxPositionals: 0,
   options: {
     ...ROOT_OPTION,
@@ -21,6 +24,7 @@ const spec: CommandSpec = {
       valueName: 'MS',
       description: `check the index for changes before a query at most this often (default ${DEFAULT_MIN_INTERVAL_MS}; 0: before every query)`,
     },
+    'no-usage': { type: 'boolean', description: 'keep no tool-use counters in the store (also: CAIRN_USAGE=0); they never leave the machine either way' },
   },
 };
 
@@ -34,11 +38,14 @@ async function run(args: ParsedArgs, out: Output): Promise<number> {
   const opened = openRegistry({ ...args.values, root });
   noteDiagnostics(out, opened.diagnostics);
   const log = (message: string): void => out.note(message);
-  const freshness = new ThrottledRefresher(engine, { minIntervalMs, log });
+  const freshness = new RefreshQueue(engine, { minIntervalMs, log });
+  const counting = args.values['no-usage'] !== true && usageAllowedByEnv();
+  const usage = counting ? new UsageCounters({ root, storeDir: resolveStoreDir(root, typeof args.values.store === 'string' ? args.values.store : undefined), log }) : undefined;
   try {
-    await serveStdio({ root, engine, freshness, registry: opened.registry, log }, log);
+    await serveStdio({ root, engine, freshness, registry: opened.registry, log, ...(usage ? { usage } : {}) }, log);
     return 0;
   } finally {
+    await usage?.close();
     await freshness.close();
     await engine.close();
   }

@@ -120,7 +120,7 @@ function clientState(root: string, client: ClientSpec): ClientState {
   try {
     text = readInsideRoot(root, file);
     if (text === undefined) return { ...base, state: 'missing-file' };
-    servers = serversOf(parseConfig(text, file), client.serversKey, file);
+    servers = serversOf(parseConfig(text, file, client.jsonc), client.serversKey, file);
   } catch (e) {
     if (e instanceof ConfigError) return { ...base, state: 'invalid', detail: e.message.replace(/; nothing was written$/, '') };
     throw e;

@@ -4,16 +4,19 @@ import type { Command } from '../command';
 import { JSON_OPTION, openEngine, resolveRoot, STORE_OPTIONS } from '../engineSetup';
 import type { Output } from '../output';
 import { formatBytes, formatCounts } from '../format';
+import { resolveStoreDir } from '../storeDir';
+import { printUsage } from '../usageReport';
 
 const spec: CommandSpec = {
   name: 'status',
-  usage: 'cairn status [ROOT] [--store DIR] [--json]',
+  usage: 'cairn status [ROOT] [--store DIR] [--json] [--usage]',
   maxPositionals: 1,
-  options: { ...STORE_OPTIONS, ...JSON_OPTION },
+  options: { ...STORE_OPTIONS, ...JSON_OPTION, usage: { type: 'boolean', description: 'the agent tool-use counters instead: calls, results, tokens served against the whole files' } },
 };
 
 async function run(args: ParsedArgs, out: Output): Promise<number> {
   const root = resolveRoot(args.values, args.positionals[0]);
+  if (args.values.usage === true) return printUsage(resolveStoreDir(root, typeof args.values.store === 'string' ? args.values.store : undefined), out);
   const engine = openEngine(args.values, root);
   try {
     const s = engine.status();

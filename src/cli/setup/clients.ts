@@ -27,6 +27,8 @@ export interface ClientSpec {
   label: string;
   /** The project configuration file, relative to the root; undefined: print a snippet only. */
   configPath?: string;
+  /** The client reads its configuration as JSONC (comments and trailing commas allowed). */
+  jsonc: boolean;
   /** The top-level object that maps server names to entries. */
   serversKey: 'servers' | 'mcpServers';
   /** Whether entries carry "type": "stdio" (VS Code requires it). */
@@ -42,19 +44,20 @@ export interface ClientSpec {
 const absolute = (root: string): string => root;
 
 export const CLIENTS: readonly ClientSpec[] = [
-  { name: 'vscode', label: 'VS Code', configPath: '.vscode/mcp.json', serversKey: 'servers', typed: true, rootArg: () => '${workspaceFolder}', instructionsPath: '.github/copilot-instructions.md' },
-  { name: 'claude-code', label: 'Claude Code', configPath: '.mcp.json', serversKey: 'mcpServers', typed: false, rootArg: absolute, instructionsPath: 'CLAUDE.md' },
+  { name: 'vscode', label: 'VS Code', configPath: '.vscode/mcp.json', jsonc: true, serversKey: 'servers', typed: true, rootArg: () => '${workspaceFolder}', instructionsPath: '.github/copilot-instructions.md' },
+  { name: 'claude-code', label: 'Claude Code', configPath: '.mcp.json', jsonc: false, serversKey: 'mcpServers', typed: false, rootArg: absolute, instructionsPath: 'CLAUDE.md' },
   {
     name: 'cursor',
     label: 'Cursor',
     configPath: '.cursor/mcp.json',
+    jsonc: false,
     serversKey: 'mcpServers',
     typed: false,
     rootArg: absolute,
     instructionsPath: '.cursor/rules/cairn.mdc',
     instructionsPreamble: '---\ndescription: Finding code with Cairn (MCP) instead of grep\nalwaysApply: true\n---\n\n',
   },
-  { name: 'generic', label: 'other MCP clients', serversKey: 'mcpServers', typed: false, rootArg: absolute, instructionsPath: 'AGENTS.md' },
+  { name: 'generic', label: 'other MCP clients', jsonc: false, serversKey: 'mcpServers', typed: false, rootArg: absolute, instructionsPath: 'AGENTS.md' },
 ];
 
 const ALIASES: Record<string, ClientName> = { code: 'vscode', 'vs-code': 'vscode', claude: 'claude-code', other: 'generic' };

@@ -1,8 +1,9 @@
-// Reading and merging an MCP client's JSON configuration. Parsed with JSON.parse: a file with
-// comments or trailing commas (JSONC, which VS Code itself tolerates) is refused with its
-// position and nothing is written, rather than silently dropping the comments on rewrite.
-// (Microsoft's jsonc-parser could edit such files in place; it is only a transitive development
-// dependency here, and the refusal keeps the command free of a new run-time dependency.)
+// Reading and editing an MCP client's JSON configuration with Microsoft's jsonc-parser (the
+// parser VS Code uses for its own settings). A client whose format is JSONC (VS Code's mcp.json)
+// may have comments and trailing commas, and an edit keeps them; for a client that reads strict
+// JSON they are an error, refused with its place, and nothing is written. An edit changes only
+// the one entry: every other byte of the file (other servers, layout, key order) stays.
+import { modify, parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import type { ServerEntry } from './clients';
 
 /** A configuration file `cairn setup` will not touch; the message names the file and the place. */
@@ -12,27 +13,33 @@ export class ConfigError extends Error {
 
 export type JsonObject = Record<string, unknown>;
 
-/** The parsed top-level object; an empty (or blank) file reads as `{}`. */
-export function parseConfig(text: string, file: string): JsonObject {
+/**
+ * The parsed top-level object; an empty (or blank) file reads as `{}`. `jsonc`: comments and
+ * trailing commas are allowed (the client's own format allows them).
+ */
+export function parseConfig(text: string, file: string, jsonc = false): JsonObject {
   if (text.trim() === '') return {};
-  let value: unknown;
-  try {
-    value = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
-  } catch (e) {
-    const { line, column } = errorPlace(text, e instanceof Error ? e.message : String(e));
-    const hint = /\/\/|\/\*|,\s*[}\]]/.test(text) ? ' (comments and trailing commas are not supported: remove them, or add the entry by hand)' : '';
+  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  const errors: ParseError[] = [];
+  const value: unknown = parse(body, errors, { allowTrailingComma: jsonc, disallowComments: !jsonc, allowEmptyContent: false });
+  const first = errors[0];
+  if (first) {
+    const { line, column } = placeOf(body, first.offset);
+    const strictOnly = !jsonc && (first.error === 11 /* InvalidCommentToken */ || /\/\/|\/\*|,\s*[}\]]/.test(body));
+    const hint = strictOnly ? ' (this client reads strict JSON: comments and trailing commas are not allowed)' : ` (${describeError(first)})`;
     throw new ConfigError(`${file}:${line}:${column}: not valid JSON${hint}; nothing was written`);
   }
   if (!isObject(value)) throw new ConfigError(`${file}: the top level is not a JSON object; nothing was written`);
   return value;
 }
 
-/** Line and column (1-based) of a JSON.parse error, from its message (Node 20: "position N"; later: "line L column C"). */
-function errorPlace(text: string, message: string): { line: number; column: number } {
-  const lc = /line (\d+) column (\d+)/.exec(message);
-  if (lc) return { line: Number(lc[1]), column: Number(lc[2]) };
-  const pos = /position (\d+)/.exec(message);
-  const offset = pos ? Number(pos[1]) : text.length;
+function describeError(e: ParseError): string {
+  // "ValueExpected" → "value expected"
+  return printParseErrorCode(e.error).replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
+}
+
+/** Line and column (1-based) of an offset. */
+function placeOf(text: string, offset: number): { line: number; column: number } {
   const before = text.slice(0, offset).split('\n');
   return { line: before.length, column: (before[before.length - 1]?.length ?? 0) + 1 };
 }
@@ -49,23 +56,50 @@ export function serversOf(config: JsonObject, key: string, file: string): JsonOb
   return servers;
 }
 
-/** `config` with `servers[name] = entry`; every other key and server keeps its value and place. */
-export function withServer(config: JsonObject, key: string, name: string, entry: ServerEntry): JsonObject {
-  const servers = isObject(config[key]) ? (config[key] as JsonObject) : {};
-  const merged = { ...servers, [name]: entry };
-  return key in config ? { ...config, [key]: merged } : { ...config, [key]: merged };
+/**
+ * `text` with `servers[name] = entry` (the servers object made when missing), as an edit of the
+ * text: comments, layout and every other member keep their bytes. jsonc-parser finds where the
+ * member goes; it is laid out here, because the parser's formatter would also reformat the
+ * members beside it. A blank file becomes a new document indented by two spaces.
+ */
+export function setServer(text: string, key: string, name: string, entry: ServerEntry): string {
+  const eol = text.includes('\r\n') ? '\r\n' : '\n';
+  if (text.trim() === '') return `${JSON.stringify({ [key]: { [name]: entry } }, null, 2).replace(/\n/g, eol)}${eol}`;
+  const unit = /\n([ \t]+)\S/.exec(text)?.[1] ?? '  ';
+  const [edit] = modify(text, [key, name], entry, {});
+  if (!edit) return text;
+  const laidOut = (value: unknown, indent: string): string => JSON.stringify(value, null, unit).split('\n').join(eol + indent);
+  const before = text.slice(0, edit.offset);
+  const after = text.slice(edit.offset + edit.length);
+  const member = /^(,?)("(?:[^"\\]|\\.)*"): ([\s\S]*)$/.exec(edit.content);
+  // An existing value replaced in place, at its key's indentation.
+  if (!member) return before + laidOut(JSON.parse(edit.content), lineIndent(text, edit.offset)) + after;
+  const [, comma, quotedKey, valueText] = member as unknown as [string, string, string, string];
+  const value: unknown = JSON.parse(valueText);
+  if (comma) {
+    // After the last member: on a line of its own, leaving that member's line (and a comment
+    // after it) as it was; a trailing comma moves to the new last member.
+    const newline = text.indexOf('\n', edit.offset);
+    let lineEnd = newline < 0 ? text.length : newline;
+    if (text[lineEnd - 1] === '\r') lineEnd--;
+    const rest = /^(\s*)(,?)(\s*(?:\/\/[^\n]*)?)$/.exec(text.slice(edit.offset, lineEnd));
+    if (!rest) return before + edit.content + after; // more on that line: keep it as the parser placed it
+    const indent = lineIndent(text, edit.offset);
+    const [, space, trailingComma, comment] = rest as unknown as [string, string, string, string];
+    return `${before},${space}${comment}${eol}${indent}${quotedKey}: ${laidOut(value, indent)}${trailingComma}${text.slice(lineEnd)}`;
+  }
+  // The first member of an empty object: open it over lines.
+  const close = /^\s*\}/.exec(after);
+  if (!close) return before + edit.content + after;
+  const outer = lineIndent(text, edit.offset);
+  const inner = outer + unit;
+  return `${before}${eol}${inner}${quotedKey}: ${laidOut(value, inner)}${eol}${outer}}${after.slice(close[0].length)}`;
 }
 
-/**
- * The configuration as text in the file's own style: its indentation (two spaces when it has
- * none to copy) and its final newline. A file written by JSON.stringify with that indentation,
- * as editors write these files, changes only where the entry goes.
- */
-export function serializeConfig(config: JsonObject, previousText: string): string {
-  const indent = /\n([ \t]+)"/.exec(previousText)?.[1] ?? '  ';
-  const eol = previousText.includes('\r\n') ? '\r\n' : '\n';
-  const body = JSON.stringify(config, null, indent).replace(/\n/g, eol);
-  return `${body}${eol}`;
+/** The whitespace that starts the line holding `index`. */
+function lineIndent(text: string, index: number): string {
+  const lineStart = text.lastIndexOf('\n', index - 1) + 1;
+  return /^[ \t]*/.exec(text.slice(lineStart))![0];
 }
 
 /** Deep equality of two JSON values (key order ignored). */

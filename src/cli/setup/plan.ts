@@ -6,9 +6,8 @@ import * as path from 'node:path';
 import { ensureDirectoryInside } from '../../core/fsRead';
 import { writeFileAtomic } from '../../core/store/atomic';
 import { type ClientSpec, type ServerEntry, SERVER_NAME } from './clients';
-import { ConfigError, parseConfig, sameJson, serializeConfig, serversOf, withServer } from './jsonConfig';
+import { ConfigError, parseConfig, sameJson, serversOf, setServer } from './jsonConfig';
 import { withInstructions } from './instructions';
-import { setNestedMember } from './jsonEdit';
 
 export type ChangeStatus =
   /** The file does not exist yet. */
@@ -50,12 +49,10 @@ export function planConfig(root: string, client: ClientSpec, entry: ServerEntry,
   const file = client.configPath;
   if (!file) throw new Error(`${client.name} has no configuration file`);
   const before = readInsideRoot(root, file);
-  const config = parseConfig(before ?? '', file);
+  const config = parseConfig(before ?? '', file, client.jsonc);
   const existing = serversOf(config, client.serversKey, file)?.[SERVER_NAME];
   if (existing !== undefined && sameJson(existing, entry)) return { file, status: 'unchanged', before, after: before ?? '' };
-  const merged = withServer(config, client.serversKey, SERVER_NAME, entry);
-  // In place where the file allows it, so the other servers keep their bytes; else rewritten.
-  const after = (before !== undefined ? setNestedMember(before, client.serversKey, SERVER_NAME, entry, merged) : undefined) ?? serializeConfig(merged, before ?? '');
+  const after = setServer(before ?? '', client.serversKey, SERVER_NAME, entry);
   if (existing !== undefined && !force) return { file, status: 'conflict', before, after, existing };
   return { file, status: before === undefined ? 'create' : 'update', before, after };
 }

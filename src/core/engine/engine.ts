@@ -8,8 +8,6 @@ import * as path from 'node:path';
 import type { Diagnostic } from '../types';
 import type { DiscoveryOptions } from '../discovery';
 import { resolvePolicy, type ChunkingPolicy } from '../chunking/policy';
-import type { ChunkPool } from '../chunking/pool';
-import type { ChunkStrategy } from '../types';
 import type { FieldName, FieldParams } from '../index/fields';
 import { DEFAULT_FIELD_PARAMS } from '../index/fields';
 import { corruptionDiagnostic, IndexStore, StateTable, StoreCorruptError, type Manifest, type Snapshot } from '../store/store';
@@ -18,7 +16,8 @@ import { SymbolIndex } from '../search/symbols';
 import { compareHits, DEFAULT_RANKING, groupHitsByFile, round, searchFilesSnapshot, searchSnapshot, type RankingParams } from '../search/search';
 import { FileReader, symbolHit } from '../search/hydrate';
 import type { FileHit, FileSearchResponse, IndexFreshness, SearchOptions, SearchResponse, SearchResponseMeta, SymbolHit, SymbolOptions, SymbolResponse } from '../search/types';
-import type { Chunker } from './indexer';
+import { Chunkers } from './chunkers';
+import { refreshHere } from './localRefresh';
 import { ChunkLocator } from '../search/locate';
 import type { ProviderAnswer, ProviderContext } from '../providers/providers';
 import { ImportGraph } from '../pack/graph';
@@ -41,9 +40,6 @@ const DEFAULT_INDEX_HEAP_MB = 192;
 /** The longest symbol name looked up (MCP's schema allows as much). */
 const MAX_SYMBOL_CHARS = 300;
 
-/** Jobs smaller than this are chunked in-process even when a worker script is available. */
-const IN_PROCESS_BYTES = 256 * 1024;
-
 interface View {
   key: string;
   snapshot: Snapshot;
@@ -58,13 +54,10 @@ export class Engine {
   readonly root: string;
   readonly store: IndexStore;
   private readonly policy: ChunkingPolicy;
-  private readonly strategy: ChunkStrategy;
   private readonly ranking: RankingParams;
   private readonly fieldParams: Record<FieldName, FieldParams>;
-  private threadPool?: Promise<ChunkPool>;
+  private readonly chunkers: Chunkers;
   private refreshesInFlight = 0;
-  private localPool?: Promise<ChunkPool>;
-  private readonly warmLanguages = new Set<string>();
   private view?: View;
   private lastRefreshGeneration = -1;
 
@@ -72,9 +65,9 @@ export class Engine {
     this.root = path.resolve(options.root);
     this.store = new IndexStore(path.resolve(options.storeDir));
     this.policy = resolvePolicy(options.policy);
-    this.strategy = options.strategy ?? 'ast';
     this.ranking = { ...DEFAULT_RANKING, ...options.ranking };
     this.fieldParams = { ...DEFAULT_FIELD_PARAMS, ...options.fieldParams };
+    this.chunkers = new Chunkers({ grammarsDir: options.grammarsDir, workerScript: options.workerScript, workers: options.workers, policy: this.policy, strategy: options.strategy ?? 'ast' });
     if (!fs.existsSync(this.root) || !fs.statSync(this.root).isDirectory()) {
       throw new Error(`root ${this.root} is not a directory`);
     }
@@ -91,14 +84,8 @@ export class Engine {
     try {
       return await this.refreshOnce(options);
     } finally {
-      // Chunk workers keep the wasm memory of the largest file they parsed (hundreds of MB
-      // after a cold index): let them go once no refresh needs them. A later big job starts
-      // new ones (~0.2 s); saves are chunked in this thread anyway.
-      if (--this.refreshesInFlight === 0 && this.threadPool) {
-        const pool = this.threadPool;
-        this.threadPool = undefined;
-        await (await pool.catch(() => undefined))?.close();
-      }
+      // Saves are chunked in this thread anyway; worker threads go once no refresh needs them.
+      if (--this.refreshesInFlight === 0) await this.chunkers.releaseThreads();
     }
   }
 
@@ -109,25 +96,9 @@ export class Engine {
       if ('report' in answer) return answer.report;
       threadDied = answer.died;
     }
-    const { refreshIndex } = await import('./indexer');
-    const report = await refreshIndex(
-      {
-        root: this.root,
-        store: this.store,
-        discovery: discoveryWithoutStore(this.options.discovery ?? {}, this.root, this.options.storeDir),
-        policy: this.policy,
-        strategy: this.strategy,
-        chunker: () => this.chunker(),
-        lockTimeoutMs: this.options.lockTimeoutMs,
-      },
-      options,
-    );
+    const report = await refreshHere({ root: this.root, store: this.store, options: this.options, policy: this.policy, chunkers: this.chunkers }, options);
     this.lastRefreshGeneration = report.generation;
     if (threadDied) report.diagnostics.push(threadDied);
-    for (const p of [this.threadPool, this.localPool]) {
-      const pool = p ? await p : undefined;
-      for (const d of pool?.diagnostics ?? []) if (!report.diagnostics.some((x) => x.code === d.code)) report.diagnostics.push(d);
-    }
     return report;
   }
 
@@ -147,9 +118,7 @@ export class Engine {
    */
   private async refreshOnIndexThread(script: string, options: RefreshOptions): Promise<{ report: RefreshReport } | { died: Diagnostic }> {
     const { runIndexJob, IndexWorkerDied } = await import('./indexJob');
-    const { beforeGrammarsLoad: _hook, onLockWait: _told, ...plain } = this.options;
-    // V8 flags are per process: the hook set here holds for the index thread's chunk workers too.
-    this.options.beforeGrammarsLoad?.();
+    const { onLockWait: _told, indexWorkerScript: _script, ...plain } = this.options;
     try {
       const report = await runIndexJob(script, this.options.indexHeapMb ?? DEFAULT_INDEX_HEAP_MB, { engine: { ...plain, root: this.root, storeDir: this.store.dir }, refresh: { rebuild: options.rebuild } }, options);
       this.lastRefreshGeneration = report.generation;
@@ -199,7 +168,6 @@ export class Engine {
   }
 
   private async warmChunker(count: number): Promise<void> {
-    if (this.strategy !== 'ast') return;
     try {
       const manifest = this.store.readManifest();
       if (!manifest) return;
@@ -209,43 +177,11 @@ export class Engine {
         filesByLanguage.set(language, (filesByLanguage.get(language) ?? 0) + 1);
         if (!pathByLanguage.has(language)) pathByLanguage.set(language, p);
       }
-      const languages = [...filesByLanguage].sort((a, b) => b[1] - a[1]).slice(0, count).map(([l]) => l).filter((l) => !this.warmLanguages.has(l));
-      if (languages.length === 0) return;
-      const pool = await (this.localPool ??= this.createPool(0));
-      await pool.chunk(languages.map((language) => ({ path: pathByLanguage.get(language) as string, text: '\n', size: 1, mtimeMs: 0, hash: '', language })));
-      for (const l of languages) this.warmLanguages.add(l);
+      const languages = [...filesByLanguage].sort((x, y) => y[1] - x[1]).slice(0, count).map(([l]) => l);
+      await this.chunkers.warm(languages.map((language) => ({ language, path: pathByLanguage.get(language) as string })));
     } catch {
       // A cold parser only costs the next save some time.
     }
-  }
-
-  /**
-   * Chunks on worker threads for real jobs, in this thread for small ones: starting workers and
-   * loading grammars in each costs more than chunking a few saved files.
-   */
-  private async chunker(): Promise<Chunker> {
-    return {
-      chunk: async (docs) => {
-        const bytes = docs.reduce((n, d) => n + d.text.length, 0);
-        const threads = this.options.workerScript && this.options.workers !== 0 && (this.threadPool || bytes > IN_PROCESS_BYTES);
-        const pool = threads ? await (this.threadPool ??= this.createPool(this.options.workers)) : await (this.localPool ??= this.createPool(0));
-        return pool.chunk(docs);
-      },
-    };
-  }
-
-  private async createPool(workers: number | undefined): Promise<ChunkPool> {
-    this.options.beforeGrammarsLoad?.();
-    const { ChunkPool } = await import('../chunking/pool');
-    return ChunkPool.create({
-      workerScript: this.options.workerScript ?? '',
-      grammarsDir: this.options.grammarsDir,
-      workers,
-      policy: this.policy,
-      strategy: this.strategy,
-      // Worker threads also analyse chunks for the index, so this thread only appends postings.
-      analyze: true,
-    });
   }
 
   /**
@@ -565,8 +501,12 @@ export class Engine {
     return { path: parsed.path, startLine: seg.docStart.at(ref.doc), endLine: seg.docEnd.at(ref.doc), symbol: seg.symbolOf(ref.doc), kind: seg.kindOf(ref.doc) };
   }
 
-  /** What is indexed, when, how fresh and how big. Never builds anything. */
-  status(): IndexStatus {
+  /**
+   * What is indexed, when, how fresh and how big. Never builds anything. `manifestOnly` leaves
+   * out what needs the state table (languages, skipped files): a long-lived host keeps those
+   * from its last whole-root refresh.
+   */
+  status(options: { manifestOnly?: boolean } = {}): IndexStatus {
     const base: IndexStatus = {
       root: this.root,
       storeDir: this.store.dir,
@@ -595,7 +535,7 @@ export class Engine {
     if (!manifest) return base;
     let state = StateTable.empty();
     try {
-      state = this.store.readState(manifest);
+      if (!options.manifestOnly) state = this.store.readState(manifest);
     } catch (e) {
       if (!(e instanceof StoreCorruptError)) throw e;
       base.diagnostics.push({ code: e.code, severity: 'warning', message: e.message });
@@ -661,9 +601,7 @@ export class Engine {
   }
 
   async close(): Promise<void> {
-    const pools = [this.threadPool, this.localPool];
-    this.threadPool = this.localPool = undefined;
-    await Promise.all(pools.map(async (p) => p && (await p).close()));
+    await this.chunkers.close();
   }
 }
 
@@ -678,22 +616,4 @@ function refreshBlocker(e: unknown): string | undefined {
   const code = (e as NodeJS.ErrnoException | undefined)?.code;
   if (code && UNWRITABLE.has(code)) return code === 'ENOSPC' || code === 'EDQUOT' ? `the disk is full (${code})` : `the store cannot be written (${code})`;
   return undefined;
-}
-
-/**
- * Discovery options that leave out the store when it lies inside the root: a store indexing
- * its own segments changes with every refresh and never settles.
- */
-export function discoveryWithoutStore(discovery: Partial<DiscoveryOptions>, root: string, storeDir: string): Partial<DiscoveryOptions> {
-  const real = (p: string): string => {
-    try {
-      return fs.realpathSync(p);
-    } catch {
-      return path.resolve(p);
-    }
-  };
-  const rel = path.relative(real(root), real(storeDir));
-  if (rel === '' || rel.startsWith('..') || path.isAbsolute(rel)) return discovery;
-  const glob = `${rel.split(path.sep).join('/').replace(/[*?[\]{}()!]/g, '\\$&')}/**`;
-  return { ...discovery, exclude: [...(discovery.exclude ?? []), glob] };
 }

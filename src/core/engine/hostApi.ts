@@ -1,22 +1,43 @@
-// The API an engine host (a worker thread running engines for several roots) offers its owner.
-// Declared once; the worker serves it (worker.ts) and the VS Code extension calls it.
-
-
-import type { FileSearchResponse, SearchOptions, SearchResponse, SymbolOptions, SymbolResponse } from '../search/types';
-import type { ContextPack, PackOptions } from '../pack/types';
+// The API the engine thread (worker.ts, an EngineHost on a worker thread) offers its owner, the
+// VS Code extension. Declared once; the worker serves it and the extension calls it.
 import type { FetchOptions, RegistryFetchResult, RegistrySearchResponse, SearchOptions as RegistrySearchOptions } from '../registry/types';
-import type { EngineOptions, IndexStatus, RefreshProgress, RefreshReport } from '../api';
+import type {
+  ContextPack,
+  FileSearchResponse,
+  HostOpenOptions,
+  IndexStatus,
+  PackOptions,
+  RefreshProgress,
+  RefreshReport,
+  RootState,
+  SearchOptions,
+  SearchResponse,
+  SymbolOptions,
+  SymbolResponse,
+} from '../api';
 
-/** Options for opening an engine host entry: the engine's, plus where the registry lives. */
-export interface HostOpenOptions extends EngineOptions {
-  /** Context registry folder relative to the root (default `.agent-context/registry`). */
-  registryDir?: string;
+export interface HostRefreshRequest {
+  only?: string[];
+  rebuild?: boolean;
+  /** From file events: starts once they have been quiet for the queue's debounce time. */
+  afterQuiet?: boolean;
 }
 
 export interface EngineHostApi {
   /** Opens (or re-opens with new options) the engine for `key` (a workspace folder). Never builds. */
   open(key: string, options: HostOpenOptions): Promise<IndexStatus>;
-  refresh(key: string, options: { only?: string[]; rebuild?: boolean }): Promise<RefreshReport>;
+  /**
+   * Queues a refresh, coalesced with whatever else is queued; resolves when the run that covered
+   * it finished (undefined: it did not run, e.g. paused). Cancelling the call cancels that run.
+   */
+  refresh(key: string, request: HostRefreshRequest): Promise<RefreshReport | undefined>;
+  /** Settings changed: the running refresh stops and its work runs again (after `open`). */
+  restart(key: string): Promise<void>;
+  pause(key: string): Promise<void>;
+  resume(key: string): Promise<void>;
+  /** Resolves once nothing is running or queued for `key`. */
+  whenIdle(key: string): Promise<void>;
+  state(key: string): Promise<RootState>;
   search(key: string, query: string, options: SearchOptions): Promise<SearchResponse>;
   /** Files ranked as files (`groupBy: 'file'`). */
   searchFiles(key: string, query: string, options: SearchOptions): Promise<FileSearchResponse>;
@@ -29,7 +50,9 @@ export interface EngineHostApi {
   close(key: string): Promise<void>;
 }
 
-/** Events the host emits. */
+/** Events the engine thread emits. */
 export interface EngineHostEvents {
   progress: { key: string; progress: RefreshProgress };
+  state: { key: string; state: RootState };
+  refreshed: { key: string; report: RefreshReport; request: { only?: string[]; rebuild: boolean } };
 }

@@ -8,7 +8,7 @@ import type { EngineOptions, RefreshOptions, RefreshProgress, RefreshReport } fr
 
 /** What the index worker is started with: plain data only (no callbacks, no signal). */
 export interface IndexJobData {
-  engine: Omit<EngineOptions, 'beforeGrammarsLoad'>;
+  engine: Omit<EngineOptions, 'onLockWait' | 'indexWorkerScript'>;
   refresh: Pick<RefreshOptions, 'rebuild'>;
 }
 

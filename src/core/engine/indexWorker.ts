@@ -1,9 +1,14 @@
-// Worker-thread entry (dist/indexWorker.js): runs one whole-tree index build for an Engine, on
-// a thread whose JS heap is capped. Uncapped, V8 let the indexing thread's heap grow to three
-// or four times what it held live (100 MB live, 300-400 MB of heap) before collecting; the cap
-// makes it collect sooner, at a small cost in time. Messages are typed in indexJob.ts.
+// Worker-thread entry (dist/indexWorker.js): runs one whole-tree index build on a thread whose
+// JS heap is capped. Uncapped, V8 let the indexing thread's heap grow to three or four times what
+// it held live (100 MB live, 300-400 MB of heap) before collecting; the cap makes it collect
+// sooner, at a small cost in time. It runs the indexer itself, not an engine: no reads happen
+// here. Messages are typed in indexJob.ts.
+import * as path from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
-import { Engine } from './engine';
+import { resolvePolicy } from '../chunking/policy';
+import { IndexStore } from '../store/store';
+import { Chunkers } from './chunkers';
+import { refreshHere } from './localRefresh';
 import type { IndexJobData, IndexJobReply, IndexJobRequest } from './indexJob';
 
 async function main(): Promise<void> {
@@ -15,15 +20,18 @@ async function main(): Promise<void> {
     if (m.type === 'abort') abort.abort();
   });
   const send = (m: IndexJobReply) => port.postMessage(m);
-  // This thread is the job: it must not hand the job to yet another thread.
-  const engine = new Engine({ ...options, indexWorkerScript: undefined });
+  const policy = resolvePolicy(options.policy);
+  const chunkers = new Chunkers({ grammarsDir: options.grammarsDir, workerScript: options.workerScript, workers: options.workers, policy, strategy: options.strategy ?? 'ast' });
   try {
-    const report = await engine.refresh({ ...refresh, signal: abort.signal, onProgress: (progress) => send({ type: 'progress', progress }) });
+    const report = await refreshHere(
+      { root: path.resolve(options.root), store: new IndexStore(path.resolve(options.storeDir)), options, policy, chunkers },
+      { ...refresh, signal: abort.signal, onProgress: (progress) => send({ type: 'progress', progress }) },
+    );
     send({ type: 'done', report });
   } catch (e) {
     send({ type: 'failed', aborted: abort.signal.aborted, name: e instanceof Error ? e.name : 'Error', message: e instanceof Error ? e.message : String(e) });
   } finally {
-    await engine.close();
+    await chunkers.close();
     port.close();
   }
 }

@@ -1,68 +1,40 @@
-// Worker-thread entry (dist/engineWorker.js): hosts one engine (and one context registry) per
-// root and serves EngineHostApi over the parent port. Parsing and index builds happen here
-// (and in the chunk workers this thread starts), never on the thread that owns the UI.
-import * as path from 'node:path';
+// Worker-thread entry (dist/engineWorker.js): an EngineHost (host.ts) served over the parent
+// port as EngineHostApi. Parsing, index builds and refresh scheduling happen here (and in the
+// chunk workers this thread starts), never on the thread that owns the UI.
 import { parentPort } from 'node:worker_threads';
-import { Engine } from './engine';
 import { serveRpc, type RpcHandlers } from './rpc';
 import type { EngineHostApi, EngineHostEvents } from './hostApi';
-import { ContextRegistry } from '../registry';
-import { registryGuidance } from '../pack/guidance';
+import { EngineHost } from './host';
 
 if (!parentPort) throw new Error('engineWorker must run in a worker thread');
 const port = parentPort;
 
-interface Entry {
-  engine: Engine;
-  registry: ContextRegistry;
-}
-const entries = new Map<string, Entry>();
-
-function entry(key: string): Entry {
-  const e = entries.get(key);
-  if (!e) throw new Error(`no engine open for ${key}`);
-  return e;
-}
+const host = new EngineHost({
+  progress: (key, progress) => emit('progress', { key, progress } satisfies EngineHostEvents['progress']),
+  state: (key, state) => emit('state', { key, state } satisfies EngineHostEvents['state']),
+  refreshed: (key, report, request) => emit('refreshed', { key, report, request } satisfies EngineHostEvents['refreshed']),
+});
 
 const handlers: RpcHandlers<EngineHostApi> = {
-  async open(key, options) {
-    await entries.get(key)?.engine.close();
-    const engine = new Engine(options);
-    const registry = new ContextRegistry({
-      root: options.root,
-      cacheDir: path.join(options.storeDir, 'registry-cache'),
-      ...(options.registryDir ? { registryDir: options.registryDir } : {}),
-    });
-    entries.set(key, { engine, registry });
-    return engine.status();
+  open: (key, options) => host.open(key, options),
+  refresh(key, { afterQuiet, ...request }, signal) {
+    const done = host.request(key, request, afterQuiet);
+    signal.addEventListener('abort', () => host.cancel(key), { once: true });
+    return done;
   },
-  async refresh(key, options, signal) {
-    const { engine } = entry(key);
-    const report = await engine.refresh({
-      ...options,
-      signal,
-      onProgress: (progress) => emit('progress', { key, progress } satisfies EngineHostEvents['progress']),
-    });
-    // The next save is chunked in this thread: ready its parsers now, while nobody waits.
-    if (!options.only) void engine.warmUp();
-    return report;
-  },
-  search: (key, query, options) => entry(key).engine.search(query, options),
-  searchFiles: (key, query, options) => entry(key).engine.searchFiles(query, options),
-  findSymbol: (key, name, options) => entry(key).engine.findSymbol(name, options),
-  buildPack: (key, task, options) => {
-    const { engine, registry } = entry(key);
-    return engine.buildPack(task, { ...options, guidance: registryGuidance(registry) });
-  },
-  contextSearch: (key, query, options) => entry(key).registry.search(query, options),
-  contextGet: (key, id, options) => entry(key).registry.get(id, options),
-  async status(key) {
-    return entry(key).engine.status();
-  },
-  async close(key) {
-    await entries.get(key)?.engine.close();
-    entries.delete(key);
-  },
+  restart: async (key) => host.restart(key),
+  pause: async (key) => host.pause(key),
+  resume: async (key) => host.resume(key),
+  whenIdle: (key) => host.whenIdle(key),
+  state: async (key) => host.state(key),
+  search: (key, query, options) => host.search(key, query, options),
+  searchFiles: (key, query, options) => host.searchFiles(key, query, options),
+  findSymbol: (key, name, options) => host.findSymbol(key, name, options),
+  buildPack: (key, task, options) => host.buildPack(key, task, options),
+  contextSearch: (key, query, options) => host.contextSearch(key, query, options),
+  contextGet: (key, id, options) => host.contextGet(key, id, options),
+  status: async (key) => host.status(key),
+  close: (key) => host.close(key),
 };
 
 const emit = serveRpc<EngineHostApi>(port, handlers);

@@ -21,7 +21,7 @@ export interface EvalOptions {
   /** A folder inside the repository's work tree. */
   repoDir: string;
   /** Where the engine finds its run-time files. */
-  engine: Pick<EngineOptions, 'grammarsDir' | 'workerScript' | 'workers' | 'ripgrepPath' | 'beforeGrammarsLoad'>;
+  engine: Pick<EngineOptions, 'grammarsDir' | 'workerScript' | 'workers' | 'ripgrepPath'>;
   /** Most cases to mine (the newest usable commits; default 50). */
   maxCases?: number;
   /** Commits changing more source files than this are skipped (default 5). */

@@ -36,7 +36,7 @@ export interface SymbolCheckOptions {
   ctagsPath: string;
   /** Where the index store is built (a fresh folder; the caller removes it). */
   storeDir: string;
-  engine: Pick<EngineOptions, 'grammarsDir' | 'workerScript' | 'indexWorkerScript' | 'ripgrepPath' | 'beforeGrammarsLoad'>;
+  engine: Pick<EngineOptions, 'grammarsDir' | 'workerScript' | 'indexWorkerScript' | 'ripgrepPath'>;
   sample?: number;
   seed?: number;
   /** Include definitions nested in functions and methods in the ground truth (TruthOptions.nested). */

@@ -8,7 +8,8 @@ import { hashBytes } from '../discovery/read';
 import { openRegularSync, readRegularSync } from '../fsRead';
 import { NO_START_BYTE, type Segment, type SegmentFile } from '../index/segment';
 import { identifierParts, proseForm } from '../index/tokenizer';
-import { boundedLevenshtein, wildcardMatcher, type ParsedQuery } from './query';
+import { boundedLevenshtein } from './query';
+import type { CompiledQuery } from './compiled';
 import type { NestedDefinition } from '../types';
 import type { SearchHit } from './types';
 
@@ -311,7 +312,7 @@ export class FileReader {
   }
 
   /** A document as a hit; `within` narrows the preview to some of its lines (a symbol's name line on). */
-  hit(seg: Segment, doc: number, previewLines: number, parsed: ParsedQuery | undefined, within?: { startLine: number; endLine: number }): SearchHit {
+  hit(seg: Segment, doc: number, previewLines: number, query: CompiledQuery | undefined, within?: { startLine: number; endLine: number }): SearchHit {
     const file = seg.fileOf(doc);
     const startLine = seg.docStart.at(doc);
     const endLine = seg.docEnd.at(doc);
@@ -333,11 +334,11 @@ export class FileReader {
       const window =
         v.unchanged && record.span ? LazyLines.fromFileSpan(abs, record.span[0], record.span[1]) : at !== NO_START_BYTE ? LazyLines.fromFileAt(abs, at) : undefined;
       if (window) {
-        shown = preview(window, from - startLine + 1, to - startLine + 1, previewLines, parsed, context);
+        shown = preview(window, from - startLine + 1, to - startLine + 1, previewLines, query, context);
         base = startLine - 1;
       } else {
         const lines = this.view(file, true).lines;
-        if (lines) shown = preview(lines, from, to, previewLines, parsed, context);
+        if (lines) shown = preview(lines, from, to, previewLines, query, context);
       }
     }
     const hit: SearchHit = {
@@ -448,10 +449,10 @@ export function preview(
   startLine: number,
   endLine: number,
   count: number,
-  parsed: ParsedQuery | undefined,
+  query: CompiledQuery | undefined,
   context: PreviewContext = {},
 ): Preview {
-  const matcher = parsed ? PreviewMatcher.of(parsed) : undefined;
+  const matcher = query ? PreviewMatcher.of(query) : undefined;
   const active = matcher && matcher.terms.length > 0 ? matcher : undefined;
   let best = -1;
   let bestScore = 0;
@@ -557,8 +558,8 @@ function clipLine(line: string, matcher: PreviewMatcher | undefined): string {
 const WORD = /[\p{L}_$][\p{L}\p{N}_$]*|\p{N}[\p{L}\p{N}_]*/gu;
 
 /** Wraps words of `text` that the query matched in «». */
-export function markMatches(text: string, parsed: ParsedQuery): string {
-  return PreviewMatcher.of(parsed).mark(text);
+export function markMatches(text: string, query: CompiledQuery): string {
+  return PreviewMatcher.of(query).mark(text);
 }
 
 /** How strongly a preview word matches a query word. */
@@ -590,10 +591,10 @@ interface WordMatch {
 }
 
 /**
- * A query's words as preview lines are compared with them, made once per query. A word of a line
- * matches by the index's own rules: its tokens (the word whole, lower-cased, and its identifier
- * parts) against the query's, or prose stems against prose stems. Excluded terms and terms only
- * of the path field match nothing.
+ * A query's words as preview lines are compared with them, made once per query from the words
+ * the compiled query marks (`CompiledQuery.marked`: not excluded, not only about paths). A word
+ * of a line matches by the index's own rules: its tokens (the word whole, lower-cased, and its
+ * identifier parts) against the query's, or prose stems against prose stems.
  */
 export class PreviewMatcher {
   readonly terms: PreviewTerm[] = [];
@@ -609,33 +610,20 @@ export class PreviewMatcher {
   /** Strings one of which a matching line holds (lower-cased); undefined when any line may match. */
   private readonly needles: string[] | undefined;
 
-  private static readonly byQuery = new WeakMap<ParsedQuery, PreviewMatcher>();
+  private static readonly byQuery = new WeakMap<CompiledQuery, PreviewMatcher>();
 
-  static of(parsed: ParsedQuery): PreviewMatcher {
-    let m = PreviewMatcher.byQuery.get(parsed);
-    if (!m) PreviewMatcher.byQuery.set(parsed, (m = new PreviewMatcher(parsed)));
+  static of(query: CompiledQuery): PreviewMatcher {
+    let m = PreviewMatcher.byQuery.get(query);
+    if (!m) PreviewMatcher.byQuery.set(query, (m = new PreviewMatcher(query)));
     return m;
   }
 
-  private constructor(parsed: ParsedQuery) {
-    for (const c of parsed.clauses) {
-      if (c.presence === 'prohibited' || !c.fields.some((f) => f !== 'path')) continue;
-      if (c.wildcard) {
-        const compiled = wildcardMatcher(c.wildcard);
-        this.terms.push({ whole: compiled.prefix, wholeStem: '', parts: [], partStems: [], weight: c.boost, editDistance: 0, wildcard: compiled.test });
-      }
-      for (const w of c.words) {
-        const wholeStem = proseForm(w.whole);
-        const stop = wholeStem === '' && /^\p{L}+$/u.test(w.whole);
-        this.terms.push({
-          whole: w.whole,
-          wholeStem,
-          parts: w.parts.slice(0, 30),
-          partStems: w.parts.slice(0, 30).map(proseForm),
-          weight: c.boost * (stop ? STOP_WORD_WEIGHT : 1),
-          editDistance: c.editDistance,
-        });
-      }
+  private constructor(query: CompiledQuery) {
+    for (const t of query.marked) {
+      // A word's matched parts are bits of an Int32.
+      const term: PreviewTerm = { whole: t.whole, wholeStem: t.stem, parts: t.parts.slice(0, 30), partStems: t.partStems.slice(0, 30), weight: t.boost * (t.stopWord ? STOP_WORD_WEIGHT : 1), editDistance: t.editDistance };
+      if (t.wildcard) term.wildcard = t.wildcard;
+      this.terms.push(term);
     }
     for (const t of this.terms) for (const stem of [t.wholeStem, ...t.partStems]) if (stem) this.stemStarts.add(stem.slice(0, 2));
     // What a line must contain (lower-cased) to match at all: a token is a piece of its word, and

@@ -2,9 +2,10 @@
 //   terms, field:term, +required, -excluded, prefix*, term~1, term^10
 // lunr lower-cases terms while parsing; the original spelling is recovered from the lexer so
 // camelCase identifiers can still be split into parts and matched against definitions.
+// Everything a search reads of a query is interpreted from these clauses once, in compiled.ts.
 import lunr = require('lunr');
 import { FIELDS, type FieldName } from '../index/fields';
-import { analyzeQueryTerm, looksLikeIdentifier, MAX_TOKEN_LENGTH, proseForm, type QueryWord } from '../index/tokenizer';
+import { analyzeQueryTerm, type QueryWord } from '../index/tokenizer';
 
 export type Presence = 'optional' | 'required' | 'prohibited';
 
@@ -26,55 +27,15 @@ export interface ParsedQuery {
   clauses: QueryClause[];
   /** Problems with the query that were worked around (shown to the user, never fatal). */
   warnings: string[];
-  /**
-   * Words that name a definition the user is looking for, lower-cased: identifier-looking words
-   * (`parseConfig`, `load_user`), or every word of a one- or two-word query. Ordinary words of a
-   * longer task (`fix the search results`) are not names: boosting definitions named `search`
-   * would bury the real answer (measured with `cairn eval`, docs/retrieval-quality.md).
-   */
-  identifiers: string[];
-  /** The query is about tests (so tests are not demoted). */
-  mentionsTests: boolean;
-  /**
-   * The query reads like code or a code task: it holds an identifier (`parseConfig`,
-   * `load_user`, `Server.start`) or starts with a verb of change (`fix`, `add`, `support`), and
-   * is not a question about the docs (`how do I install`). Scope `auto` puts code first then.
-   */
-  codeLike: boolean;
-  /**
-   * Adjacent plain words joined into the identifiers they may spell (`parse args` →
-   * `parseargs`, `parse_args`): optional extra terms, never required.
-   */
-  joins: JoinedTerm[];
-}
-
-/** An identifier spelt by adjacent query words. */
-export interface JoinedTerm {
-  /** The joined token, as the tokenizer indexes an identifier whole (lower case). */
-  token: string;
-  /** The query words it joins. */
-  words: string[];
-  fields: FieldName[];
-  weight: number;
 }
 
 export interface ParseOptions {
-  /** Weight of a joined term (default 1): a typed word's is its clause boost. */
-  joinWeight?: number;
-  /**
-   * Weight of English stop words (`the`, `for`, `when`) in a query of three or more other
-   * words, unless they look like identifiers or are required (default 0.2).
-   */
-  stopWordWeight?: number;
   /** The last word is still being typed: it also matches as a prefix, at PREFIX_WEIGHT. */
   prefixLast?: boolean;
 }
 
 /** A typed word's prefix matches weigh this much of the word itself: exact words rank first. */
 export const PREFIX_WEIGHT = 0.5;
-
-/** Queries with at least this many content words weigh their stop words down. */
-const STOP_WORDS_AFTER = 3;
 
 /** Field names accepted in `field:term`, with friendly aliases. */
 const FIELD_ALIASES: Record<string, FieldName> = {
@@ -113,8 +74,6 @@ interface Lexeme {
 /** lunr ships QueryParser but its type definitions omit it. */
 const LunrQueryParser = (lunr as unknown as { QueryParser: new (input: string, query: lunr.Query) => { parse(): void; lexemes: Lexeme[] } }).QueryParser;
 
-const TEST_WORDS = /\b(tests?|specs?|testing|unittests?|e2e|fixtures?|mocks?)\b/i;
-
 /** The longest query any front end searches for (MCP's schema allows as much); the rest is cut with a warning. */
 export const MAX_QUERY_CHARS = 1000;
 /** Terms searched for at most: each costs a dictionary lookup and a postings walk. */
@@ -146,78 +105,7 @@ export function parseQuery(input: string, options: ParseOptions = {}): ParsedQue
   }
   if (options.prefixLast && !/\s$/.test(input)) clauses = withLastAsPrefix(clauses);
   clauses = boundClauses(clauses, warnings);
-  const words = clauses.filter((c) => c.presence !== 'prohibited').flatMap((c) => c.words);
-  const short = words.length <= 2;
-  const identifiers = [...new Set(words.filter((w) => short || looksLikeIdentifier(w.original)).map((w) => w.whole))];
-  const joins = joinAdjacent(clauses, options.joinWeight ?? 1);
-  weighStopWords(clauses, options.stopWordWeight ?? DEFAULT_STOP_WORD_WEIGHT);
-  return { clauses, warnings, identifiers, mentionsTests: TEST_WORDS.test(input), joins, codeLike: looksLikeCode(clauses, input) };
-}
-
-export const DEFAULT_STOP_WORD_WEIGHT = 0.2;
-
-/** True for an English stop word (lunr's list) that does not look like an identifier. */
-export function isStopWord(word: QueryWord): boolean {
-  return word.parts.length === 0 && proseForm(word.whole) === '' && !looksLikeIdentifier(word.original);
-}
-
-/**
- * In a query of several content words, optional clauses made only of stop words weigh
- * `weight` of a word: they still break ties, but `the`/`for`/`when`, found in every file's
- * comments, no longer outweigh the words the query is about.
- */
-function weighStopWords(clauses: QueryClause[], weight: number): void {
-  if (weight === 1) return;
-  const plain = clauses.filter((c) => c.presence === 'optional' && !c.wildcard && c.editDistance === 0);
-  const content = plain.filter((c) => !c.words.every(isStopWord)).length;
-  if (content < STOP_WORDS_AFTER) return;
-  for (const c of plain) if (c.words.length > 0 && c.words.every(isStopWord)) c.boost *= weight;
-}
-
-/** A word that can be part of a joined identifier: one lower-case part, letters and digits. */
-const JOINABLE = /^[\p{Ll}\p{N}]+$/u;
-
-/**
- * Identifiers adjacent words may spell: every pair and triple of neighbouring plain words of
- * optional or required clauses searching the same fields, concatenated (`unused disable
- * directives` → `unuseddisabledirectives`, which camelCase indexes as) and joined with `_`
- * (`parse args` → `parse_args`). Excluded, wildcard and fuzzy terms break the sequence.
- */
-export function joinAdjacent(clauses: readonly QueryClause[], weight: number): JoinedTerm[] {
-  const out: JoinedTerm[] = [];
-  const seen = new Set<string>();
-  let run: Array<{ word: string; fields: FieldName[] }> = [];
-  const flush = () => {
-    for (let i = 0; i < run.length; i++) {
-      for (let n = 2; n <= 3 && i + n <= run.length; n++) {
-        const slice = run.slice(i, i + n);
-        const fields = (slice[0] as { fields: FieldName[] }).fields;
-        if (slice.some((w) => w.fields.join() !== fields.join())) continue;
-        const words = slice.map((w) => w.word);
-        for (const token of [words.join(''), words.join('_')]) {
-          if (token.length > MAX_TOKEN_LENGTH || seen.has(token)) continue;
-          seen.add(token);
-          out.push({ token, words, fields, weight });
-        }
-      }
-    }
-    run = [];
-  };
-  for (const c of clauses) {
-    if (c.presence === 'prohibited' || c.wildcard || c.editDistance > 0) {
-      flush();
-      continue;
-    }
-    for (const w of c.words) {
-      if (w.parts.length > 0 || !JOINABLE.test(w.whole)) {
-        flush();
-        continue;
-      }
-      run.push({ word: w.whole, fields: c.fields });
-    }
-  }
-  flush();
-  return out;
+  return { clauses, warnings };
 }
 
 function parseWithLunr(input: string): QueryClause[] {
@@ -283,22 +171,6 @@ function boundClauses(clauses: QueryClause[], warnings: string[]): QueryClause[]
     warnings.push(`only the first ${MAX_EXPANDING_CLAUSES} wildcard or fuzzy terms were expanded; ${what}`);
   }
   return kept;
-}
-
-/** Words that start a task about code ("fix the retry logic", "add a timeout option"). */
-const TASK_VERBS = new Set(
-  'add allow avoid bump call change check clean convert correct create deprecate disable drop enable ensure expose extract fix handle implement improve introduce make merge move optimise optimize parse pass prevent raise refactor remove rename replace reset restore return revert rewrite run set simplify skip split support switch throw update upgrade use validate'.split(' '),
-);
-/** Words of a question about the docs rather than the code. */
-const DOCS_WORDS = /^(how|why|what|where|when|can|does|is)\b|\b(docs?|documentation|readme|guide|tutorial|changelog|faq|install(ation)?|introduction|overview|quickstart)\b/i;
-
-function looksLikeCode(clauses: readonly QueryClause[], input: string): boolean {
-  if (DOCS_WORDS.test(input.trim())) return false;
-  const typed = clauses.filter((c) => c.presence !== 'prohibited' && !c.fields.every((f) => f === 'prose'));
-  // `Server.start`, `os::path`, `user->name`: a member path is code too.
-  if (typed.some((c) => /\p{L}(\.|::|->)\p{L}/u.test(c.raw) || c.words.some((w) => looksLikeIdentifier(w.original)))) return true;
-  const first = typed[0]?.raw.toLowerCase();
-  return first !== undefined && TASK_VERBS.has(first) && typed.length > 1;
 }
 
 /** Compiles a lower-case wildcard pattern to a test function over dictionary terms. */

@@ -4,10 +4,10 @@
 // stays explainable: a hit's breakdown is recomputed from the same postings, so its parts add
 // up to the score exactly.
 import { DEFAULT_FIELD_PARAMS, FIELD_COUNT, FIELDS, PROSE_FIELDS, type FieldName, type FieldParams } from '../index/fields';
-import { proseForm } from '../index/tokenizer';
 import type { Postings, Segment } from '../index/segment';
 import type { Snapshot } from '../store/store';
-import { boundedLevenshtein, wildcardMatcher, type ParsedQuery } from './query';
+import { boundedLevenshtein } from './query';
+import type { CompiledQuery, CompiledWildcard } from './compiled';
 import type { ScoreComponent } from './types';
 
 export const K1 = 1.2;
@@ -79,7 +79,7 @@ export interface ScoringResult {
   /** Presence requirements: all bits in `required` must be set. */
   required: number;
   /** Each group: a document matching all of the group's bits is excluded. */
-  prohibited: number[];
+  prohibited: readonly number[];
   warnings: string[];
 }
 
@@ -89,10 +89,6 @@ const CODE_MASK = ALL_FIELDS_MASK & ~PROSE_MASK;
 const PATH_FIELD = FIELDS.indexOf('path');
 export const SYMBOL_FIELD = FIELDS.indexOf('symbol');
 const PATH_BIT = 1 << PATH_FIELD;
-
-function maskOf(fields: readonly FieldName[]): number {
-  return fields.reduce((m, f) => m | (1 << FIELDS.indexOf(f)), 0);
-}
 
 export class SnapshotScorer {
   readonly totalDocs: number;
@@ -138,79 +134,62 @@ export class SnapshotScorer {
     };
   }
 
-  /** Expands clauses into dictionary terms with field masks, weights and presence bits. */
-  private expand(query: ParsedQuery): { terms: ScoredTerm[]; required: number; prohibited: number[]; warnings: string[] } {
+  /** Expands the compiled clauses into dictionary terms with field masks, weights and presence bits. */
+  private expand(query: CompiledQuery): { terms: ScoredTerm[]; warnings: string[] } {
     const terms: ScoredTerm[] = [];
     const warnings: string[] = [];
-    let required = 0;
-    const prohibited: number[] = [];
-    let nextBit = 0;
-    const bit = () => (nextBit < 31 ? nextBit++ : -1);
-
+    const push = (token: string, fieldMask: number, weight: number, presenceBit: number, label: string, whole = false) => {
+      if (token && fieldMask) terms.push({ token, fieldMask, weight, presenceBit, label, whole });
+    };
     for (const clause of query.clauses) {
-      const clauseMask = maskOf(clause.fields);
+      const clauseMask = clause.fieldMask;
       const codeMask = clauseMask & CODE_MASK;
       const proseMask = clauseMask & PROSE_MASK;
       const w = clause.boost;
-      const clauseBits: number[] = [];
-      const push = (token: string, fieldMask: number, weight: number, presenceBit: number, label: string, whole = false) => {
-        if (token && fieldMask) terms.push({ token, fieldMask, weight, presenceBit, label, whole });
-      };
-
       if (clause.wildcard) {
-        const b = bit();
-        clauseBits.push(b);
         const expansions = this.expandWildcard(clause.wildcard);
         if (expansions.length === 0) warnings.push(`no indexed term matches ${clause.raw}`);
-        for (const t of expansions) push(t, clauseMask, w, b, `${clause.raw}→${t}`);
-      } else {
-        for (const word of clause.words) {
-          const b = bit();
-          clauseBits.push(b);
-          if (clause.editDistance > 0) {
-            for (const [t, dist] of this.expandFuzzy(word.whole, clause.editDistance)) {
-              push(t, clauseMask, w / (1 + dist), b, dist === 0 ? t : `${word.whole}~${t}`);
-            }
-            continue;
-          }
-          const prose = proseForm(word.whole);
-          if (prose === word.whole) push(word.whole, codeMask | proseMask, w, b, word.whole, true);
-          else {
-            push(word.whole, codeMask, w, b, word.whole, true);
-            push(prose, proseMask, w, b, prose);
-          }
-          if (clause.presence !== 'prohibited') {
-            for (const part of word.parts) {
-              const pp = proseForm(part);
-              if (pp === part) push(part, codeMask | proseMask, w * PART_WEIGHT, -1, part);
-              else {
-                push(part, codeMask, w * PART_WEIGHT, -1, part);
-                push(pp, proseMask, w * PART_WEIGHT, -1, pp);
-              }
-            }
-          }
-        }
+        for (const t of expansions) push(t, clauseMask, w, clause.wildcard.bit, `${clause.raw}→${t}`);
+        continue;
       }
-      const bits = clauseBits.filter((b) => b >= 0);
-      if (clause.presence === 'required') for (const b of bits) required |= 1 << b;
-      if (clause.presence === 'prohibited' && bits.length) prohibited.push(bits.reduce((m, b) => m | (1 << b), 0));
+      for (const word of clause.words) {
+        if (clause.editDistance > 0) {
+          for (const [t, dist] of this.expandFuzzy(word.whole, clause.editDistance)) {
+            push(t, clauseMask, w / (1 + dist), word.bit, dist === 0 ? t : `${word.whole}~${t}`);
+          }
+          continue;
+        }
+        // Code fields hold words as written, prose fields their stems.
+        if (word.stem === word.whole) push(word.whole, codeMask | proseMask, w, word.bit, word.whole, true);
+        else {
+          push(word.whole, codeMask, w, word.bit, word.whole, true);
+          push(word.stem, proseMask, w, word.bit, word.stem);
+        }
+        if (clause.presence === 'prohibited') continue;
+        word.parts.forEach((part, k) => {
+          const stem = word.partStems[k] as string;
+          if (stem === part) push(part, codeMask | proseMask, w * PART_WEIGHT, -1, part);
+          else {
+            push(part, codeMask, w * PART_WEIGHT, -1, part);
+            push(stem, proseMask, w * PART_WEIGHT, -1, stem);
+          }
+        });
+      }
     }
     // Identifiers spelt by adjacent words: optional, and only scored where the index has them.
-    for (const j of query.joins ?? []) {
-      const mask = maskOf(j.fields);
+    for (const j of query.joins) {
+      const mask = j.fieldMask;
       const label = `${j.words.join(' ')}→${j.token}`;
-      const prose = proseForm(j.token);
-      if (prose === j.token) terms.push({ token: j.token, fieldMask: mask, weight: j.weight, presenceBit: -1, label, whole: true });
+      if (j.stem === j.token) terms.push({ token: j.token, fieldMask: mask, weight: j.weight, presenceBit: -1, label, whole: true });
       else {
         if (mask & CODE_MASK) terms.push({ token: j.token, fieldMask: mask & CODE_MASK, weight: j.weight, presenceBit: -1, label, whole: true });
-        if (prose && mask & PROSE_MASK) terms.push({ token: prose, fieldMask: mask & PROSE_MASK, weight: j.weight, presenceBit: -1, label: `${label}→${prose}` });
+        if (j.stem && mask & PROSE_MASK) terms.push({ token: j.stem, fieldMask: mask & PROSE_MASK, weight: j.weight, presenceBit: -1, label: `${label}→${j.stem}` });
       }
     }
-    return { terms, required, prohibited, warnings };
+    return { terms, warnings };
   }
 
-  private expandWildcard(pattern: string): string[] {
-    const { prefix, test } = wildcardMatcher(pattern);
+  private expandWildcard({ prefix, test }: CompiledWildcard): string[] {
     const found = new Map<string, number>();
     for (const seg of this.snapshot.segments) {
       if (prefix) {
@@ -244,8 +223,9 @@ export class SnapshotScorer {
   }
 
   /** Scores every matching live document, filtered by presence, into `visit`. Boosts and filters come later. */
-  score(query: ParsedQuery, visit: CandidateVisitor, pruning?: Pruning): ScoringResult {
-    const { terms, required, prohibited, warnings } = this.expand(query);
+  score(query: CompiledQuery, visit: CandidateVisitor, pruning?: Pruning): ScoringResult {
+    const { terms, warnings } = this.expand(query);
+    const { required, prohibited } = query;
     const segs = this.snapshot.segments;
     const prepared: PreparedTerm[] = terms.map((t) => {
       let df = 0;

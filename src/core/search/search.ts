@@ -2,55 +2,17 @@
 // top-k selection with stable ordering, then hydration of the few hits that are shown.
 import { DEFINITION_KINDS, FLAG_TEST, FLAG_VENDORED, bucketOfFlags } from '../index/fields';
 import type { Segment } from '../index/segment';
-import { DEFAULT_STOP_WORD_WEIGHT, parseQuery, type ParsedQuery } from './query';
+import { compileQuery, DEFAULT_STOP_WORD_WEIGHT, type CompiledQuery } from './compiled';
 import { compileFilters, unknownKinds } from './filters';
 import type { Candidate, SnapshotScorer } from './scorer';
 import type { FileHit, ScoreComponent, SearchHit, SearchOptions } from './types';
 import { type FileReader } from './hydrate';
 import { crossReferenceNames } from './crossref';
 import type { SymbolIndex } from './symbols';
+import type { RankingParams } from './types';
 
-/** Multiplicative boosts; each shows up in a hit's breakdown as the score it added or removed. */
-export interface RankingParams {
-  /** A definition whose name is a word of the query. */
-  exactDefinition: number;
-  /** Any named definition (function, class…) over glue code and plain text. */
-  definition: number;
-  /** Tests, unless the query is about tests. */
-  test: number;
-  /** Vendored, generated or minified files. */
-  vendored: number;
-  /** Scope `code`: prose and config relative to code. */
-  codeFirstProse: number;
-  codeFirstConfig: number;
-  /** Scope `auto` (the default), for a query that looks like code or a task: prose relative to code. */
-  autoCodeFirstProse: number;
-  /**
-   * Weight of a joined pair or triple of adjacent query words (`parse args` → `parseargs`,
-   * `parse_args`) relative to a typed word.
-   */
-  joinedWords: number;
-  /** A definition named by adjacent query words joined (`unused disable directives` → `unusedDisableDirectives`). */
-  joinedName: number;
-  /** Chunks of one file on a page before other files' chunks (`SearchOptions.maxPerFile` overrides). */
-  maxPerFile: number;
-  /** English stop words in a query of three or more other words, relative to a word. */
-  stopWords: number;
-  /** File ranking (`groupBy: 'file'`): weight of a file's second best chunk… */
-  fileOtherChunks: number;
-  /** …and the factor each further chunk's weight is multiplied by (a damped sum). */
-  fileChunkDecay: number;
-  /**
-   * File ranking: each query word a file's other chunks match and its best chunk does not,
-   * at this share of the word's weight × idf (the file covers more of the query). Off (0):
-   * measured worse (docs/file-ranking-runs.md).
-   */
-  fileCoverage: number;
-  /** Hybrid provider: the ripgrep list's weight in the rank fusion (the index list's is 1). */
-  hybridRipgrep: number;
-  /** File ranking: a query word is the file's name (`router` → `lib/router.js`, `lib/router/index.js`). */
-  fileName: number;
-}
+export type { RankingParams };
+
 
 export const DEFAULT_RANKING: RankingParams = {
   exactDefinition: 2.5,
@@ -97,7 +59,7 @@ export interface RawSearchResult {
   /** More than `total` chunks match (counting stopped being exact past EXACT_TOTAL_UP_TO). */
   totalIsLowerBound: boolean;
   warnings: string[];
-  parsed: ParsedQuery;
+  compiled: CompiledQuery;
 }
 
 export function searchSnapshot(
@@ -117,14 +79,14 @@ export function searchSnapshot(
   // other files' chunks are there to take their places.
   const pool = maxPerFile > 0 ? Math.min(Math.max(3 * (offset + limit), offset + limit + 30), MAX_FILE_POOL) : offset + limit;
   const r = rankChunks(scorer, query, options, ranking, pool, exactTotalUpTo);
-  if (!r.run) return { hits: [], total: 0, totalIsLowerBound: false, warnings: r.warnings, parsed: r.parsed };
-  const { run, parsed, warnings } = r;
+  if (!r.run) return { hits: [], total: 0, totalIsLowerBound: false, warnings: r.warnings, compiled: r.compiled };
+  const { run, compiled, warnings } = r;
   const segs = scorer.snapshot.segments;
   const tiers = maxPerFile > 0 ? diversityTiers(run.ranked, (x) => (segs[x.c.seg] as Segment).pathOf(x.c.doc), maxPerFile) : undefined;
   const order = run.ranked.map((x, i) => ({ x, tier: tiers ? (tiers[i] as number) : 0 }));
   if (tiers) order.sort((a, b) => a.tier - b.tier); // stable: score order within a tier
   const page = order.slice(offset, offset + limit);
-  const hits = page.map(({ x }) => toHit(scorer, run.scoring, x, run.boostContext, reader, parsed, options.previewLines ?? 3));
+  const hits = page.map(({ x }) => toHit(scorer, run.scoring, x, run.boostContext, reader, compiled, options.previewLines ?? 3));
   // Pushed-down chunks stay below the others (a cross-reference ranks in the first tier).
   const tierOf = new Map(hits.map((h, i) => [h.docid, (page[i] as { tier: number }).tier]));
   const byTierThenScore = (a: SearchHit, b: SearchHit) => (tierOf.get(a.docid) ?? 0) - (tierOf.get(b.docid) ?? 0) || compareHits(a, b);
@@ -136,7 +98,7 @@ export function searchSnapshot(
     addCrossReferences(hits, symbols, reader, scorer, options.previewLines ?? 3, limit, allowed);
     if (tiers) hits.sort(byTierThenScore);
   }
-  return { hits, total: run.total, totalIsLowerBound: run.pruned, warnings, parsed };
+  return { hits, total: run.total, totalIsLowerBound: run.pruned, warnings, compiled };
 }
 
 /**
@@ -159,7 +121,7 @@ export interface RawFileSearchResult {
   total: number;
   totalIsLowerBound: boolean;
   warnings: string[];
-  parsed: ParsedQuery;
+  compiled: CompiledQuery;
 }
 
 /**
@@ -178,8 +140,8 @@ export function searchFilesSnapshot(
   const offset = clampInt(options.offset ?? 0, 0, 100_000);
   const pool = Math.min(Math.max(FILE_POOL_PER_FILE * (offset + limit), MIN_FILE_POOL), MAX_FILE_POOL);
   const r = rankChunks(scorer, query, options, ranking, pool, EXACT_TOTAL_UP_TO);
-  if (!r.run) return { files: [], total: 0, totalIsLowerBound: false, warnings: r.warnings, parsed: r.parsed };
-  const { run, parsed, warnings } = r;
+  if (!r.run) return { files: [], total: 0, totalIsLowerBound: false, warnings: r.warnings, compiled: r.compiled };
+  const { run, compiled, warnings } = r;
   const segs = scorer.snapshot.segments;
   const byFile = new Map<string, Ranked[]>();
   for (const x of run.ranked) {
@@ -188,7 +150,7 @@ export function searchFilesSnapshot(
     if (list) list.push(x);
     else byFile.set(p, [x]);
   }
-  const names = fileNameWords(parsed);
+  const names = compiled.fileNames;
   // What each query word is worth (weight × idf of its best term), by presence bit.
   const wordWeight = new Float64Array(32);
   for (const t of run.scoring.terms) if (t.presenceBit >= 0) wordWeight[t.presenceBit] = Math.max(wordWeight[t.presenceBit] as number, t.weight * t.idf);
@@ -207,9 +169,9 @@ export function searchFilesSnapshot(
     return { path, chunks, ...fileScore(path, chunks, names, ranking, { words, weight: coverage }) };
   });
   grouped.sort((a, b) => b.score - a.score || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  if (grouped.length === 0) return { files: [], total: 0, totalIsLowerBound: false, warnings, parsed };
+  if (grouped.length === 0) return { files: [], total: 0, totalIsLowerBound: false, warnings, compiled };
   const files = grouped.slice(offset, offset + limit).map((g): FileHit => {
-    const spans = g.chunks.slice(0, SPANS_PER_FILE).map((x) => toHit(scorer, run.scoring, x, run.boostContext, reader, parsed, options.previewLines ?? 3));
+    const spans = g.chunks.slice(0, SPANS_PER_FILE).map((x) => toHit(scorer, run.scoring, x, run.boostContext, reader, compiled, options.previewLines ?? 3));
     const first = spans[0] as SearchHit;
     return {
       path: g.path,
@@ -221,7 +183,7 @@ export function searchFilesSnapshot(
       ...(spans.some((h) => h.stale) ? { stale: true } : {}),
     };
   });
-  return { files, total: grouped.length, totalIsLowerBound: run.pruned || run.total > run.ranked.length, warnings, parsed };
+  return { files, total: grouped.length, totalIsLowerBound: run.pruned || run.total > run.ranked.length, warnings, compiled };
 }
 
 /**
@@ -266,14 +228,6 @@ export function fileNameOf(path: string): string {
 
 const GENERIC_FILE_NAMES = new Set(['index', 'mod', '__init__', 'main', 'lib']);
 
-/** The words of a query that may name a file: whole query words and their joined pairs. */
-function fileNameWords(parsed: ParsedQuery): Set<string> {
-  const out = new Set<string>();
-  for (const c of parsed.clauses) if (c.presence !== 'prohibited') for (const w of c.words) out.add(w.whole);
-  for (const j of parsed.joins) out.add(j.token);
-  return out;
-}
-
 /**
  * Files ranked from a list of chunk hits (another provider's answer), like
  * `searchFilesSnapshot` ranks them from scored chunks.
@@ -285,7 +239,7 @@ export function groupHitsByFile(hits: readonly SearchHit[], query: string, ranki
     if (list) list.push(h);
     else byFile.set(h.path, [h]);
   }
-  const names = fileNameWords(parseQuery(query, { joinWeight: ranking.joinedWords, stopWordWeight: ranking.stopWords }));
+  const names = compileQuery(query, { joinWeight: ranking.joinedWords, stopWordWeight: ranking.stopWords }).fileNames;
   const files = [...byFile].map(([path, chunks]): FileHit => {
     const { score, breakdown } = fileScore(path, chunks, names, ranking);
     const first = chunks[0] as SearchHit;
@@ -325,24 +279,23 @@ function rankChunks(
   ranking: RankingParams,
   k: number,
   exactTotalUpTo: number,
-): { run?: ChunkRun; parsed: ParsedQuery; warnings: string[] } {
-  const parsed = parseQuery(query, { joinWeight: ranking.joinedWords, stopWordWeight: ranking.stopWords, prefixLast: options.prefixLast });
-  const warnings = [...parsed.warnings];
+): { run?: ChunkRun; compiled: CompiledQuery; warnings: string[] } {
+  const compiled = compileQuery(query, { joinWeight: ranking.joinedWords, stopWordWeight: ranking.stopWords, prefixLast: options.prefixLast });
+  const warnings = [...compiled.warnings];
   const badKinds = unknownKinds(options.kinds);
   if (badKinds.length) warnings.push(`unknown kind ${badKinds.join(', ')}`);
-  if (parsed.clauses.length === 0) {
+  if (compiled.clauses.length === 0) {
     if (query.trim()) warnings.push('nothing to search for in the query');
-    return { parsed, warnings };
+    return { compiled, warnings };
   }
 
   const filters = compileFilters(options);
   const segs = scorer.snapshot.segments;
-  const identifiers = new Set(parsed.identifiers);
-  const joinedNames = new Set(parsed.joins.map((j) => j.token).filter((t) => !identifiers.has(t)));
   const scope = options.scope ?? 'auto';
   const heap = new TopK<Ranked>(k, (a, b) => better(a, b, segs));
-  const codeFirst = scope === 'code' || (scope === 'auto' && parsed.codeLike);
-  const boostContext: BoostContext = { identifiers, joinedNames, mentionsTests: parsed.mentionsTests, codeFirst: codeFirst ? scope : undefined, ranking };
+  const codeFirst = scope === 'code' || (scope === 'auto' && compiled.codeLike);
+  const { identifiers, joinedNames, mentionsTests } = compiled;
+  const boostContext: BoostContext = { identifiers, joinedNames, mentionsTests, codeFirst: codeFirst ? scope : undefined, ranking };
   const maxBoost = maxBoostOf(ranking);
   const maxBoostUnnamed = maxBoostOf(ranking, false);
   const allowedFiles = segs.map((seg, s) => filters.fileAllowed(s, seg));
@@ -352,7 +305,7 @@ function rankChunks(
   let fileSeg = -1;
   let file = 0;
   let fileEnd = 0;
-  const scoring = scorer.score(parsed, (s, doc, base, bits, namedByQuery) => {
+  const scoring = scorer.score(compiled, (s, doc, base, bits, namedByQuery) => {
     const seg = segs[s] as Segment;
     if (s !== fileSeg || doc < seg.fileFirstDocOf(file)) {
       fileSeg = s;
@@ -378,7 +331,7 @@ function rankChunks(
     maxBoostUnnamed,
   });
   warnings.push(...scoring.warnings);
-  return { run: { ranked: heap.sorted(), total, pruned: scoring.pruned, scoring, boostContext, filters }, parsed, warnings };
+  return { run: { ranked: heap.sorted(), total, pruned: scoring.pruned, scoring, boostContext, filters }, compiled, warnings };
 }
 
 interface BoostContext {
@@ -437,7 +390,7 @@ function toHit(
   r: Ranked,
   boostContext: BoostContext,
   reader: FileReader,
-  parsed: ParsedQuery,
+  compiled: CompiledQuery,
   previewLines: number,
 ): SearchHit {
   const seg = scorer.snapshot.segments[r.c.seg] as Segment;
@@ -450,7 +403,7 @@ function toHit(
     components.push({ kind: 'boost', name: b.name, factor: b.factor, value });
     running += value;
   }
-  const hit = reader.hit(seg, r.c.doc, previewLines, parsed);
+  const hit = reader.hit(seg, r.c.doc, previewLines, compiled);
   hit.score = round(components.reduce((s, p) => s + p.value, 0));
   hit.scoreBreakdown = components;
   return hit;

@@ -185,3 +185,45 @@ export interface SymbolResponse {
   index: IndexFreshness;
   diagnostics: Diagnostic[];
 }
+
+/** Multiplicative boosts; each shows up in a hit's breakdown as the score it added or removed. */
+export interface RankingParams {
+  /** A definition whose name is a word of the query. */
+  exactDefinition: number;
+  /** Any named definition (function, class…) over glue code and plain text. */
+  definition: number;
+  /** Tests, unless the query is about tests. */
+  test: number;
+  /** Vendored, generated or minified files. */
+  vendored: number;
+  /** Scope `code`: prose and config relative to code. */
+  codeFirstProse: number;
+  codeFirstConfig: number;
+  /** Scope `auto` (the default), for a query that looks like code or a task: prose relative to code. */
+  autoCodeFirstProse: number;
+  /**
+   * Weight of a joined pair or triple of adjacent query words (`parse args` → `parseargs`,
+   * `parse_args`) relative to a typed word.
+   */
+  joinedWords: number;
+  /** A definition named by adjacent query words joined (`unused disable directives` → `unusedDisableDirectives`). */
+  joinedName: number;
+  /** Chunks of one file on a page before other files' chunks (`SearchOptions.maxPerFile` overrides). */
+  maxPerFile: number;
+  /** English stop words in a query of three or more other words, relative to a word. */
+  stopWords: number;
+  /** File ranking (`groupBy: 'file'`): weight of a file's second best chunk… */
+  fileOtherChunks: number;
+  /** …and the factor each further chunk's weight is multiplied by (a damped sum). */
+  fileChunkDecay: number;
+  /**
+   * File ranking: each query word a file's other chunks match and its best chunk does not,
+   * at this share of the word's weight × idf (the file covers more of the query). Off (0):
+   * measured worse (docs/file-ranking-runs.md).
+   */
+  fileCoverage: number;
+  /** Hybrid provider: the ripgrep list's weight in the rank fusion (the index list's is 1). */
+  hybridRipgrep: number;
+  /** File ranking: a query word is the file's name (`router` → `lib/router.js`, `lib/router/index.js`). */
+  fileName: number;
+}

@@ -26,6 +26,30 @@ export function writeFileAtomic(file: string, data: string | Uint8Array | readon
   fsyncDir(dir);
 }
 
+/**
+ * `writeFileAtomic` without blocking the event loop (every step on libuv's thread pool), for
+ * small files a long-lived host writes between requests, such as the usage counters.
+ */
+export async function writeFileAtomicAsync(file: string, data: string): Promise<void> {
+  const dir = path.dirname(file);
+  const tmp = path.join(dir, `.${path.basename(file)}.${process.pid}.${nodeCrypto().randomBytes(4).toString('hex')}.tmp`);
+  try {
+    const handle = await fs.promises.open(tmp, 'w', 0o644);
+    try {
+      await handle.writeFile(data);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await fs.promises.rename(tmp, file);
+  } catch (e) {
+    await fs.promises.rm(tmp, { force: true }).catch(() => undefined);
+    throw e;
+  }
+  const dirHandle = await fs.promises.open(dir, 'r').catch(() => undefined);
+  if (dirHandle) await dirHandle.sync().catch(() => undefined).finally(() => dirHandle.close().catch(() => undefined));
+}
+
 function writeAll(fd: number, bytes: Uint8Array): void {
   for (let done = 0; done < bytes.length; ) done += fs.writeSync(fd, bytes, done, bytes.length - done);
 }

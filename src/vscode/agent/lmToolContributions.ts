@@ -2,7 +2,7 @@
 // derived from the MCP tool specs: the model-facing description and input schema are the MCP
 // server's, plus a `folder` argument for multi-root workspaces. No vscode import, so a plain
 // Node script can print it; the in-host tests check package.json against it.
-import { toolSpecs, type ToolSpec } from '../../mcp/tools';
+import { toolSpecs, type ToolSpec } from '../../tools/tools';
 
 /** What VS Code shows people; the model reads the MCP description. */
 interface LmToolMeta {

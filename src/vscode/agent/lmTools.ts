@@ -2,7 +2,7 @@
 // tools (src/mcp/tools.ts) with the same descriptions, schemas and handlers, run against the
 // extension's engine (see toolDeps.ts). Their package.json declarations: lmToolContributions.ts.
 import * as vscode from 'vscode';
-import { runTool, toolSpecs, type ToolDeps, type ToolSpec } from '../../mcp/tools';
+import { runTool, toolSpecs, type ToolDeps, type ToolSpec } from '../../tools/tools';
 import { folderNamed, localFolders } from '../pack/folders';
 import { lmToolName } from './lmToolContributions';
 

@@ -8,6 +8,7 @@ import { storeDirFor } from '../assets';
 import type { CairnServices } from '../services';
 import { localFolders } from '../pack/folders';
 import { nodeRuntime, type NodeRuntime } from './nodeRuntime';
+import { readSettings, SECTION } from '../settings';
 
 export const MCP_PROVIDER_ID = 'cairn.mcpServers';
 
@@ -20,7 +21,8 @@ export function mcpServerDefinitions(context: vscode.ExtensionContext, runtime: 
   const cli = path.join(context.extensionUri.fsPath, 'dist', 'cli.js');
   const version = String((context.extension.packageJSON as { version?: unknown }).version ?? '0.0.0');
   return folders.map((folder) => {
-    const args = [cli, 'mcp', '--root', folder.uri.fsPath, '--store', storeDirFor(context, folder)];
+    const counting = readSettings(folder.uri).agent.usageCounters;
+    const args = [cli, 'mcp', '--root', folder.uri.fsPath, '--store', storeDirFor(context, folder), ...(counting ? [] : ['--no-usage'])];
     const server = new vscode.McpStdioServerDefinition(serverLabel(folder, folders.length), runtime.command, args, { ...runtime.env }, version);
     server.cwd = folder.uri;
     return server;
@@ -45,5 +47,11 @@ export function registerMcpServerProvider(services: CairnServices): vscode.Dispo
     },
     resolveMcpServerDefinition: (server) => server,
   };
-  return [changed, lm.registerMcpServerDefinitionProvider(MCP_PROVIDER_ID, provider), vscode.workspace.onDidChangeWorkspaceFolders(() => changed.fire())];
+  return [
+    changed,
+    lm.registerMcpServerDefinitionProvider(MCP_PROVIDER_ID, provider),
+    vscode.workspace.onDidChangeWorkspaceFolders(() => changed.fire()),
+    // The servers' arguments carry the usage setting (`--no-usage`).
+    vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration(`${SECTION}.agent.usageCounters`) && changed.fire()),
+  ];
 }

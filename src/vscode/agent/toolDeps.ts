@@ -10,9 +10,11 @@ import type { FileSearchResponse, IndexFreshness as SearchIndexFreshness, IndexS
 import type * as vscode from 'vscode';
 
 import type { ContextRegistry } from '../../core/registry';
-import type { FreshnessState, FreshnessSummary, IndexFreshness } from '../../mcp/freshness';
-import { ToolError } from '../../mcp/errors';
-import type { ToolDeps, ToolEngine } from '../../mcp/tools';
+import type { FreshnessPolicy, FreshnessState, FreshnessSummary } from '../../core/api';
+import { ToolError } from '../../tools/errors';
+import type { ToolDeps, ToolEngine } from '../../tools/tools';
+import { usageAllowedByEnv, UsageCounters } from '../../tools/usage';
+import { storeDirFor } from '../assets';
 import type { CairnServices, FolderState } from '../services';
 
 /** How long a tool call waits for a running refresh before answering from the index as it is. */
@@ -53,7 +55,7 @@ function searchFreshness(s: FolderState | undefined): SearchIndexFreshness {
 }
 
 /** Freshness as the extension keeps it: by watching files, not by checking before each query. */
-export class WatchedFreshness implements IndexFreshness {
+export class WatchedFreshness implements FreshnessPolicy {
   private lastIdleAtMs: number | undefined;
   private busySinceMs: number | undefined;
   private readonly subscription: vscode.Disposable;
@@ -180,7 +182,7 @@ function folderRegistry(services: CairnServices, folder: vscode.WorkspaceFolder)
 
 /** ToolDeps per workspace folder, created on first use and kept (their freshness tracks state). */
 export class FolderToolDeps implements vscode.Disposable {
-  private readonly byFolder = new Map<string, { deps: ToolDeps; freshness: WatchedFreshness }>();
+  private readonly byFolder = new Map<string, { deps: ToolDeps; freshness: WatchedFreshness; usage: UsageCounters }>();
 
   constructor(private readonly services: CairnServices) {}
 
@@ -189,14 +191,23 @@ export class FolderToolDeps implements vscode.Disposable {
     let entry = this.byFolder.get(key);
     if (!entry) {
       const freshness = new WatchedFreshness(this.services, folder);
+      const log = (message: string): void => this.services.log.error(`[${folder.name}] ${message}`);
+      // The setting is asked on every call, so turning it off stops counting at once.
+      const usage = new UsageCounters({
+        root: folder.uri.fsPath,
+        storeDir: storeDirFor(this.services.context, folder),
+        enabled: () => usageAllowedByEnv() && this.services.settings(folder).agent.usageCounters,
+        log: (message) => this.services.log.warn(`[${folder.name}] ${message}`),
+      });
       const deps: ToolDeps = {
         root: folder.uri.fsPath,
         engine: folderToolEngine(this.services, folder),
         freshness,
         registry: folderRegistry(this.services, folder),
-        log: (message) => this.services.log.error(`[${folder.name}] ${message}`),
+        log,
+        usage,
       };
-      entry = { deps, freshness };
+      entry = { deps, freshness, usage };
       this.byFolder.set(key, entry);
     }
     return entry.deps;
@@ -208,12 +219,17 @@ export class FolderToolDeps implements vscode.Disposable {
     for (const [key, entry] of this.byFolder) {
       if (keep.has(key)) continue;
       entry.freshness.dispose();
+      void entry.usage.close();
       this.byFolder.delete(key);
     }
   }
 
   dispose(): void {
-    for (const entry of this.byFolder.values()) entry.freshness.dispose();
+    for (const entry of this.byFolder.values()) {
+      entry.freshness.dispose();
+      // Written in the background: a deactivating extension host gives it a moment.
+      void entry.usage.close();
+    }
     this.byFolder.clear();
   }
 }

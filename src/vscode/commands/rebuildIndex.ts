@@ -25,6 +25,7 @@ export const rebuildIndexCommand: CairnCommand = {
     const asked = (arg as { skipConfirmation?: unknown } | undefined)?.skipConfirmation !== true;
     if (asked && (await vscode.window.showWarningMessage(rebuildQuestion(target, engine.paused), { modal: true }, REBUILD_BUTTON)) !== REBUILD_BUTTON) return;
     if (engine.paused) engine.resume();
+    engine.retry();
     // The status bar item and the Index view show the progress (and a rebuild, a notification).
     await engine.rebuild(target).catch((e: unknown) => vscode.window.showErrorMessage(`Cairn: rebuild failed: ${e instanceof Error ? e.message : String(e)}`));
   },

@@ -1,8 +1,12 @@
 // The Index view: per workspace folder, what is indexed and how fresh it is — state, file and
 // chunk counts, "updated 2 min ago", languages, and skipped files grouped by reason (expandable
-// to the paths). Relative times are redrawn every 30 s while the view is visible.
+// to the paths), and the agents' use of Cairn's tools (the store's usage.json, read
+// asynchronously). Relative times are redrawn every 30 s while the view is visible.
 import type { IndexStatus } from '../../core/api';
 import * as vscode from 'vscode';
+
+import { compactCount, describeEconomy, economyShare, onUsageWritten, readUsage, spanEconomy, usageAllowedByEnv, usageTotals, type ToolUsage, type UsageRead } from '../../tools/usage';
+import { readSettings, SECTION } from '../settings';
 
 import { bytes, clockTime, count, formatNumber, languageName, progressPercent, progressText, refreshWords, relativeTime, skipDetail } from '../format';
 import type { EngineClient, FolderState } from '../services';
@@ -17,7 +21,8 @@ type IndexNode =
   | { type: 'language'; folderUri: string; id: string; files: number }
   | { type: 'skipped'; folderUri: string; status: IndexStatus }
   | { type: 'reason'; folderUri: string; reason: string; paths: Array<{ path: string; detail?: string }> }
-  | { type: 'skippedFile'; folderUri: string; path: string; reason: string; detail?: string };
+  | { type: 'skippedFile'; folderUri: string; path: string; reason: string; detail?: string }
+  | { type: 'usage'; folderUri: string; usage: UsageRead; counting: boolean };
 
 const STATE_ICONS: Record<FolderState['kind'], [string, string?]> = {
   starting: ['loading~spin'],
@@ -106,6 +111,43 @@ function folderChildren(state: FolderState): IndexNode[] {
   return out;
 }
 
+const usageWords = (c: ToolUsage): string => `${count(c.calls, 'call')} · ${count(c.results, 'result')} · ${compactCount(c.tokensServed)} tokens`;
+
+function usageTooltip(name: string, c: ToolUsage): string {
+  return [
+    `${name}: ${count(c.calls, 'call')}, ${count(c.errors, 'error')}`,
+    `${count(c.results, 'result')} listed, ${formatNumber(c.tokensServed)} tokens served`,
+    ...(c.wholeFileTokens ? [`the whole files of its spans: ${formatNumber(c.wholeFileTokens)} tokens`] : []),
+    `${count(c.spansLaterRead, 'span')} read later with read_span`,
+  ].join('\n');
+}
+
+/** Per tool, then since when: the children of a folder's "Agent tool use" node. */
+function usageChildren(node: Extract<IndexNode, { type: 'usage' }>): IndexNode[] {
+  const summary = node.usage.summary;
+  if (!summary) return [];
+  const key = node.folderUri;
+  const tools = Object.entries(summary.tools).sort((a, b) => b[1].calls - a[1].calls || a[0].localeCompare(b[0]));
+  const e = spanEconomy(summary);
+  const economy: IndexNode[] = e.wholeFileTokens
+    ? [
+        {
+          type: 'info',
+          id: `${key}:usage:economy`,
+          label: `Served ${compactCount(e.tokensServed)} tokens`,
+          description: `whole files ${compactCount(e.wholeFileTokens)} · ${economyShare(e)}`,
+          icon: 'dashboard',
+          tooltip: `Answers made of spans were ${formatNumber(e.tokensServed)} tokens; the whole files those spans came from are ${formatNumber(e.wholeFileTokens)} tokens (${economyShare(e)}).`,
+        },
+      ]
+    : [];
+  return [
+    ...economy,
+    ...tools.map(([name, c]) => ({ type: 'info' as const, id: `${key}:usage:${name}`, label: name, description: usageWords(c), icon: c.errors ? 'warning' : 'tools', tooltip: usageTooltip(name, c) })),
+    { type: 'info', id: `${key}:usage:since`, label: `Since ${new Date(summary.since).toLocaleString()}`, description: `last call ${relativeTime(summary.updatedAt)}`, icon: 'history' },
+  ];
+}
+
 export class IndexTreeProvider implements vscode.TreeDataProvider<IndexNode>, vscode.Disposable {
   private readonly emitter = new vscode.EventEmitter<void>();
   readonly onDidChangeTreeData = this.emitter.event;
@@ -116,11 +158,13 @@ export class IndexTreeProvider implements vscode.TreeDataProvider<IndexNode>, vs
     this.emitter.fire();
   }
 
-  getChildren(node?: IndexNode): IndexNode[] {
+  getChildren(node?: IndexNode): IndexNode[] | Promise<IndexNode[]> {
     if (!node) return this.engine.states().map((state) => ({ type: 'folder', state }));
     switch (node.type) {
       case 'folder':
-        return folderChildren(node.state);
+        return this.withUsage(node.state);
+      case 'usage':
+        return usageChildren(node);
       case 'languages':
         return Object.entries(node.languages)
           .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
@@ -135,6 +179,19 @@ export class IndexTreeProvider implements vscode.TreeDataProvider<IndexNode>, vs
       default:
         return [];
     }
+  }
+
+  /** The folder's nodes plus its tool-use counters, read from the store without blocking. */
+  private async withUsage(state: FolderState): Promise<IndexNode[]> {
+    const nodes = folderChildren(state);
+    const storeDir = state.status?.storeDir;
+    if (!storeDir) return nodes;
+    const usage = await readUsage(storeDir);
+    const node: IndexNode = { type: 'usage', folderUri: state.folder.uri.toString(), usage, counting: usageAllowedByEnv() && readSettings(state.folder.uri).agent.usageCounters };
+    // Diagnostics stay last, where the eye looks for problems.
+    const firstDiagnostic = nodes.findIndex((n) => n.type === 'info' && n.id.includes(':diag:'));
+    nodes.splice(firstDiagnostic < 0 ? nodes.length : firstDiagnostic, 0, node);
+    return nodes;
   }
 
   getTreeItem(node: IndexNode): vscode.TreeItem {
@@ -192,6 +249,24 @@ export class IndexTreeProvider implements vscode.TreeDataProvider<IndexNode>, vs
         item.iconPath = new vscode.ThemeIcon(node.reason === 'secret-name' ? 'lock' : node.reason === 'too-large' ? 'file-binary' : 'circle-slash');
         return item;
       }
+      case 'usage': {
+        const summary = node.usage.summary;
+        const item = new vscode.TreeItem('Agent tool use', summary ? Collapsed : None);
+        item.id = `${node.folderUri}:usage`;
+        item.iconPath = new vscode.ThemeIcon('pulse');
+        const totals = summary ? usageTotals(summary) : undefined;
+        const off = node.counting ? '' : ' (counting off)';
+        item.description = totals ? `${count(totals.calls, 'call')}${off}` : node.counting ? 'no calls yet' : 'counting off';
+        item.tooltip = new vscode.MarkdownString(
+          [
+            totals && summary ? `**${count(totals.calls, 'tool call')}** since ${new Date(summary.since).toLocaleString()}; ${describeEconomy(summary) ?? 'no answer made of spans yet'}.` : 'No agent has called Cairn\'s tools on this folder yet.',
+            '',
+            ...(node.usage.problem ? [`Warning: ${node.usage.problem}.`, ''] : []),
+            `Counted on this machine only, in the folder's index store; never sent anywhere. ${node.counting ? 'Turn off with' : 'Counting is off:'} \`cairn.agent.usageCounters\`.`,
+          ].join('\n'),
+        );
+        return item;
+      }
       case 'skippedFile': {
         const item = new vscode.TreeItem(node.path, None);
         item.id = `${node.folderUri}:skip:${node.path}`;
@@ -225,5 +300,14 @@ export function createIndexView(engine: EngineClient): vscode.Disposable[] {
   const tick = setInterval(() => {
     if (view.visible) provider.refresh();
   }, TICK_MS);
-  return [provider, view, engine.onDidChangeState(redraw), { dispose: () => (clearInterval(tick), clearTimeout(pending)) }];
+  // The counters change outside the engine: this process's tools write them, MCP servers too (seen when shown again).
+  return [
+    provider,
+    view,
+    engine.onDidChangeState(redraw),
+    onUsageWritten(redraw),
+    view.onDidChangeVisibility((e) => e.visible && redraw()),
+    vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration(`${SECTION}.agent.usageCounters`) && redraw()),
+    { dispose: () => (clearInterval(tick), clearTimeout(pending)) },
+  ];
 }

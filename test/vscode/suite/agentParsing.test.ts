@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { classify, packTask, whereSubject } from '../../../src/vscode/agent/chatParticipant';
 import { invocationMessages } from '../../../src/vscode/agent/lmTools';
 import { findOnPath, pickNodeRuntime } from '../../../src/vscode/agent/nodeRuntime';
-import { toolSpecs } from '../../../src/mcp/tools';
+import { toolSpecs } from '../../../src/tools/tools';
 
 describe('Agent features: reading questions and picking a runtime', () => {
   it('classifies chat questions', () => {

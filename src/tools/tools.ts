@@ -2,7 +2,7 @@
 // model), zod input schema, JSON Schema, and handler. The MCP server registers them; a VS Code
 // language-model-tools adapter can reuse `toolSpecs` and `runTool` unchanged. Handlers are a
 // thin layer over the engine and the context registry and never touch the SDK.
-import type { ContextPack, FileSearchResponse, GuidanceEntry, IndexStatus, PackOptions, RefreshMode, SearchOptions, SearchResponse, SymbolOptions, SymbolResponse } from '../core/api';
+import type { ContextPack, FileSearchResponse, GuidanceEntry, IndexStatus, PackOptions, RefreshMode, SearchHit, SearchOptions, SearchResponse, SymbolOptions, SymbolResponse } from '../core/api';
 import { z } from 'zod/v4';
 
 import { ADVISORY_NOTICE, type ContextRegistry } from '../core/registry';
@@ -10,10 +10,12 @@ import { registryGuidance } from '../core/pack/guidance';
 import { renderPackMarkdown } from '../core/pack/markdown';
 import { normaliseRequestedPath } from './confine';
 import { ToolError } from './errors';
-import type { FreshnessState, IndexFreshness } from './freshness';
+import type { FreshnessPolicy, FreshnessState } from '../core/api';
 import { parseSpanRef, readSpan, renderSpan, type SpanRef } from './readSpan';
 import { describeFreshness, describeRefresh, fitFiles, fitHits, renderStatus } from './render';
 import { describeFetchFailure, renderRegistryFetch, renderRegistrySearch, TRUST_LINE } from './renderRegistry';
+import type { Served, ServedSpan, UsageRecorder } from './usage';
+import { estimateTokens } from '../core/pack/markdown';
 
 /** The engine calls the tools make (the `Engine` class satisfies it; a worker-thread proxy can too). */
 export interface ToolEngine {
@@ -30,18 +32,25 @@ export interface ToolDeps {
   root: string;
   engine: ToolEngine;
   /** Brings the index up to date before queries; refresh_index goes through it too. */
-  freshness: IndexFreshness;
+  freshness: FreshnessPolicy;
   /** The context registry; without it the context_* tools report that none is configured. */
   registry?: Pick<ContextRegistry, 'search' | 'get'>;
   /** Internal errors are reported here (stderr in the server). */
   log?: (message: string) => void;
   now?: () => number;
+  /** Local tool-use counters (usage.ts); absent when the user turned them off. */
+  usage?: UsageRecorder;
 }
 
 export interface ToolResult {
   /** The same shape as an MCP tool result's content: one or more text parts. */
   content: Array<{ type: 'text'; text: string }>;
   isError?: boolean;
+}
+
+/** A result plus what it held, for the usage counters; `runTool` hands front ends the result alone. */
+export interface ToolAnswer extends ToolResult {
+  served?: Served;
 }
 
 /** MCP tool annotations: hints for clients, never relied upon for safety. */
@@ -61,7 +70,7 @@ export interface ToolSpec {
   jsonSchema: Record<string, unknown>;
   annotations: ToolHints;
   /** Runs with arguments already validated by `inputSchema` (use `runTool` for raw arguments). */
-  run(args: unknown, deps: ToolDeps): Promise<ToolResult>;
+  run(args: unknown, deps: ToolDeps): Promise<ToolAnswer>;
 }
 
 function defineTool<S extends z.ZodObject>(def: {
@@ -70,7 +79,7 @@ function defineTool<S extends z.ZodObject>(def: {
   description: string;
   input: S;
   annotations: ToolHints;
-  run: (args: z.output<S>, deps: ToolDeps) => Promise<ToolResult>;
+  run: (args: z.output<S>, deps: ToolDeps) => Promise<ToolAnswer>;
 }): ToolSpec {
   return {
     name: def.name,
@@ -83,8 +92,19 @@ function defineTool<S extends z.ZodObject>(def: {
   };
 }
 
+/**
+ * The one-line hint that ends an answer: the call most likely to be useful next, spelled out
+ * with its arguments so a model can make it as written.
+ */
+export function nextCall(tool: string, args: Record<string, unknown>, why: string): string {
+  return `next: ${tool} ${JSON.stringify(args)} — ${why}`;
+}
+
 const text = (...parts: string[]): ToolResult => ({ content: parts.map((t) => ({ type: 'text' as const, text: t })) });
 const failure = (message: string): ToolResult => ({ content: [{ type: 'text', text: message }], isError: true });
+const serving = (result: ToolResult, served: Served): ToolAnswer => ({ ...result, served });
+/** A hit as the counters see it: where, and how big its whole file was when indexed. */
+const servedSpan = (hit: SearchHit): ServedSpan => ({ path: hit.path, startLine: hit.startLine, endLine: hit.endLine, ...(hit.indexed ? { fileBytes: hit.indexed.size } : {}) });
 
 // --- shared argument schemas -------------------------------------------------------------
 
@@ -119,8 +139,9 @@ const searchCode = defineTool({
   name: 'search_code',
   title: 'Search code and docs',
   description: [
+    'Use this instead of grep, rg or reading whole files to find where something is implemented, configured or documented: it answers from an index of the whole workspace in one call, about 2,500 tokens at most by default.',
     'Ranked search over the workspace\'s indexed code and documentation. Returns the best matching chunks (functions, classes, methods, Markdown sections) as `path:start-end` spans with a short preview from each chunk\'s best-matching line (numbered `LINE: `; JSON: previewLine, matchLines), matched words marked «like this».',
-    'Use it to find where something is implemented, configured or documented when you do not know the exact name; use find_symbol when you know an identifier, get_context_pack to gather everything a task needs, and read_span to read a result in full.',
+    'Use find_symbol instead when you know an identifier, get_context_pack to gather everything a task needs, and read_span to read a result in full. The answer ends with a `next:` line naming the call most likely to help next.',
     'provider: "index" (default; ranked by words and identifier parts), "ripgrep" (exact text, or a regular expression with regex=true), "hybrid" (both, fused). scope: "auto" (default) puts code first when the query looks like code or a task, "code" prefers code over prose strongly, "docs" returns prose only.',
     'groupBy: "chunk" (default) lists chunks, at most 3 per file on a page; "file" ranks files by all their matching chunks, each with its best spans (limit then counts files) — use it to decide which files to open.',
     'The index is refreshed incrementally before answering (at most every few seconds); the answer says how current it was.',
@@ -164,10 +185,16 @@ const searchCode = defineTool({
     const response = await deps.engine.search(a.query, options);
     if (response.index.generation === 0) throw missingIndex(state);
     const warnings = [...response.warnings, ...response.diagnostics.filter((d) => d.severity !== 'info').map((d) => d.message)];
+    const top = response.results[0];
+    const next = top
+      ? nextCall('read_span', { span: top.docid }, 'read the best result in full')
+      : a.provider === 'ripgrep'
+        ? nextCall('search_code', { query: a.query, provider: 'index' }, 'ranked search by words and identifier parts')
+        : nextCall('search_code', { query: a.query, provider: 'ripgrep' }, 'exact text, including files the index ranks low');
     const hits = fitHits(response.results, {
       format: a.format,
       maxTokens: a.maxTokens,
-      reserved: note,
+      reserved: `${note}\n${next}`,
       firstNumber: a.offset + 1,
       previewLines: a.previewLines,
       tag: (hit) => `  (score ${hit.score.toFixed(2)})`,
@@ -176,14 +203,15 @@ const searchCode = defineTool({
     const more = response.total - nextOffset;
     const plus = response.totalIsLowerBound ? '+' : '';
     const moreLine = more > 0 ? `${more}${plus} more results; call again with offset=${nextOffset}${hits.omitted ? ` (${hits.omitted} of this page left out to fit maxTokens=${a.maxTokens})` : ''}` : '';
+    const served = { results: hits.json.length, spans: response.results.slice(0, hits.json.length).map(servedSpan) };
     if (a.format === 'json') {
-      return text(JSON.stringify({ query: a.query, provider: a.provider, total: response.total, ...(plus ? { totalIsLowerBound: true } : {}), offset: a.offset, results: hits.json, index: note, ...(moreLine ? { more: moreLine } : {}), warnings }));
+      return serving(text(JSON.stringify({ query: a.query, provider: a.provider, total: response.total, ...(plus ? { totalIsLowerBound: true } : {}), offset: a.offset, results: hits.json, index: note, ...(moreLine ? { more: moreLine } : {}), warnings, next })), served);
     }
     const head =
       response.results.length === 0
         ? `no results for ${JSON.stringify(a.query)} (${response.index.files} files, ${response.index.chunks} chunks indexed${a.languages || a.kinds || a.paths || a.scope === 'code' || a.scope === 'docs' ? '; filters applied' : ''})`
         : `${hits.json.length} of ${response.total}${plus} results for ${JSON.stringify(a.query)}${a.offset ? ` from offset ${a.offset}` : ''} (${a.provider} provider)`;
-    return text([head, note, '', ...hits.text, ...(moreLine ? [moreLine] : []), ...warnings.map((w) => `warning: ${w}`)].join('\n'));
+    return serving(text([head, note, '', ...hits.text, ...(moreLine ? [moreLine] : []), ...warnings.map((w) => `warning: ${w}`), next].join('\n')), served);
   },
 });
 
@@ -194,31 +222,37 @@ async function searchFilesTool(
   state: FreshnessState,
   note: string,
   options: Parameters<ToolDeps['engine']['search']>[1],
-): Promise<ToolResult> {
+): Promise<ToolAnswer> {
   const response = await deps.engine.searchFiles(a.query, { ...options, groupBy: 'file' });
   if (response.index.generation === 0) throw missingIndex(state);
   const warnings = [...response.warnings, ...response.diagnostics.filter((d) => d.severity !== 'info').map((d) => d.message)];
-  const files = fitFiles(response.files, { format: a.format, maxTokens: a.maxTokens, reserved: note, firstNumber: a.offset + 1, previewLines: a.previewLines });
+  const best = response.files[0]?.spans[0];
+  const next = best
+    ? nextCall('read_span', { span: best.docid }, 'read the best span of the first file')
+    : nextCall('search_code', { query: a.query, provider: 'ripgrep' }, 'exact text, including files the index ranks low');
+  const files = fitFiles(response.files, { format: a.format, maxTokens: a.maxTokens, reserved: `${note}\n${next}`, firstNumber: a.offset + 1, previewLines: a.previewLines });
   const nextOffset = a.offset + files.json.length;
   const more = response.total - nextOffset;
   const plus = response.totalIsLowerBound ? '+' : '';
   const moreLine = more > 0 ? `${more}${plus} more files; call again with offset=${nextOffset}${files.omitted ? ` (${files.omitted} of this page left out to fit maxTokens=${a.maxTokens})` : ''}` : '';
+  const served = { results: files.json.length, spans: response.files.slice(0, files.json.length).flatMap((f) => f.spans.map(servedSpan)) };
   if (a.format === 'json') {
-    return text(JSON.stringify({ query: a.query, provider: a.provider, groupBy: 'file', total: response.total, ...(plus ? { totalIsLowerBound: true } : {}), offset: a.offset, files: files.json, index: note, ...(moreLine ? { more: moreLine } : {}), warnings }));
+    return serving(text(JSON.stringify({ query: a.query, provider: a.provider, groupBy: 'file', total: response.total, ...(plus ? { totalIsLowerBound: true } : {}), offset: a.offset, files: files.json, index: note, ...(moreLine ? { more: moreLine } : {}), warnings, next })), served);
   }
   const head =
     response.files.length === 0
       ? `no results for ${JSON.stringify(a.query)} (${response.index.files} files, ${response.index.chunks} chunks indexed${a.languages || a.kinds || a.paths || a.scope === 'code' || a.scope === 'docs' ? '; filters applied' : ''})`
       : `${files.json.length} of ${response.total}${plus} files for ${JSON.stringify(a.query)}${a.offset ? ` from offset ${a.offset}` : ''} (${a.provider} provider, ranked as files)`;
-  return text([head, note, '', ...files.text, ...(moreLine ? [moreLine] : []), ...warnings.map((w) => `warning: ${w}`)].join('\n'));
+  return serving(text([head, note, '', ...files.text, ...(moreLine ? [moreLine] : []), ...warnings.map((w) => `warning: ${w}`), next].join('\n')), served);
 }
 
 const findSymbol = defineTool({
   name: 'find_symbol',
   title: 'Find a symbol definition',
   description: [
+    'Use this instead of grepping for a name when you know the identifier: it goes straight to the definition, not to every use.',
     'Finds where a function, class, method, type or constant is defined, by name. Exact matches (case-sensitive, then case-insensitive, then qualified names such as "Server.start") come first.',
-    'When nothing matches exactly, the answer says so plainly and lists the closest names (prefix, camel-case, fuzzy) instead. Returns `path:start-end` spans with a short preview; read one in full with read_span.',
+    'When nothing matches exactly, the answer says so plainly and lists the closest names (prefix, camel-case, fuzzy) instead. Returns `path:start-end` spans with a short preview (about 2,000 tokens at most by default) and a `next:` line; read one in full with read_span.',
   ].join(' '),
   input: z
     .object({
@@ -243,19 +277,25 @@ const findSymbol = defineTool({
       : r.results.length
         ? `no exact match for ${JSON.stringify(a.name)}; the closest names are below (they are NOT the symbol asked for)`
         : `no symbol named ${JSON.stringify(a.name)} and nothing close; try search_code`;
+    const first = r.results[0];
+    const next =
+      r.exact && first
+        ? nextCall('read_span', { span: first.docid }, 'read the definition in full')
+        : nextCall('search_code', { query: a.name }, 'search by words when the name is not a definition here');
     const hits = fitHits(r.results, {
       format: a.format,
       maxTokens: a.maxTokens,
-      reserved: `${head}\n${note}`,
+      reserved: `${head}\n${note}\n${next}`,
       firstNumber: 1,
       previewLines: a.previewLines,
       tag: (hit) => `  [${hit.match}${hit.qualifiedName && hit.qualifiedName !== (hit.context || hit.symbol) ? `: ${hit.qualifiedName}` : ''}]`,
     });
     const cut = hits.omitted ? `${hits.omitted} more results left out to fit maxTokens=${a.maxTokens}` : '';
+    const served = { results: hits.json.length, spans: r.results.slice(0, hits.json.length).map(servedSpan) };
     if (a.format === 'json') {
-      return text(JSON.stringify({ name: a.name, exact: r.exact, summary: head, results: hits.json, index: note, ...(cut ? { more: cut } : {}) }));
+      return serving(text(JSON.stringify({ name: a.name, exact: r.exact, summary: head, results: hits.json, index: note, ...(cut ? { more: cut } : {}), next })), served);
     }
-    return text([head, note, '', ...hits.text, ...(cut ? [cut] : []), ...r.diagnostics.filter((d) => d.severity !== 'info').map((d) => `warning: ${d.message}`)].join('\n'));
+    return serving(text([head, note, '', ...hits.text, ...(cut ? [cut] : []), ...r.diagnostics.filter((d) => d.severity !== 'info').map((d) => `warning: ${d.message}`), next].join('\n')), served);
   },
 });
 
@@ -264,7 +304,7 @@ const getContextPack = defineTool({
   title: 'Context pack for a task',
   description: [
     'Gathers what to read for a coding task within a token budget: the must-inspect spans with their code (named files/symbols first, then lexical matches, definitions they call, imports, tests and docs), related files with one-line reasons, and what was considered and left out.',
-    'Use it at the start of a task instead of many searches. Pass files or spans you already know are irrelevant as negatives. Returns the pack as Markdown (format "json" or "both" for the structured pack).',
+    'Use it at the start of a task instead of many searches or reading whole files: one call returns the code to read, within budgetTokens (default 6,000). Pass files or spans you already know are irrelevant as negatives. Returns the pack as Markdown (format "json" or "both" for the structured pack).',
     'Guidance entries listed from the context registry are advisory; read them with context_get.',
   ].join(' '),
   input: z
@@ -292,17 +332,31 @@ const getContextPack = defineTool({
       refresh: 'never',
       ...(deps.registry ? { guidance: registryGuidance(deps.registry) } : {}),
     });
+    const withoutCode = pack.mustInspect.find((i) => i.text === undefined);
+    const related = pack.relatedFiles[0];
+    const next = withoutCode
+      ? nextCall('read_span', { span: `${withoutCode.path}:${withoutCode.startLine}-${withoutCode.endLine}` }, 'the first span the budget left without its code')
+      : related
+        ? nextCall('read_span', { path: related.path }, `a related file (${related.reason})`)
+        : nextCall('search_code', { query: a.task }, 'more candidates than the pack holds');
     const footer = [
       '---',
       `${pack.mustInspect.length} spans, ${pack.relatedFiles.length} related files, ${pack.usedTokens}/${pack.budgetTokens} tokens`,
       note,
       ...(pack.guidance.length ? [`Guidance entries: ${ADVISORY_NOTICE}`] : []),
       ...pack.warnings.map((w) => `warning: ${w}`),
+      next,
     ].join('\n');
     const markdown = `${renderPackMarkdown(pack)}\n${footer}`;
-    if (a.format === 'markdown') return text(markdown);
-    const json = JSON.stringify({ ...pack, index: { ...pack.index, note } });
-    return a.format === 'json' ? text(json) : text(markdown, json);
+    // Pack items carry no file sizes: the counters look them up after the answer is sent.
+    const served: Served = {
+      results: pack.mustInspect.length + pack.relatedFiles.length,
+      spans: pack.mustInspect.map((i) => ({ path: i.path, startLine: i.startLine, endLine: i.endLine })),
+      mentioned: pack.relatedFiles.map((f) => ({ path: f.path })),
+    };
+    if (a.format === 'markdown') return serving(text(markdown), served);
+    const json = JSON.stringify({ ...pack, index: { ...pack.index, note }, next });
+    return serving(a.format === 'json' ? text(json) : text(markdown, json), served);
   },
 });
 
@@ -314,7 +368,7 @@ const readSpanTool = defineTool({
   description: [
     'Returns the current text of a file span from the working tree, with line numbers: pass span "src/app.ts:40-80" (also "path:40" or "path#L40-L80"), or path with optional startLine/endLine.',
     'Paths are relative to the workspace root; absolute paths, "..", and links leading outside the root are refused, as are secret-looking files (.env, keys). Long spans are cut to maxLines/maxTokens and the answer says where to continue.',
-    'Read the spans other tools return instead of whole files.',
+    'Read the spans other tools return instead of whole files: a span costs its lines, a whole file all of them (at most 300 lines and 6,000 tokens by default).',
   ].join(' '),
   input: z
     .object({
@@ -329,8 +383,8 @@ const readSpanTool = defineTool({
     .strict(),
   annotations: { readOnlyHint: true, openWorldHint: false },
   async run(a, deps) {
-    const ref = spanRefOf(a);
-    return text(renderSpan(readSpan(deps.root, ref, { maxLines: a.maxLines, maxTokens: a.maxTokens }), a.lineNumbers));
+    const span = readSpan(deps.root, spanRefOf(a), { maxLines: a.maxLines, maxTokens: a.maxTokens });
+    return serving(text(renderSpan(span, a.lineNumbers)), { results: 1, read: { path: span.path, startLine: span.startLine, endLine: span.endLine, fileBytes: span.fileBytes } });
   },
 });
 
@@ -366,7 +420,7 @@ const contextSearch = defineTool({
   annotations: { readOnlyHint: true },
   async run(a, deps) {
     const r = await registryOf(deps).search(a.query, { limit: a.limit, ...(a.language ? { language: a.language } : {}) });
-    return text(renderRegistrySearch(r, a.maxTokens));
+    return serving(text(renderRegistrySearch(r, a.maxTokens)), { results: r.results.length });
   },
 });
 
@@ -398,7 +452,7 @@ const contextGet = defineTool({
       ...(a.sourceId !== undefined ? { sourceId: a.sourceId } : {}),
     });
     if (!r.ok && r.files.length === 0) return failure(`${describeFetchFailure(r)}\n${TRUST_LINE}`);
-    return text(renderRegistryFetch(r, a.maxTokens));
+    return serving(text(renderRegistryFetch(r, a.maxTokens)), { results: r.files.length });
   },
 });
 
@@ -461,10 +515,28 @@ const refreshIndexTool = defineTool({
 /** Every tool, in the order clients list them. */
 export const toolSpecs: readonly ToolSpec[] = [searchCode, findSymbol, getContextPack, readSpanTool, contextSearch, contextGet, indexStatus, refreshIndexTool];
 
-/** Validates raw arguments and runs a tool. Never throws: every failure is an `isError` result. */
+/**
+ * Validates raw arguments and runs a tool. Never throws: every failure is an `isError` result.
+ * The call is counted (`deps.usage`) in memory before the answer is returned; nothing waits on a write.
+ */
 export async function runTool(name: string, args: unknown, deps: ToolDeps): Promise<ToolResult> {
   const spec = toolSpecs.find((t) => t.name === name);
+  // Unknown names are not counted: a client must not be able to add keys to the usage file.
   if (!spec) return failure(`unknown tool ${JSON.stringify(name)}; the tools are ${toolSpecs.map((t) => t.name).join(', ')}`);
+  const { served, ...result } = await answer(spec, args, deps);
+  if (deps.usage) {
+    try {
+      const tokens = result.content.reduce((sum, c) => sum + estimateTokens(c.text), 0);
+      deps.usage.record(name, { isError: result.isError === true, tokens, ...(served ?? { results: 0 }) });
+    } catch (e) {
+      deps.log?.(`usage counters: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  }
+  return result;
+}
+
+async function answer(spec: ToolSpec, args: unknown, deps: ToolDeps): Promise<ToolAnswer> {
+  const name = spec.name;
   const parsed = spec.inputSchema.safeParse(args ?? {});
   if (!parsed.success) return failure(`invalid arguments for ${name}: ${describeIssues(parsed.error.issues)}`);
   try {

@@ -4,7 +4,7 @@
 
 import type { FileHit, IndexStatus, RefreshReport, SearchHit, SymbolHit } from '../core/api';
 import { estimateTokens } from '../core/pack/markdown';
-import type { FreshnessState, FreshnessSummary } from './freshness';
+import type { FreshnessState, FreshnessSummary } from '../core/api';
 
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`;
 

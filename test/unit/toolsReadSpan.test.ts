@@ -5,9 +5,9 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { normaliseRequestedPath, resolveInsideRoot } from '../../src/mcp/confine';
-import { ToolError } from '../../src/mcp/errors';
-import { parseSpanRef, readSpan, renderSpan } from '../../src/mcp/readSpan';
+import { normaliseRequestedPath, resolveInsideRoot } from '../../src/tools/confine';
+import { ToolError } from '../../src/tools/errors';
+import { parseSpanRef, readSpan, renderSpan } from '../../src/tools/readSpan';
 
 const LIMITS = { maxLines: 300, maxTokens: 6000 };
 

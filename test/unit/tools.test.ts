@@ -7,8 +7,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
-import type { FreshnessState, IndexFreshness } from '../../src/mcp/freshness';
-import { runTool, toolSpecs, type ToolDeps, type ToolEngine } from '../../src/mcp/tools';
+import type { FreshnessPolicy, FreshnessState } from '../../src/core/api';
+import { runTool, toolSpecs, type ToolDeps, type ToolEngine } from '../../src/tools/tools';
 
 const textOf = (r: { content: Array<{ text: string }> }): string => r.content.map((c) => c.text).join('\n');
 
@@ -40,7 +40,7 @@ function deps(root: string, over: { state?: FreshnessState; exists?: boolean } =
     },
     status: () => status(exists),
   };
-  const freshness: IndexFreshness = {
+  const freshness: FreshnessPolicy = {
     ensureFresh: async () => over.state ?? { kind: 'recent', checkedAgoMs: 10 },
     refreshNow: async () => over.state ?? { kind: 'recent', checkedAgoMs: 10 },
     describe: () => ({ minIntervalMs: 3000 }),
@@ -69,6 +69,29 @@ describe('mcp tool definitions', () => {
     const search = toolSpecs[0]!.jsonSchema as { required?: string[]; properties: Record<string, { default?: unknown }> };
     assert.deepEqual(search.required, ['query']);
     assert.equal(search.properties.limit?.default, 10);
+  });
+
+  it('each tool that replaces grep or whole-file reads says so, and how big its answer is by default', () => {
+    const steering: Record<string, RegExp[]> = {
+      search_code: [/instead of grep, rg or reading whole files/, /2,500 tokens/, /`next:` line/],
+      find_symbol: [/instead of grepping for a name/, /2,000 tokens/],
+      get_context_pack: [/instead of many searches or reading whole files/, /6,000/],
+      read_span: [/instead of whole files/, /300 lines and 6,000 tokens/],
+    };
+    for (const [name, patterns] of Object.entries(steering)) {
+      const spec = toolSpecs.find((t) => t.name === name)!;
+      for (const p of patterns) assert.match(spec.description, p, name);
+    }
+  });
+
+  it('an empty answer ends with the next call worth making, spelled out', async () => {
+    const d = deps(root);
+    const last = async (tool: string, args: Record<string, unknown>): Promise<string> => textOf(await runTool(tool, args, d)).split('\n').at(-1)!;
+    assert.equal(await last('search_code', { query: 'retry backoff' }), 'next: search_code {"query":"retry backoff","provider":"ripgrep"} — exact text, including files the index ranks low');
+    assert.equal(await last('search_code', { query: 'retry', provider: 'ripgrep' }), 'next: search_code {"query":"retry","provider":"index"} — ranked search by words and identifier parts');
+    assert.equal(await last('find_symbol', { name: 'Retry' }), 'next: search_code {"query":"Retry"} — search by words when the name is not a definition here');
+    const json = JSON.parse(textOf(await runTool('search_code', { query: 'retry', format: 'json' }, d))) as { next: string };
+    assert.match(json.next, /^next: search_code /);
   });
 
   it('runTool reports unknown tools and invalid arguments, argument by argument', async () => {

@@ -47,6 +47,8 @@ export interface SpanText {
   endLine: number;
   /** Lines in the file. */
   totalLines: number;
+  /** The whole file's size in bytes (what reading it all would have cost). */
+  fileBytes: number;
   lines: string[];
   /** Plain-language notes on clamping: what was asked, what was returned, how to get the rest. */
   notes: string[];
@@ -55,7 +57,8 @@ export interface SpanText {
 /** Reads the span from the working tree. Throws ToolError for anything the caller can fix. */
 export function readSpan(root: string, ref: SpanRef, limits: SpanLimits): SpanText {
   const file = resolveInsideRoot(root, ref.path);
-  const lines = splitLines(readTextFile(file.realPath, file.relPath));
+  const fileText = readTextFile(file.realPath, file.relPath);
+  const lines = splitLines(fileText.text);
   const total = lines.length;
   const notes: string[] = [];
   if (total === 0) throw new ToolError(`${file.relPath} is empty`);
@@ -90,10 +93,10 @@ export function readSpan(root: string, ref: SpanRef, limits: SpanLimits): SpanTe
     const limit = shownEnd < end ? `maxTokens=${limits.maxTokens} (about ${estimateTokens(out.join('\n'))} tokens returned)` : `maxLines=${limits.maxLines}`;
     notes.push(`cut to fit ${limit}: returned lines ${start}-${shownEnd} of the ${start}-${requestedEnd} asked for; continue with startLine=${shownEnd + 1}`);
   }
-  return { path: file.relPath, startLine: start, endLine: shownEnd, totalLines: total, lines: out, notes };
+  return { path: file.relPath, startLine: start, endLine: shownEnd, totalLines: total, fileBytes: fileText.bytes, lines: out, notes };
 }
 
-function readTextFile(realPath: string, relPath: string): string {
+function readTextFile(realPath: string, relPath: string): { text: string; bytes: number } {
   let opened: { fd: number; stats: fs.Stats };
   try {
     // The path is already resolved; refusing a link here catches one swapped in since, and a
@@ -110,7 +113,7 @@ function readTextFile(realPath: string, relPath: string): string {
     if (bytes.subarray(0, BINARY_SNIFF_BYTES).includes(0)) throw new ToolError(`${relPath} is a binary file; read_span returns text only`);
     let text = bytes.toString('utf8');
     if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-    return text;
+    return { text, bytes: bytes.length };
   } catch (e) {
     if (e instanceof ToolError) throw e;
     throw new ToolError(describeFsError(e, relPath));

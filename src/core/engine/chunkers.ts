@@ -1,0 +1,92 @@
+// Who chunks for a refresh: worker threads for real jobs, this thread for a few saved files
+// (starting workers and loading grammars in each costs more than chunking a handful of files).
+// Owns both pools' lifetimes, so the engine and the index thread share one policy.
+import type { ChunkingPolicy } from '../chunking/policy';
+import type { ChunkPool } from '../chunking/pool';
+import type { ChunkStrategy, Diagnostic } from '../types';
+import type { Chunker } from './indexer';
+
+/** Jobs smaller than this are chunked in-process even when a worker script is available. */
+const IN_PROCESS_BYTES = 256 * 1024;
+
+export interface ChunkersOptions {
+  grammarsDir: string;
+  /** Chunk worker entry; without it chunking runs in this thread. */
+  workerScript?: string;
+  /** Worker threads (default: one per core; 0: this thread only). */
+  workers?: number;
+  policy: ChunkingPolicy;
+  strategy: ChunkStrategy;
+}
+
+export class Chunkers {
+  private threadPool?: Promise<ChunkPool>;
+  private localPool?: Promise<ChunkPool>;
+  private readonly warmLanguages = new Set<string>();
+
+  constructor(private readonly options: ChunkersOptions) {}
+
+  chunker(): Chunker {
+    return {
+      chunk: async (docs) => {
+        const bytes = docs.reduce((n, d) => n + d.text.length, 0);
+        const threads = this.options.workerScript && this.options.workers !== 0 && (this.threadPool || bytes > IN_PROCESS_BYTES);
+        const pool = threads ? await (this.threadPool ??= this.createPool(this.options.workers)) : await this.local();
+        return pool.chunk(docs);
+      },
+    };
+  }
+
+  /**
+   * Loads the grammars of `samples` (one path per language) in this thread and parses a line
+   * of each, so the next save does not wait for V8 to optimise a freshly loaded parser.
+   */
+  async warm(samples: ReadonlyArray<{ path: string; language: string }>): Promise<void> {
+    if (this.options.strategy !== 'ast') return;
+    const cold = samples.filter((s) => !this.warmLanguages.has(s.language));
+    if (cold.length === 0) return;
+    const pool = await this.local();
+    await pool.chunk(cold.map((s) => ({ path: s.path, text: '\n', size: 1, mtimeMs: 0, hash: '', language: s.language })));
+    for (const s of cold) this.warmLanguages.add(s.language);
+  }
+
+  /** Problems the pools met (a worker that would not start, a grammar that would not load). */
+  async diagnostics(): Promise<Diagnostic[]> {
+    const found: Diagnostic[] = [];
+    for (const p of [this.threadPool, this.localPool]) for (const d of (p ? await p : undefined)?.diagnostics ?? []) found.push(d);
+    return found;
+  }
+
+  /**
+   * Lets the worker threads go: they keep the wasm memory of the largest file they parsed
+   * (hundreds of MB after a cold index). A later big job starts new ones.
+   */
+  async releaseThreads(): Promise<void> {
+    const pool = this.threadPool;
+    this.threadPool = undefined;
+    await (await pool?.catch(() => undefined))?.close();
+  }
+
+  async close(): Promise<void> {
+    const pools = [this.threadPool, this.localPool];
+    this.threadPool = this.localPool = undefined;
+    await Promise.all(pools.map(async (p) => (await p?.catch(() => undefined))?.close()));
+  }
+
+  private local(): Promise<ChunkPool> {
+    return (this.localPool ??= this.createPool(0));
+  }
+
+  private async createPool(workers: number | undefined): Promise<ChunkPool> {
+    const { ChunkPool } = await import('../chunking/pool');
+    return ChunkPool.create({
+      workerScript: this.options.workerScript ?? '',
+      grammarsDir: this.options.grammarsDir,
+      workers,
+      policy: this.options.policy,
+      strategy: this.options.strategy,
+      // Worker threads also analyse chunks for the index, so this thread only appends postings.
+      analyze: true,
+    });
+  }
+}

@@ -1,0 +1,55 @@
+// A refresh run in this thread: the indexer with an engine's options. The engine calls it for
+// incremental refreshes, and the index thread (indexWorker.ts) for builds from nothing, so both
+// index exactly alike without the index thread running an engine of its own.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { DiscoveryOptions } from '../discovery';
+import type { ChunkingPolicy } from '../chunking/policy';
+import type { IndexStore } from '../store/store';
+import type { EngineOptions, RefreshOptions, RefreshReport } from '../api';
+import type { Chunkers } from './chunkers';
+
+export interface LocalRefreshContext {
+  /** Absolute, resolved. */
+  root: string;
+  store: IndexStore;
+  options: Pick<EngineOptions, 'discovery' | 'strategy' | 'lockTimeoutMs'>;
+  policy: ChunkingPolicy;
+  chunkers: Chunkers;
+}
+
+export async function refreshHere(ctx: LocalRefreshContext, refresh: RefreshOptions): Promise<RefreshReport> {
+  const { refreshIndex } = await import('./indexer');
+  const report = await refreshIndex(
+    {
+      root: ctx.root,
+      store: ctx.store,
+      discovery: discoveryWithoutStore(ctx.options.discovery ?? {}, ctx.root, ctx.store.dir),
+      policy: ctx.policy,
+      strategy: ctx.options.strategy ?? 'ast',
+      chunker: async () => ctx.chunkers.chunker(),
+      lockTimeoutMs: ctx.options.lockTimeoutMs,
+    },
+    refresh,
+  );
+  for (const d of await ctx.chunkers.diagnostics()) if (!report.diagnostics.some((x) => x.code === d.code)) report.diagnostics.push(d);
+  return report;
+}
+
+/**
+ * Discovery options that leave out the store when it lies inside the root: a store indexing
+ * its own segments changes with every refresh and never settles.
+ */
+export function discoveryWithoutStore(discovery: Partial<DiscoveryOptions>, root: string, storeDir: string): Partial<DiscoveryOptions> {
+  const real = (p: string): string => {
+    try {
+      return fs.realpathSync(p);
+    } catch {
+      return path.resolve(p);
+    }
+  };
+  const rel = path.relative(real(root), real(storeDir));
+  if (rel === '' || rel.startsWith('..') || path.isAbsolute(rel)) return discovery;
+  const glob = `${rel.split(path.sep).join('/').replace(/[*?[\]{}()!]/g, '\\$&')}/**`;
+  return { ...discovery, exclude: [...(discovery.exclude ?? []), glob] };
+}

@@ -1,0 +1,362 @@
+// The one place a long-lived host schedules refreshes of one root: requests are COALESCED (a
+// burst of saves or a branch switch becomes one `refresh(only)`; a whole-root refresh or a
+// rebuild absorbs any path list), run one at a time, can wait for a quiet moment (file events),
+// and can be paused (the running refresh is cancelled and its work kept for `resume`).
+// It is also the freshness policy tools wait on: with a watcher reporting every change, a query
+// waits only for work already queued; without one, the whole root is checked at most once per
+// interval. A caller waits a bounded time; a longer refresh keeps running in the background.
+import type { FreshnessPolicy, FreshnessState, FreshnessSummary, RefreshOptions, RefreshProgress, RefreshQueueState, RefreshReport } from '../api';
+
+export interface RefreshableIndex {
+  refresh(options: RefreshOptions): Promise<RefreshReport>;
+  /** Readies the next save and queries while idle (Engine.warmUp). */
+  warmUp?(): Promise<void>;
+}
+
+export interface RefreshRequest {
+  /** Relative paths (files or folders); undefined: the whole root. */
+  only?: string[];
+  rebuild?: boolean;
+}
+
+export interface RefreshQueueOptions {
+  /** Without a watcher, a whole-root check runs at most once per this interval (0: before every query). */
+  minIntervalMs?: number;
+  /** How long ensureFresh/refreshNow wait before answering from the index as it is. */
+  waitMs?: number;
+  /** How long file events must be quiet before the refresh they asked for starts. */
+  debounceMs?: number;
+  now?: () => number;
+  /** Where failures are reported. */
+  log?: (message: string) => void;
+  /** Called whenever `state()` may have changed. */
+  onChange?: () => void;
+  onProgress?: (progress: RefreshProgress) => void;
+  /** After every completed refresh, with what it was asked to do. */
+  onRefreshed?: (report: RefreshReport, request: { only?: string[]; rebuild: boolean }) => void;
+}
+
+export const DEFAULT_MIN_INTERVAL_MS = 3000;
+export const DEFAULT_WAIT_MS = 25_000;
+export const DEFAULT_DEBOUNCE_MS = 300;
+
+interface Waiter {
+  resolve: (report: RefreshReport | undefined) => void;
+  reject: (e: Error) => void;
+}
+
+interface Pending {
+  all: boolean;
+  rebuild: boolean;
+  paths: Set<string>;
+  waiters: Waiter[];
+  /** Not started before this time (file events wait for quiet). */
+  notBeforeMs: number;
+}
+
+interface Running {
+  request: Pending;
+  controller: AbortController;
+  startedAtMs: number;
+  progress?: RefreshProgress;
+  done: Promise<void>;
+}
+
+const PAUSED = 'paused';
+const SUPERSEDED = 'superseded';
+const CANCELLED = 'cancelled';
+
+export class RefreshQueue implements FreshnessPolicy {
+  private readonly minIntervalMs: number;
+  private readonly waitMs: number;
+  private readonly debounceMs: number;
+  private readonly now: () => number;
+  private pending?: Pending;
+  private running?: Running;
+  private timer?: NodeJS.Timeout;
+  private paused = false;
+  private closed = false;
+  private lastReport?: RefreshReport;
+  private error?: string;
+  /** When the last whole-root check started that succeeded or failed. */
+  private lastCheckedAtMs?: number;
+  private lastFailure?: string;
+  private idleWaiters: Array<() => void> = [];
+  /** A watcher reports every change of the root: queries need no whole-root check. */
+  watching = false;
+
+  constructor(
+    private readonly index: RefreshableIndex,
+    private readonly options: RefreshQueueOptions = {},
+  ) {
+    this.minIntervalMs = options.minIntervalMs ?? DEFAULT_MIN_INTERVAL_MS;
+    this.waitMs = options.waitMs ?? DEFAULT_WAIT_MS;
+    this.debounceMs = options.debounceMs ?? DEFAULT_DEBOUNCE_MS;
+    this.now = options.now ?? Date.now;
+  }
+
+  /**
+   * Queues a refresh and resolves with the report of the run that covered it, or undefined when
+   * it did not run (paused, with the work kept; closed). `afterQuiet`: it comes from file events,
+   * so it waits until they have been quiet for the debounce time.
+   */
+  request(request: RefreshRequest, afterQuiet = false): Promise<RefreshReport | undefined> {
+    if (this.closed) return Promise.resolve(undefined);
+    const p = (this.pending ??= { all: false, rebuild: false, paths: new Set(), waiters: [], notBeforeMs: 0 });
+    if (request.rebuild) p.rebuild = p.all = true;
+    if (request.only === undefined) p.all = true;
+    else for (const path of request.only) p.paths.add(path);
+    // Anything not from file events starts now, taking queued file events along.
+    p.notBeforeMs = afterQuiet ? Math.max(p.notBeforeMs, this.now() + this.debounceMs) : 0;
+    const done = new Promise<RefreshReport | undefined>((resolve, reject) => {
+      if (this.paused) resolve(undefined);
+      else p.waiters.push({ resolve, reject });
+    });
+    // A rebuild makes the running refresh pointless.
+    if (request.rebuild && this.running && !this.running.request.rebuild) this.running.controller.abort(SUPERSEDED);
+    this.schedule();
+    this.changed();
+    return done;
+  }
+
+  /** Cancels the running refresh, keeping its work queued for the next run (settings changed). */
+  restart(): void {
+    this.running?.controller.abort(SUPERSEDED);
+  }
+
+  /** Cancels the running refresh and drops its work; its callers get an AbortError. */
+  cancelRunning(): void {
+    this.running?.controller.abort(CANCELLED);
+  }
+
+  /** Cancels the running refresh; its work and everything queued wait for `resume`. */
+  pause(): void {
+    if (this.paused) return;
+    this.paused = true;
+    this.running?.controller.abort(PAUSED);
+    // Whoever waits for queued work is not kept waiting while paused.
+    for (const w of this.pending?.waiters.splice(0) ?? []) w.resolve(undefined);
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    this.changed();
+    this.settleIdle();
+  }
+
+  resume(): void {
+    if (!this.paused) return;
+    this.paused = false;
+    this.schedule();
+    this.changed();
+  }
+
+  get isPaused(): boolean {
+    return this.paused;
+  }
+
+  /** Resolves once nothing is running or queued (at once while paused). */
+  whenIdle(): Promise<void> {
+    if (this.isIdle()) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  state(): RefreshQueueState {
+    const r = this.running;
+    const kind = r ? 'refreshing' : this.paused ? 'paused' : this.error !== undefined ? 'error' : 'idle';
+    return {
+      kind,
+      queued: this.pending !== undefined,
+      ...(r ? { running: { startedAtMs: r.startedAtMs, rebuild: r.request.rebuild, ...(r.request.all ? {} : { paths: r.request.paths.size }), ...(r.progress ? { progress: r.progress } : {}) } } : {}),
+      ...(this.lastReport ? { lastReport: this.lastReport } : {}),
+      ...(this.error !== undefined ? { error: this.error } : {}),
+    };
+  }
+
+  // --- the freshness policy tools wait on -----------------------------------------------------
+
+  async ensureFresh(): Promise<FreshnessState> {
+    if (this.paused) return { kind: 'failed', message: 'indexing is paused' };
+    if (this.watching || this.checkedRecently()) {
+      if (this.isIdle()) return this.recent();
+      // A query does not wait for file events to go quiet: what they asked for runs now.
+      this.startQueuedNow();
+      return this.awaitBounded(this.whenIdle().then(() => this.lastReport));
+    }
+    // Join a whole-root check already queued or running; otherwise queue one.
+    const whole = this.running?.request.all ? this.running.done.then(() => this.lastReport) : undefined;
+    return this.awaitBounded(whole ?? this.request({}));
+  }
+
+  async refreshNow(paths?: string[]): Promise<FreshnessState> {
+    if (this.paused) return { kind: 'failed', message: 'indexing is paused' };
+    return this.awaitBounded(this.request(paths ? { only: paths } : {}));
+  }
+
+  describe(): FreshnessSummary {
+    const r = this.running;
+    return {
+      minIntervalMs: this.watching ? 0 : this.minIntervalMs,
+      watching: this.watching,
+      ...(this.lastCheckedAtMs !== undefined ? { lastCheckedAtMs: this.lastCheckedAtMs } : {}),
+      ...(r
+        ? { running: { startedAgoMs: this.now() - r.startedAtMs, ...(r.request.all ? {} : { paths: [...r.request.paths].sort() }), ...(r.progress ? { progress: r.progress } : {}) } }
+        : {}),
+      ...(this.lastFailure ? { lastFailure: this.lastFailure } : {}),
+    };
+  }
+
+  /** The tree was just verified from outside (a watcher started, or a full check ran elsewhere). */
+  markVerified(atMs = this.now()): void {
+    this.lastCheckedAtMs = atMs;
+  }
+
+  /** Cancels the running refresh, drops the queue and waits for the refresh to stop. */
+  async close(): Promise<void> {
+    this.closed = true;
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    const running = this.running;
+    running?.controller.abort(CANCELLED);
+    for (const w of this.pending?.waiters.splice(0) ?? []) w.resolve(undefined);
+    this.pending = undefined;
+    await running?.done;
+    this.settleIdle();
+  }
+
+  private checkedRecently(): boolean {
+    const last = this.lastCheckedAtMs;
+    return last !== undefined && this.now() - last < this.minIntervalMs;
+  }
+
+  private recent(): FreshnessState {
+    const last = this.lastCheckedAtMs ?? this.now();
+    return { kind: 'recent', checkedAgoMs: this.now() - last, ...(this.lastFailure ? { lastFailure: this.lastFailure } : {}) };
+  }
+
+  private isIdle(): boolean {
+    return !this.running && (!this.pending || this.paused || this.closed);
+  }
+
+  private async awaitBounded(work: Promise<RefreshReport | undefined>): Promise<FreshnessState> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<'timeout'>((resolve) => {
+      timer = setTimeout(() => resolve('timeout'), this.waitMs);
+      timer.unref();
+    });
+    try {
+      const outcome = await Promise.race([work, timeout]);
+      if (outcome === 'timeout') {
+        const r = this.running;
+        return { kind: 'refreshing', startedAgoMs: r ? this.now() - r.startedAtMs : this.waitMs, ...(r?.progress ? { progress: r.progress } : {}) };
+      }
+      if (outcome === undefined) return this.paused ? { kind: 'failed', message: 'indexing is paused' } : this.recent();
+      return { kind: 'refreshed', report: outcome };
+    } catch (e) {
+      return { kind: 'failed', message: e instanceof Error ? e.message : String(e) };
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private startQueuedNow(): void {
+    if (this.pending && this.pending.notBeforeMs > 0) {
+      this.pending.notBeforeMs = 0;
+      this.schedule();
+    }
+  }
+
+  /** Starts the next run now, or arms the timer for when its quiet time is over. */
+  private schedule(): void {
+    if (this.running || this.paused || this.closed || !this.pending) return;
+    const wait = this.pending.notBeforeMs - this.now();
+    if (wait > 0) {
+      if (!this.timer) {
+        this.timer = setTimeout(() => {
+          this.timer = undefined;
+          this.schedule();
+        }, wait);
+      }
+      return;
+    }
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    const request = this.pending;
+    this.pending = undefined;
+    const controller = new AbortController();
+    const running: Running = { request, controller, startedAtMs: this.now(), done: Promise.resolve() };
+    this.running = running;
+    running.done = this.run(running);
+  }
+
+  private async run(running: Running): Promise<void> {
+    const { request, controller } = running;
+    const only = request.all ? undefined : [...request.paths].sort();
+    this.changed();
+    try {
+      const report = await this.index.refresh({
+        ...(only ? { only } : {}),
+        ...(request.rebuild ? { rebuild: true } : {}),
+        signal: controller.signal,
+        onProgress: (p) => {
+          running.progress = p;
+          this.options.onProgress?.(p);
+        },
+      });
+      this.running = undefined;
+      this.lastReport = report;
+      this.error = undefined;
+      if (!only) {
+        this.lastCheckedAtMs = running.startedAtMs;
+        this.lastFailure = undefined;
+        // A long-lived host stays up between calls: ready what the next ones need while idle.
+        void this.index.warmUp?.();
+      }
+      // Report first: a query can already see the new generation.
+      this.options.onRefreshed?.(report, { ...(only ? { only } : {}), rebuild: request.rebuild });
+      for (const w of request.waiters) w.resolve(report);
+    } catch (e) {
+      this.running = undefined;
+      const reason: unknown = controller.signal.aborted ? controller.signal.reason : undefined;
+      if (reason === PAUSED || reason === SUPERSEDED) {
+        this.requeue(request);
+        if (reason === PAUSED) for (const w of this.pending?.waiters.splice(0) ?? []) w.resolve(undefined);
+      } else {
+        const error = e instanceof Error ? e : new Error(String(e));
+        if (reason === CANCELLED) {
+          for (const w of request.waiters) w.reject(Object.assign(new Error('the refresh was cancelled'), { name: 'AbortError' }));
+        } else {
+          this.error = error.message;
+          // A failed whole-root check is retried after the interval, not on every query.
+          if (!only) {
+            this.lastCheckedAtMs = running.startedAtMs;
+            this.lastFailure = error.message;
+          }
+          this.options.log?.(`index refresh failed: ${error.message}`);
+          for (const w of request.waiters) w.reject(error);
+        }
+      }
+    }
+    this.changed();
+    this.schedule();
+    this.settleIdle();
+  }
+
+  /** Puts a cancelled request back in front of whatever arrived since (it starts at once). */
+  private requeue(request: Pending): void {
+    const later = this.pending;
+    this.pending = request;
+    request.notBeforeMs = 0;
+    if (!later) return;
+    request.all ||= later.all;
+    request.rebuild ||= later.rebuild;
+    for (const p of later.paths) request.paths.add(p);
+    request.waiters.push(...later.waiters);
+  }
+
+  private settleIdle(): void {
+    if (this.isIdle()) for (const resolve of this.idleWaiters.splice(0)) resolve();
+  }
+
+  private changed(): void {
+    this.options.onChange?.();
+  }
+}

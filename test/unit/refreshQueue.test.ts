@@ -1,0 +1,289 @@
+// The refresh queue every long-lived host schedules with (src/core/engine/refreshQueue.ts): as a
+// freshness policy, refresh on the first query, then at most once per interval (or never, with a
+// watcher); concurrent queries share one refresh; a slow refresh keeps running while callers get
+// an answer; failures are reported and retried after the interval. As a queue: requests are
+// coalesced, file events wait for quiet, a rebuild supersedes, pausing keeps the work.
+import type { RefreshOptions, RefreshReport } from '../../src/core/api';
+import * as assert from 'node:assert/strict';
+
+import { RefreshQueue } from '../../src/core/engine/refreshQueue';
+
+function report(over: Partial<RefreshReport> = {}): RefreshReport {
+  return {
+    at: new Date(0).toISOString(),
+    durationMs: 5,
+    filesScanned: 3,
+    added: 0,
+    changed: 0,
+    removed: 0,
+    unchanged: 3,
+    chunksAdded: 0,
+    chunksRemoved: 0,
+    generation: 1,
+    files: 3,
+    chunks: 9,
+    skipped: [],
+    skippedByReason: {},
+    diagnostics: [],
+    rebuilt: false,
+    ...over,
+  };
+}
+
+/** An index whose refreshes are recorded and finish when the test says so. */
+class FakeIndex {
+  calls: RefreshOptions[] = [];
+  private pending: Array<{ resolve: (r: RefreshReport) => void; reject: (e: Error) => void }> = [];
+  autoFinish = true;
+  fail?: Error;
+
+  refresh(options: RefreshOptions): Promise<RefreshReport> {
+    this.calls.push(options);
+    if (this.fail) return Promise.reject(this.fail);
+    if (this.autoFinish) return Promise.resolve(report());
+    return new Promise((resolve, reject) => {
+      this.pending.push({ resolve, reject });
+      options.signal?.addEventListener('abort', () => reject(new Error('aborted')), { once: true });
+    });
+  }
+
+  warmUps = 0;
+  async warmUp(): Promise<void> {
+    this.warmUps++;
+  }
+
+  finishAll(): void {
+    for (const p of this.pending.splice(0)) p.resolve(report({ changed: 1 }));
+  }
+}
+
+describe('refresh queue: freshness policy', () => {
+  let clock: number;
+  const now = (): number => clock;
+  beforeEach(() => (clock = 1_000_000));
+
+  it('readies the index for the next calls after each whole-root refresh, not after a refresh of some paths', async () => {
+    const index = new FakeIndex();
+    const f = new RefreshQueue(index, { minIntervalMs: 3000, now });
+    await f.ensureFresh();
+    assert.equal(index.warmUps, 1);
+    await f.refreshNow(['src/a.ts']);
+    assert.equal(index.warmUps, 1);
+    clock += 3000;
+    await f.ensureFresh();
+    assert.equal(index.warmUps, 2);
+  });
+
+  it('refreshes on the first query, then not again within the interval, then again after it', async () => {
+    const index = new FakeIndex();
+    const f = new RefreshQueue(index, { minIntervalMs: 3000, now });
+    assert.equal((await f.ensureFresh()).kind, 'refreshed');
+    clock += 2999;
+    const recent = await f.ensureFresh();
+    assert.deepEqual(recent, { kind: 'recent', checkedAgoMs: 2999 });
+    assert.equal(index.calls.length, 1);
+    clock += 1;
+    assert.equal((await f.ensureFresh()).kind, 'refreshed');
+    assert.equal(index.calls.length, 2);
+    assert.equal(index.calls[0]?.only, undefined, 'a whole-root refresh');
+  });
+
+  it('with interval 0 refreshes before every query', async () => {
+    const index = new FakeIndex();
+    const f = new RefreshQueue(index, { minIntervalMs: 0, now });
+    await f.ensureFresh();
+    await f.ensureFresh();
+    assert.equal(index.calls.length, 2);
+  });
+
+  it('concurrent queries share one refresh', async () => {
+    const index = new FakeIndex();
+    index.autoFinish = false;
+    const f = new RefreshQueue(index, { now });
+    const both = Promise.all([f.ensureFresh(), f.ensureFresh()]);
+    await new Promise((r) => setImmediate(r));
+    index.finishAll();
+    const states = await both;
+    assert.deepEqual(states.map((s) => s.kind), ['refreshed', 'refreshed']);
+    assert.equal(index.calls.length, 1);
+  });
+
+  it('answers "refreshing" after the wait while the refresh goes on, and records it when done', async () => {
+    const index = new FakeIndex();
+    index.autoFinish = false;
+    const f = new RefreshQueue(index, { waitMs: 20, now });
+    const state = await f.ensureFresh();
+    assert.equal(state.kind, 'refreshing');
+    assert.ok(f.describe().running, 'describe shows the running refresh');
+    assert.equal((await f.ensureFresh()).kind, 'refreshing', 'a second query joins the same refresh');
+    assert.equal(index.calls.length, 1);
+    index.finishAll();
+    await f.close();
+    assert.equal(f.describe().lastCheckedAtMs, clock);
+    assert.equal(f.describe().running, undefined);
+  });
+
+  it('reports a failure, and retries it only after the interval', async () => {
+    const index = new FakeIndex();
+    index.fail = new Error('disk full');
+    const logged: string[] = [];
+    const f = new RefreshQueue(index, { minIntervalMs: 1000, now, log: (m) => logged.push(m) });
+    assert.deepEqual(await f.ensureFresh(), { kind: 'failed', message: 'disk full' });
+    assert.deepEqual(await f.ensureFresh(), { kind: 'recent', checkedAgoMs: 0, lastFailure: 'disk full' });
+    assert.equal(index.calls.length, 1);
+    assert.deepEqual(logged, ['index refresh failed: disk full']);
+    clock += 1000;
+    index.fail = undefined;
+    assert.equal((await f.ensureFresh()).kind, 'refreshed');
+    assert.equal(f.describe().lastFailure, undefined);
+  });
+
+  it('refreshNow always runs (only the given paths), after any refresh in progress', async () => {
+    const index = new FakeIndex();
+    index.autoFinish = false;
+    const f = new RefreshQueue(index, { now });
+    const first = f.ensureFresh();
+    const explicit = f.refreshNow(['src/a.ts']);
+    await new Promise((r) => setImmediate(r));
+    assert.equal(index.calls.length, 1, 'the explicit refresh waits for the one running');
+    index.finishAll();
+    await first;
+    await new Promise((r) => setImmediate(r));
+    assert.deepEqual(index.calls[1]?.only, ['src/a.ts']);
+    index.finishAll();
+    assert.equal((await explicit).kind, 'refreshed');
+  });
+});
+
+describe('refresh queue: scheduling', () => {
+  const tick = () => new Promise((r) => setImmediate(r));
+  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+  const asked = (index: FakeIndex) => index.calls.map((c) => (c.rebuild ? 'rebuild' : c.only ? c.only.join(',') : 'all'));
+
+  it('coalesces requests that arrive while a refresh runs into one next refresh', async () => {
+    const index = new FakeIndex();
+    index.autoFinish = false;
+    const q = new RefreshQueue(index);
+    const first = q.request({ only: ['a.ts'] });
+    const later = [q.request({ only: ['b.ts'] }), q.request({ only: ['c.ts'] }), q.request({ only: ['b.ts'] })];
+    await tick();
+    assert.deepEqual(asked(index), ['a.ts']);
+    index.finishAll();
+    await first;
+    await tick();
+    assert.deepEqual(asked(index), ['a.ts', 'b.ts,c.ts']);
+    index.finishAll();
+    const reports = await Promise.all(later);
+    assert.ok(reports.every((r) => r?.changed === 1), 'every caller gets the report of the run that covered it');
+  });
+
+  it('a whole-root request absorbs queued paths', async () => {
+    const index = new FakeIndex();
+    index.autoFinish = false;
+    const q = new RefreshQueue(index);
+    void q.request({ only: ['a.ts'] });
+    void q.request({ only: ['b.ts'] });
+    void q.request({});
+    await tick();
+    index.finishAll();
+    await tick();
+    assert.deepEqual(asked(index), ['a.ts', 'all']);
+    index.finishAll();
+    await q.whenIdle();
+  });
+
+  it('file events wait until they have been quiet for the debounce time, then run once', async () => {
+    const index = new FakeIndex();
+    const q = new RefreshQueue(index, { debounceMs: 40 });
+    void q.request({ only: ['a.ts'] }, true);
+    await sleep(25);
+    void q.request({ only: ['b.ts'] }, true);
+    await sleep(25);
+    assert.deepEqual(asked(index), [], 'still within the quiet time of the last event');
+    await q.whenIdle();
+    assert.deepEqual(asked(index), ['a.ts,b.ts']);
+  });
+
+  it('an explicit request does not wait for quiet, and takes queued file events along', async () => {
+    const index = new FakeIndex();
+    const q = new RefreshQueue(index, { debounceMs: 10_000 });
+    void q.request({ only: ['a.ts'] }, true);
+    await q.request({ only: ['b.ts'] });
+    assert.deepEqual(asked(index), ['a.ts,b.ts']);
+  });
+
+  it('a rebuild cancels the running refresh and runs with its work', async () => {
+    const index = new FakeIndex();
+    index.autoFinish = false;
+    const q = new RefreshQueue(index);
+    const first = q.request({ only: ['a.ts'] });
+    await tick();
+    const rebuild = q.request({ rebuild: true });
+    await tick();
+    assert.deepEqual(asked(index), ['a.ts', 'rebuild']);
+    index.finishAll();
+    const [a, r] = await Promise.all([first, rebuild]);
+    assert.equal(a?.changed, 1, 'the cancelled request is answered by the rebuild');
+    assert.equal(r?.changed, 1);
+  });
+
+  it('pausing cancels the running refresh and keeps its work for resume', async () => {
+    const index = new FakeIndex();
+    index.autoFinish = false;
+    const q = new RefreshQueue(index);
+    const waiting = q.request({ only: ['a.ts'] });
+    await tick();
+    q.pause();
+    assert.equal(await waiting, undefined, 'nobody is kept waiting while paused');
+    assert.deepEqual(q.state().kind, 'paused');
+    assert.equal(q.state().queued, true);
+    assert.equal(await q.request({ only: ['b.ts'] }), undefined);
+    await q.whenIdle();
+    assert.deepEqual(asked(index), ['a.ts']);
+    index.autoFinish = true;
+    q.resume();
+    await q.whenIdle();
+    assert.deepEqual(asked(index), ['a.ts', 'a.ts,b.ts']);
+    assert.equal(q.state().queued, false);
+  });
+
+  it('with a watcher, a query waits only for queued work, never for a whole-root check', async () => {
+    const index = new FakeIndex();
+    const q = new RefreshQueue(index, { debounceMs: 60_000, minIntervalMs: 0 });
+    q.watching = true;
+    q.markVerified();
+    assert.equal((await q.ensureFresh()).kind, 'recent');
+    assert.deepEqual(asked(index), []);
+    void q.request({ only: ['a.ts'] }, true);
+    const state = await q.ensureFresh();
+    assert.equal(state.kind, 'refreshed', 'the edit the watcher saw is indexed before the answer, without waiting for quiet');
+    assert.deepEqual(asked(index), ['a.ts']);
+    assert.equal(q.describe().watching, true);
+  });
+
+  it('a failed refresh rejects its callers and shows in the state until one succeeds', async () => {
+    const index = new FakeIndex();
+    index.fail = new Error('disk full');
+    const q = new RefreshQueue(index);
+    await assert.rejects(q.request({ only: ['a.ts'] }), /disk full/);
+    assert.deepEqual([q.state().kind, q.state().error], ['error', 'disk full']);
+    index.fail = undefined;
+    await q.request({ only: ['a.ts'] });
+    assert.equal(q.state().kind, 'idle');
+  });
+
+  it('close cancels the running refresh and answers queued callers', async () => {
+    const index = new FakeIndex();
+    index.autoFinish = false;
+    const q = new RefreshQueue(index);
+    const running = q.request({ only: ['a.ts'] });
+    const queued = q.request({ only: ['b.ts'] });
+    await tick();
+    await q.close();
+    await assert.rejects(running, (e: Error) => e.name === 'AbortError');
+    assert.equal(await queued, undefined);
+    assert.equal(await q.request({}), undefined, 'a closed queue runs nothing');
+    assert.deepEqual(asked(index), ['a.ts']);
+  });
+});
+
