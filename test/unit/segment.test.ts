@@ -27,6 +27,13 @@ function chunk(path: string, start: number, end: number, kind: ChunkKind, symbol
   return { docid: makeDocid(path, start, end), id: makeChunkId(path, kind, symbol, start, text), path, startLine: start, endLine: end, text, language: 'typescript', kind, symbol, context: symbol, signature: `function ${symbol}()` };
 }
 
+/** One document's field lengths, read into an array of the caller's own. */
+function lengthsOf(seg: Segment, doc: number): number[] {
+  const out = new Uint16Array(FIELDS.length);
+  seg.readFieldLengths(doc, out, 0);
+  return [...out];
+}
+
 function build(files: Array<[string, Chunk[]]>): Uint8Array {
   const b = new SegmentBuilder();
   for (const [path, chunks] of files) b.addFile({ path, size: 10, mtimeMs: 1, hash: 'h', language: 'typescript' }, chunks);
@@ -217,7 +224,7 @@ describe('segment format', () => {
         ['call7x3', 'shared2', 'word500', 'handler_3_4ünï', 'mod9', 'missing'].map((t) => {
           const i = s.findTerm(t);
           const docs = i >= 0 && s.df(i) > 0 ? [...s.postings(i).docs] : [];
-          return { t, i, docs, files: i >= 0 && s.fileDf(i) > 0 ? [...s.filePostings(i).files] : [], rows: docs.slice(0, 3).map((d) => [s.symbolOf(d), s.contextOf(d), s.record(d), s.id(d), s.docStart.at(d), s.docEnd.at(d), s.startByteOf(d), s.fileOf(d).path, [...s.fieldLengthPage(d >>> 9)].slice(0, 6)]) };
+          return { t, i, docs, files: i >= 0 && s.fileDf(i) > 0 ? [...s.filePostings(i).files] : [], rows: docs.slice(0, 3).map((d) => [s.symbolOf(d), s.contextOf(d), s.record(d), s.id(d), s.docStart.at(d), s.docEnd.at(d), s.startByteOf(d), s.fileOf(d).path, lengthsOf(s, (d >>> 9) << 9), lengthsOf(s, d)]) };
         });
       reads = 0;
       const warm = answer(seg);
@@ -257,12 +264,64 @@ describe('segment format', () => {
         seg.readFieldLengths(doc, lens, 0);
         assert.deepEqual([...lens], [...expected.subarray(doc * FIELDS.length, (doc + 1) * FIELDS.length)], `document ${doc}`);
       }
+      // Whole pages, in an order where pages share buffers and come back after others took them.
       for (const page of [0, LENGTH_PAGE_SLOTS, 0, pages - 1, pages - 1 - LENGTH_PAGE_SLOTS, 1, pages - 1]) {
         const first = page << LENGTH_PAGE_SHIFT;
-        const want = expected.subarray(first * FIELDS.length, Math.min(first + (1 << LENGTH_PAGE_SHIFT), seg.docCount) * FIELDS.length);
-        assert.deepEqual([...seg.fieldLengthPage(page)], [...want], `page ${page}`);
+        const end = Math.min(first + (1 << LENGTH_PAGE_SHIFT), seg.docCount);
+        const read: number[] = [];
+        for (let doc = first; doc < end; doc++) read.push(...lengthsOf(seg, doc));
+        assert.deepEqual(read, [...expected.subarray(first * FIELDS.length, end * FIELDS.length)], `page ${page}`);
+        for (const doc of [first, end - 1]) assert.equal(seg.fieldLength(doc, 4), expected[doc * FIELDS.length + 4], `document ${doc}'s body`);
       }
-      assert.throws(() => seg.fieldLengthPage(pages), CorruptDataError);
+      assert.throws(() => seg.readFieldLengths(seg.docCount, lens, 0), CorruptDataError);
+      assert.throws(() => seg.fieldLength(seg.docCount, 0), CorruptDataError);
+      source.close();
+    });
+  });
+
+  it('an answer read from a segment file stays as it was however much is read after it', () => {
+    // Read buffers are reused: more length pages than buffers, deflated and plain postings
+    // lists, path postings, dictionary blocks and string blocks, all read from the file.
+    const files: Array<[string, Chunk[]]> = [];
+    for (let f = 0; f < 160; f++) {
+      const p = `src/held${f % 9}/f${f}.ts`;
+      files.push([p, Array.from({ length: 60 }, (_, i) => chunk(p, 2 * i + 1, 2 * i + 2, 'function', `fn${f}_${i}`, `common word${i} w${f}x ${'filler '.repeat(1 + ((f * 60 + i) % 37))}`))]);
+    }
+    const bytes = build(files);
+    withSegmentFile(bytes, (file) => {
+      const reference = new Segment('seg-h.cseg', bytes);
+      const source = new FileSource(file);
+      const seg = new Segment('seg-h.cseg', source);
+      const lastPage = ((seg.docCount - 1) >>> LENGTH_PAGE_SHIFT) << LENGTH_PAGE_SHIFT;
+      /** Answers of every kind, as a caller holds them: typed arrays and objects, not copies. */
+      const answers = (s: Segment) => {
+        const lens = [0, 1, lastPage].map((doc) => {
+          const out = new Uint16Array(FIELDS.length);
+          s.readFieldLengths(doc, out, 0);
+          return out;
+        });
+        const terms = ['common', 'word7', 'w3x', 'held4', 'fn42_7'].map((t) => s.findTerm(t));
+        return {
+          lens,
+          postings: terms.map((i) => (s.df(i) > 0 ? s.postings(i) : undefined)),
+          read: terms.map((i) => (s.df(i) > 0 ? s.readPostings(i) : undefined)),
+          files: terms.map((i) => (s.fileDf(i) > 0 ? s.filePostings(i) : undefined)),
+          termAt: terms.map((i) => s.termAt(i)),
+          rows: [0, 700, seg.docCount - 1].map((d) => [s.symbolOf(d), s.contextOf(d), s.record(d), s.id(d), s.pathOf(d)]),
+        };
+      };
+      const held = answers(seg);
+      // Everything else, read from the file through the same buffers.
+      const lens = new Uint16Array(FIELDS.length);
+      for (let doc = seg.docCount - 1; doc >= 0; doc -= 37) seg.readFieldLengths(doc, lens, 0);
+      for (let i = 0; i < seg.termCount; i += 7) {
+        if (seg.df(i) > 0) seg.readPostings(i);
+        if (seg.fileDf(i) > 0) seg.filePostings(i);
+        seg.findTerm(`${seg.termAt(i)}0`);
+      }
+      for (let d = 0; d < seg.docCount; d += 301) seg.record(d);
+      assert.ok(held.postings.some((p) => p && p.docs.length >= 1024), 'a list long enough to be deflated');
+      assert.deepEqual(held, answers(reference));
       source.close();
     });
   });

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { checkAll } from './check';
 import { analyzeQueryTerm, proseForm, tokenize, WordTable } from '../../src/core/index/tokenizer';
-import { analyzeFile, FIELDS, setWordTableLimits, type FileAnalysis } from '../../src/core/index/fields';
+import { FIELDS, FileAnalyzer, type FileAnalysis } from '../../src/core/index/fields';
 import type { Chunk } from '../../src/core/types';
 
 describe('tokenizer', () => {
@@ -55,7 +55,7 @@ describe('tokenizer', () => {
     );
   });
 
-  describe('analyzeFile: terms and frequencies, whatever the word table has seen', () => {
+  describe('FileAnalyzer: terms and frequencies, whatever the word table has seen', () => {
     const base: Chunk = { docid: 'a.ts:1-1', id: 'x', path: 'src/a.ts', startLine: 1, endLine: 1, text: '', language: 'typescript', kind: 'function', symbol: '', context: '' };
     interface FileInput {
       language: string;
@@ -122,22 +122,22 @@ describe('tokenizer', () => {
         }],
       },
     ];
-    const analyze = (input: FileInput) => analyzeFile(input.chunks.map((c) => ({ ...base, language: input.language, ...c })), input.language);
-    /** Runs `fn` with the word table's budget set to `limits`. */
-    const withLimits = <T>(limits: { words: number; chars: number }, fn: () => T): T => {
-      const previous = setWordTableLimits(limits);
-      try {
-        return fn();
-      } finally {
-        setWordTableLimits(previous);
-      }
-    };
+    const chunksOf = (input: FileInput) => input.chunks.map((c) => ({ ...base, language: input.language, ...c }));
+    const analyze = (analyzer: FileAnalyzer, input: FileInput) => analyzer.analyze(chunksOf(input), input.language);
     const other: FileInput = { language: 'typescript', chunks: [{ text: 'someOther words_here to FILL the table 42' }] };
     const tables: [string, (input: FileInput) => FileAnalysis][] = [
       // A budget of 0 empties the table before every file: every word is new.
-      ['an empty table', (input) => withLimits({ words: 0, chars: 0 }, () => analyze(input))],
-      ['a table that has seen the same words', (input) => (analyze(input), analyze(input))],
-      ['a table emptied for size after another file', (input) => withLimits({ words: 3, chars: 1_000_000 }, () => (analyze(other), analyze(input)))],
+      ['an empty table', (input) => analyze(new FileAnalyzer({ words: 0, chars: 0 }), input)],
+      ['a table that has seen the same words', (input) => {
+        const analyzer = new FileAnalyzer();
+        analyze(analyzer, input);
+        return analyze(analyzer, input);
+      }],
+      ['a table emptied for size after another file', (input) => {
+        const analyzer = new FileAnalyzer({ words: 3, chars: 1_000_000 });
+        analyze(analyzer, other);
+        return analyze(analyzer, input);
+      }],
     ];
     for (const [table, run] of tables) {
       describe(table, () => checkAll(cases, (input) => described(run(input))));
@@ -162,10 +162,11 @@ describe('tokenizer', () => {
       docid: 'a.ts:1-1', id: 'x', path: 'src/user/service.ts', startLine: 1, endLine: 1, text: 'running loadUser()',
       language: 'typescript', kind: 'function', symbol: 'loadUser', context: 'UserService.loadUser',
     };
-    const analyze = (chunk: Chunk) => analyzeFile([chunk], chunk.language);
+    const analyzer = new FileAnalyzer();
+    const analyze = (chunk: Chunk) => analyzer.analyze([chunk], chunk.language);
     const code = analyze(base);
     // One chunk: entry r of the file's dictionary is term termRefs[r] of that chunk.
-    const tf = (a: ReturnType<typeof analyzeFile>, term: string, field: string) => {
+    const tf = (a: FileAnalysis, term: string, field: string) => {
       const r = [...a.termRefs].findIndex((t) => a.terms[t] === term);
       return r < 0 ? 0 : a.tfs[r * FIELDS.length + FIELDS.indexOf(field as (typeof FIELDS)[number])];
     };

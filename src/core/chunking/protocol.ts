@@ -126,16 +126,13 @@ function isCanonical(chunk: Chunk): boolean {
   return k >= REQUIRED_KEYS;
 }
 
-/** Numbers of the file being packed; grown as needed and copied out per file. */
-let scratch = new Int32Array(4096);
-
 /** Packs a file's chunks for the pool (see PackedChunks). */
 export function toWire(doc: SourceDocument, result: FileChunks): WireFileChunks {
   const chunks = result.chunks;
   let capacity = chunks.length * MAX_INTS_PER_CHUNK;
   for (const c of chunks) capacity += c.decorators?.length ?? 0;
-  if (scratch.length < capacity) scratch = new Int32Array(Math.max(capacity, scratch.length * 2));
-  const ints = scratch;
+  // The most numbers the file can take, then the ones it took copied out: the message owns its array.
+  const ints = new Int32Array(capacity);
   // Concatenated as it goes: V8 joins the pieces lazily, and copies them once when the message is written.
   let strings = '';
   const objects: Chunk[] = [];

@@ -5,7 +5,7 @@ import type { FileChunks, SourceDocument } from '../types';
 import { createAstChunker } from './astLoader';
 import { chunkDocument, errorMessage, type ChunkContext } from './chunkFile';
 import { createParseOnly } from './parseOnly';
-import { analysisBuffers, analyzeFile } from '../index/fields';
+import { analysisBuffers, FileAnalyzer } from '../index/fields';
 import type { AstChunkerLike } from './contract';
 import { CRASH_MARKER_ENV, FAIL_START_ENV, IDLE, PROGRESS_BATCH, PROGRESS_FILE, toWire, wireTransfer, type BatchMessage, type FromWorker, type WireFileChunks, type WorkerInit } from './protocol';
 
@@ -35,6 +35,8 @@ async function main(): Promise<void> {
   const ctx: ChunkContext = { policy: init.policy, strategy: init.strategy, ast };
   const parseOnly = init.parseOnly ? await createParseOnly(init.grammarsDir) : undefined;
   const crashMarker = process.env[CRASH_MARKER_ENV];
+  // The thread's own word table, kept across batches.
+  const analyzer = init.analyze ? new FileAnalyzer() : undefined;
   const send = (m: FromWorker, transfer: ArrayBuffer[] = []): void => port.postMessage(m, transfer);
 
   const progress = init.progress;
@@ -63,7 +65,7 @@ async function main(): Promise<void> {
         result = { path: doc.path, chunks: [], strategy: 'ast', diagnostics: [] };
       } else {
         result = await chunkDocument(doc, ctx);
-        if (init.analyze) result.analysis = analyzeFile(result.chunks, doc.language);
+        if (analyzer) result.analysis = analyzer.analyze(result.chunks, doc.language);
       }
       const wire = toWire(doc, result);
       transfer.push(...wireTransfer(wire));

@@ -3,7 +3,7 @@
 // breadcrumbs compress 3-4x this way, and they were the second largest part of the store
 // after the postings.
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
-import type { LazySection, LazyU32 } from './byteSource';
+import { ReadBuffer, type LazySection, type LazyU32 } from './byteSource';
 import { ByteReader, ByteWriter, CorruptDataError } from './varint';
 import { grown } from './listPool';
 
@@ -80,6 +80,8 @@ export function encodeBlockColumn(rows: readonly string[]): { offsets: Uint32Arr
  */
 export class BlockColumn {
   private readonly blocks: Array<DecodedBlock | undefined> = [];
+  /** The column's own buffer for a block read from a file: inflated before `get` returns. */
+  private readonly packed = new ReadBuffer();
 
   constructor(
     private readonly what: string,
@@ -95,7 +97,7 @@ export class BlockColumn {
     if (!(row >= 0 && row < this.rows)) throw new CorruptDataError(`${this.what}: row ${row} outside ${this.rows}`);
     const b = Math.floor(row / BLOCK_ROWS);
     let block = this.blocks[b];
-    if (!block) this.blocks[b] = block = this.decode(b, this.blob.peek(...this.offsets.pair(b)));
+    if (!block) this.blocks[b] = block = this.decode(b, this.blob.range(...this.offsets.pair(b), this.packed));
     return block.row(row - b * BLOCK_ROWS);
   }
 

@@ -108,9 +108,19 @@ export class LazySection {
     return this.whole;
   }
 
-  range(start: number, end: number): Uint8Array {
+  /**
+   * Bytes `[start, end)`: a view of the section when it is in memory, else a fresh read, the
+   * caller's to keep. With `buffer`, a file read lands in that buffer instead, for bytes decoded
+   * at once: fresh memory costs ~17 µs a page to fault in on the benchmark machine, and a
+   * query's postings are megabytes. The buffer is the caller's own, so only the caller's next
+   * read through it changes what it returned.
+   */
+  range(start: number, end: number, buffer?: ReadBuffer): Uint8Array {
     if (this.servesWhole(start, end)) return this.all().subarray(start, end);
-    return this.source.read(this.offset + start, end - start);
+    if (!buffer || !this.source.readInto) return this.source.read(this.offset + start, end - start);
+    const into = buffer.take(end - start);
+    this.source.readInto(this.offset + start, into);
+    return into;
   }
 
   /** Reads `into.length` bytes at `start` into `into`, for callers that reuse their buffers. */
@@ -121,19 +131,6 @@ export class LazySection {
     else into.set(this.source.read(this.offset + start, into.length));
   }
 
-  /**
-   * Like `range`, for bytes decoded at once: they are only valid until the next `peek` of any
-   * section. A file read lands in one reused buffer instead of fresh memory, whose pages cost
-   * ~17 µs each to fault in on the benchmark machine (a query's postings are megabytes).
-   */
-  peek(start: number, end: number): Uint8Array {
-    if (this.servesWhole(start, end)) return this.all().subarray(start, end);
-    if (!this.source.readInto) return this.source.read(this.offset + start, end - start);
-    const into = scratch(end - start);
-    this.source.readInto(this.offset + start, into);
-    return into;
-  }
-
   /** Checks a range read and counts it; true when it is served from the whole section. */
   private servesWhole(start: number, end: number): boolean {
     if (start < 0 || end > this.length || start > end) throw new CorruptDataError(`range ${start}..${end} outside a section of ${this.length} bytes`);
@@ -141,13 +138,24 @@ export class LazySection {
   }
 }
 
-let scratchBuffer = new Uint8Array(64 * 1024);
+/**
+ * A buffer that one reader owns and reads bytes into to decode them at once (postings,
+ * dictionary blocks, string blocks), reused so a large read costs no fresh memory. Whoever
+ * holds one never hands out views of it, only what it decoded: no read elsewhere can change
+ * bytes a caller holds. (There is no buffer shared between readers.)
+ */
+export class ReadBuffer {
+  private bytes: Uint8Array | undefined;
 
-/** The shared buffer of `peek`, `length` bytes long. */
-function scratch(length: number): Uint8Array {
-  if (scratchBuffer.length < length) scratchBuffer = new Uint8Array(Math.max(length, scratchBuffer.length * 2));
-  return scratchBuffer.subarray(0, length);
+  /** The first `length` bytes of the buffer, grown to fit, for the owner's next read. */
+  take(length: number): Uint8Array {
+    if (!this.bytes || this.bytes.length < length) this.bytes = new Uint8Array(Math.max(length, 2 * (this.bytes?.length ?? 0), MIN_READ_BUFFER));
+    return this.bytes.subarray(0, length);
+  }
 }
+
+/** A read buffer's first size (a dictionary block, a string block, most postings lists). */
+const MIN_READ_BUFFER = 4 * 1024;
 
 /** Range reads after which a section is loaded whole. */
 const WIDE_READS = 512;
@@ -187,6 +195,9 @@ export class PagedU8 {
 /** A little-endian u32 column read entry by entry, like a LazySection (loaded whole when read widely). */
 export class LazyU32 {
   private view: Uint32Array | undefined;
+  /** The column's own 8 bytes for one or two entries read from a file; decoded before `at`/`pair` return. */
+  private readonly entryBytes = new Uint8Array(8);
+  private readonly oneEntry = this.entryBytes.subarray(0, 4);
 
   constructor(
     private readonly section: LazySection,
@@ -198,7 +209,9 @@ export class LazyU32 {
   at(i: number): number {
     if (!(i >= 0 && i < this.length)) throw new CorruptDataError(`entry ${i} outside a column of ${this.length}`);
     const view = this.view ?? this.wholeView();
-    return view ? (view[i] as number) : u32At(this.section.peek(i * 4, i * 4 + 4), 0);
+    if (view) return view[i] as number;
+    this.section.readInto(i * 4, this.oneEntry);
+    return u32At(this.entryBytes, 0);
   }
 
   /** Reads the whole column into memory now (a reader about to look entries up widely). */
@@ -212,18 +225,18 @@ export class LazyU32 {
     if (!(i >= 0 && i + 1 < this.length)) throw new CorruptDataError(`entries ${i}..${i + 1} outside a column of ${this.length}`);
     const view = this.view ?? this.wholeView();
     if (view) return [view[i] as number, view[i + 1] as number];
-    const b = this.section.peek(i * 4, i * 4 + 8);
-    return [u32At(b, 0), u32At(b, 4)];
+    this.section.readInto(i * 4, this.entryBytes);
+    return [u32At(this.entryBytes, 0), u32At(this.entryBytes, 4)];
   }
 
-  /** Entries `from .. to-1` with one read. */
+  /** Entries `from .. to-1` with one read, as a new array (or a view of the column in memory). */
   slice(from: number, to: number): Uint32Array {
     if (!(from >= 0 && from <= to && to <= this.length)) throw new CorruptDataError(`entries ${from}..${to} outside a column of ${this.length}`);
     const view = this.view ?? this.wholeView();
     if (view) return view.subarray(from, to);
-    const b = this.section.peek(from * 4, to * 4);
+    const bytes = this.section.range(from * 4, to * 4);
     const out = new Uint32Array(to - from);
-    for (let i = 0; i < out.length; i++) out[i] = u32At(b, i * 4);
+    for (let i = 0; i < out.length; i++) out[i] = u32At(bytes, i * 4);
     return out;
   }
 
@@ -250,9 +263,7 @@ export function checksumPageCount(dataEnd: number): number {
 }
 
 /** Whole pages read at once to be checked before they are copied out; longer reads go straight to the caller. */
-const CHECK_SCRATCH_MAX = 64 * 1024;
-let checkScratch = new Uint8Array(CHECKSUM_PAGE_BYTES);
-let partScratch: Uint8Array | undefined;
+const CHECK_READ_MAX = 64 * 1024;
 
 /**
  * A source whose bytes `[0, dataEnd)` carry a CRC-32 per 4 KB page, stored as u32s right after
@@ -270,6 +281,12 @@ export class CheckedSource implements ByteSource {
   /** The checksums, read a 4 KB page of the file at a time (1,024 pages' worth), by that page. */
   private readonly sums = new Map<number, Uint8Array>();
   private readonly sumsEnd: number;
+  /**
+   * This source's own buffers, never handed out: whole pages read to be checked, then copied
+   * out (reads of up to CHECK_READ_MAX), and the parts of a page outside a longer read.
+   */
+  private readonly pageBuffer = new ReadBuffer();
+  private readonly partBuffer = new ReadBuffer();
 
   constructor(
     private readonly raw: ByteSource,
@@ -300,14 +317,13 @@ export class CheckedSource implements ByteSource {
     if (this.isChecked(offset, end)) return this.rawInto(offset, into);
     const from = Math.floor(offset / CHECKSUM_PAGE_BYTES) * CHECKSUM_PAGE_BYTES;
     const to = Math.min(Math.ceil(end / CHECKSUM_PAGE_BYTES) * CHECKSUM_PAGE_BYTES, this.dataEnd);
-    if (to - from > CHECK_SCRATCH_MAX) {
+    if (to - from > CHECK_READ_MAX) {
       // Straight into the caller's buffer; the parts of its first and last page outside it are read apart.
       this.rawInto(offset, into);
       this.check(offset, into);
       return;
     }
-    if (checkScratch.length < to - from) checkScratch = new Uint8Array(Math.min(CHECK_SCRATCH_MAX, Math.max(to - from, checkScratch.length * 2)));
-    const pages = checkScratch.subarray(0, to - from);
+    const pages = this.pageBuffer.take(to - from);
     this.rawInto(from, pages);
     this.check(from, pages);
     into.set(pages.subarray(offset - from, end - from));
@@ -332,21 +348,20 @@ export class CheckedSource implements ByteSource {
       const pageEnd = Math.min(pageStart + CHECKSUM_PAGE_BYTES, this.dataEnd);
       const from = Math.max(pageStart, at);
       const to = Math.min(pageEnd, end);
-      let crc = pageStart < from ? crc32(this.part(pageStart, from)) : 0;
+      let crc = pageStart < from ? this.crcOf(pageStart, from, 0) : 0;
       crc = crc32(bytes.subarray(from - at, to - at), crc);
-      if (to < pageEnd) crc = crc32(this.part(to, pageEnd), crc);
+      if (to < pageEnd) crc = this.crcOf(to, pageEnd, crc);
       if (crc !== this.expected(p)) throw new CorruptDataError(`${this.describe(pageStart, pageEnd)}: checksum mismatch in bytes ${pageStart}..${pageEnd}`);
       this.checked[p >>> 5] = (this.checked[p >>> 5] as number) | (1 << (p & 31));
     }
   }
 
-  /** Bytes `[start, end)` of one page, valid until the next call. */
-  private part(start: number, end: number): Uint8Array {
-    if (this.raw.inMemory) return this.raw.read(start, end - start);
-    partScratch ??= new Uint8Array(CHECKSUM_PAGE_BYTES);
-    const into = partScratch.subarray(0, end - start);
+  /** The CRC-32 of bytes `[start, end)` of one page, continuing `crc`. */
+  private crcOf(start: number, end: number, crc: number): number {
+    if (this.raw.inMemory) return crc32(this.raw.read(start, end - start), crc);
+    const into = this.partBuffer.take(end - start);
     this.rawInto(start, into);
-    return into;
+    return crc32(into, crc);
   }
 
   /** The stored checksum of page `p`. */

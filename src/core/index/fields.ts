@@ -113,39 +113,46 @@ export interface FileAnalysis {
   fieldLengths: Uint16Array;
 }
 
-/** This thread's word table, kept across files (and emptied between files when full). */
-const threadWords = new WordTable();
-let wordTableLimits: WordTableLimits = WORD_TABLE_LIMITS;
+/**
+ * Analyses files for the index with a word table kept across files (emptied between files once
+ * it holds more than `limits`). Each chunk worker owns one, as does a segment builder for files
+ * analysed on its own thread. An analysis depends on the chunks alone, never on what the table
+ * has seen.
+ */
+export class FileAnalyzer {
+  private readonly words = new WordTable();
+  /**
+   * File-local term of each token id of the word table, -1 when the token is not (yet) a term
+   * of the file being analysed: numbering terms needs no map. Kept from file to file, as the
+   * word table's ids are; each analysis puts back the -1s it wrote.
+   */
+  private termOfToken = new Int32Array(1024).fill(-1);
 
-/** Sets the word table's budget (tests use a tiny one to see a full table emptied); returns the previous one. */
-export function setWordTableLimits(limits: WordTableLimits): WordTableLimits {
-  const previous = wordTableLimits;
-  wordTableLimits = limits;
-  return previous;
-}
+  constructor(private readonly limits: WordTableLimits = WORD_TABLE_LIMITS) {}
 
-export function analyzeFile(chunks: readonly Chunk[], language: string): FileAnalysis {
-  const words = threadWords;
-  words.clearWhenFull(wordTableLimits);
-  const prose = bucketOf(language) === 'prose';
-  const file = new FileTerms(chunks.length, words);
-  try {
-    for (let doc = 0; doc < chunks.length; doc++) {
-      const chunk = chunks[doc] as Chunk;
-      file.startChunk(doc);
-      if (chunk.symbol) file.count(SYMBOL, words.scan(chunk.symbol, false));
-      if (chunk.context) file.count(CONTEXT, words.scan(chunk.context, false));
-      // The path is indexed once per file (segment.ts), not per chunk.
-      // Signature, docstring and decorators make one field; scanned one by one, as no word spans two.
-      if (chunk.signature) file.count(SIGNATURE, words.scan(chunk.signature, false));
-      if (chunk.docstring) file.count(SIGNATURE, words.scan(chunk.docstring, false));
-      for (const decorator of chunk.decorators ?? []) file.count(SIGNATURE, words.scan(decorator, false));
-      if (prose) file.count(PROSE, words.scan(chunk.text, true));
-      else file.count(BODY, words.scan(chunk.text, false));
+  analyze(chunks: readonly Chunk[], language: string): FileAnalysis {
+    const words = this.words;
+    words.clearWhenFull(this.limits);
+    const prose = bucketOf(language) === 'prose';
+    const file = new FileTerms(chunks.length, words, this.termOfToken);
+    try {
+      for (let doc = 0; doc < chunks.length; doc++) {
+        const chunk = chunks[doc] as Chunk;
+        file.startChunk(doc);
+        if (chunk.symbol) file.count(SYMBOL, words.scan(chunk.symbol, false));
+        if (chunk.context) file.count(CONTEXT, words.scan(chunk.context, false));
+        // The path is indexed once per file (segment.ts), not per chunk.
+        // Signature, docstring and decorators make one field; scanned one by one, as no word spans two.
+        if (chunk.signature) file.count(SIGNATURE, words.scan(chunk.signature, false));
+        if (chunk.docstring) file.count(SIGNATURE, words.scan(chunk.docstring, false));
+        for (const decorator of chunk.decorators ?? []) file.count(SIGNATURE, words.scan(decorator, false));
+        if (prose) file.count(PROSE, words.scan(chunk.text, true));
+        else file.count(BODY, words.scan(chunk.text, false));
+      }
+      return file.analysis();
+    } finally {
+      this.termOfToken = file.release();
     }
-    return file.analysis();
-  } finally {
-    file.release();
   }
 }
 
@@ -156,13 +163,6 @@ const BODY = FIELD_INDEX.body;
 const PROSE = FIELD_INDEX.prose;
 /** FIELD_COUNT as a plain module constant (an exported one compiles to a property load). */
 const STRIDE = FIELDS.length;
-
-/**
- * File-local term of each token id of the word table, -1 when the token is not (yet) a term
- * of the file being analysed. Shared by all files so that numbering terms needs no map;
- * FileTerms.release puts back the -1s it wrote.
- */
-let termOfToken = new Int32Array(1024).fill(-1);
 
 /** A file's term dictionary and per-chunk term frequencies, built from token ids. */
 class FileTerms {
@@ -179,7 +179,15 @@ class FileTerms {
   private entryOf = new Uint32Array(256);
   private doc = 0;
 
-  constructor(private readonly chunkCount: number, private readonly words: WordTable) {
+  /**
+   * @param termOfToken the analyzer's file-local term of each token id, all -1 (see
+   * FileAnalyzer); `release` hands it back, grown if need be, with its -1s put back.
+   */
+  constructor(
+    private readonly chunkCount: number,
+    private readonly words: WordTable,
+    private termOfToken: Int32Array<ArrayBuffer>,
+  ) {
     this.docStarts = new Uint32Array(chunkCount + 1);
     this.fieldLengths = new Uint16Array(chunkCount * STRIDE);
   }
@@ -193,7 +201,8 @@ class FileTerms {
   count(field: number, n: number): void {
     const ids = this.words.ids;
     // Grown with -1s: still no term of the file being analysed beyond the old length.
-    if (termOfToken.length < this.words.tokenCount) termOfToken = grown(termOfToken, Math.max(this.words.tokenCount, 2 * termOfToken.length), -1);
+    if (this.termOfToken.length < this.words.tokenCount) this.termOfToken = grown(this.termOfToken, Math.max(this.words.tokenCount, 2 * this.termOfToken.length), -1);
+    const termOfToken = this.termOfToken;
     const doc = this.doc;
     for (let k = 0; k < n; k++) {
       const token = ids[k] as number;
@@ -215,16 +224,17 @@ class FileTerms {
     return { terms, docStarts, termRefs: this.refs.slice(0, entries), tfs: this.tfs.slice(0, entries * STRIDE), fieldLengths };
   }
 
-  /** Forgets this file's terms in termOfToken, for the next file. */
-  release(): void {
-    for (const token of this.termTokens) termOfToken[token] = -1;
+  /** Forgets this file's terms in termOfToken, for the next file, and hands it back. */
+  release(): Int32Array<ArrayBuffer> {
+    for (const token of this.termTokens) this.termOfToken[token] = -1;
+    return this.termOfToken;
   }
 
   private addTerm(token: number): number {
     const t = this.terms.length;
     this.terms.push(this.words.token(token));
     this.termTokens.push(token);
-    termOfToken[token] = t;
+    this.termOfToken[token] = t;
     if (t >= this.seenIn.length) {
       this.seenIn = grown(this.seenIn, this.seenIn.length * 2, -1);
       this.entryOf = grown(this.entryOf, this.entryOf.length * 2);

@@ -12,10 +12,10 @@
 //             page of the bytes before them, header included (format 12)
 //   trailer   'CAIRNEND'
 import type { Chunk, ChunkKind, NestedDefinition } from '../types';
-import { analyzeFile, chunkFlags, docFlags, FIELD_COUNT, KIND_INDEX, KINDS, type FileAnalysis } from './fields';
+import { chunkFlags, docFlags, FIELD_COUNT, FileAnalyzer, KIND_INDEX, KINDS, type FileAnalysis } from './fields';
 import { forEachToken } from './tokenizer';
 import { ByteReader, ByteWriter, CorruptDataError } from './varint';
-import { CHECKSUM_PAGE_BYTES, checksumPageCount, CheckedSource, LazySection, LazyU32, memorySource, PagedU8, type ByteSource } from './byteSource';
+import { CHECKSUM_PAGE_BYTES, checksumPageCount, CheckedSource, LazySection, LazyU32, memorySource, PagedU8, ReadBuffer, type ByteSource } from './byteSource';
 import { crc32 } from './crc32';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { BLOCK_ROWS, BlockColumn, BlockColumnWriter, SMALL_DEFLATE } from './blockColumn';
@@ -263,6 +263,8 @@ export class SegmentBuilder {
   private readonly fieldTotals = new Float64Array(FIELD_COUNT);
   /** Heap held outside the postings pool and the block columns (terms, paths, typed arrays). */
   private otherBytes = 0;
+  /** For files given without their analysis (analysed on this thread), made on first use. */
+  private analyzer: FileAnalyzer | undefined;
 
   /**
    * Bytes held, roughly, so callers can flush large builds into several segments. Counts what
@@ -289,7 +291,7 @@ export class SegmentBuilder {
   addFile(
     file: SegmentFileInput,
     chunks: readonly Chunk[],
-    analysis: FileAnalysis = analyzeFile(chunks, file.language),
+    analysis: FileAnalysis = (this.analyzer ??= new FileAnalyzer()).analyze(chunks, file.language),
     text?: string,
   ): { firstDoc: number; docCount: number } {
     const fileIndex = this.appendFile(file, chunks.length, pathTermsOf(file.path));
@@ -802,6 +804,11 @@ export class Segment {
   private readonly postingsCache = new Map<number, Postings>();
   private postingsCacheBytes = 0;
   private readonly postingsCacheLimit: number;
+  /**
+   * This segment's buffer for postings and dictionary blocks read from its file: what lands in
+   * it is decoded before the method that read it returns, and never handed out.
+   */
+  private readonly readBuffer = new ReadBuffer();
 
   /**
    * Validates and wraps a segment held in memory or read from a file on demand. Throws
@@ -903,7 +910,7 @@ export class Segment {
     if (this.termSamples.length !== Math.ceil(this.termCount / TERM_STRIDE)) throw new CorruptDataError(`segment ${name}: term index has ${this.termSamples.length} entries for ${this.termCount} terms`);
     this.postingOffsets = lazyU32(SECTION.postingOffsets, this.termCount + 1);
     this.termDf = lazyU32(SECTION.termDf, this.termCount);
-    // Queries read postings term by term (into a reused buffer) however many they run: a
+    // Queries read postings term by term (into the segment's read buffer) however many they run: a
     // long-lived reader loading 20-30 MB sections whole after 512 terms made those queries the
     // slowest of a session and held the memory. Merges ask for the sections whole.
     this.postingsBytes = lazy(SECTION.postings, undefined, Infinity);
@@ -929,7 +936,8 @@ export class Segment {
 
   /**
    * The field lengths of documents `page << LENGTH_PAGE_SHIFT ...` (FIELD_COUNT per document),
-   * valid until the next call: use them at once. A query reads the pages its scored documents
+   * copied out by `readFieldLengths` and `fieldLength`: no page leaves the segment, so no
+   * later read can change what a caller holds. A query reads the pages its scored documents
    * fall in, and never the column whole (merges and warm-ups ask for that). Pages read from
    * the file land in a few reused buffers (page p in slot p % LENGTH_PAGE_SLOTS): a fresh
    * process pays ~17 µs for every 4 KB of new memory it touches, and a query of common words
@@ -937,7 +945,7 @@ export class Segment {
    * page, those faults were 81 ms of such a query's 212. A page read again costs a read from
    * the page cache; a host that stays open reads the column whole while idle (warm-up).
    */
-  fieldLengthPage(page: number): Uint16Array {
+  private fieldLengthPage(page: number): Uint16Array {
     const known = this.lengthPages[page];
     if (known) return known;
     if (!(page >= 0 && page < this.lengthPages.length)) throw new CorruptDataError(`segment ${this.name}: length page ${page} outside ${this.lengthPages.length}`);
@@ -963,6 +971,13 @@ export class Segment {
     const page = this.fieldLengthPage(doc >>> LENGTH_PAGE_SHIFT);
     const base = (doc & LENGTH_PAGE_MASK) * FIELD_COUNT;
     for (let f = 0; f < FIELD_COUNT; f++) out[at + f] = page[base + f] as number;
+  }
+
+  /** One field's length in one document. */
+  fieldLength(doc: number, field: number): number {
+    if (!(doc >= 0 && doc < this.docCount)) throw new CorruptDataError(`segment ${this.name}: document ${doc} outside ${this.docCount}`);
+    if (!(field >= 0 && field < FIELD_COUNT)) throw new RangeError(`no field ${field}`);
+    return this.fieldLengthPage(doc >>> LENGTH_PAGE_SHIFT)[(doc & LENGTH_PAGE_MASK) * FIELD_COUNT + field] as number;
   }
 
   /** A document's record as stored (JSON or a bare signature): merges copy it without parsing. */
@@ -1215,7 +1230,7 @@ export class Segment {
     const last = Math.min(first + TERM_STRIDE, this.termCount);
     if (first >= last) return { first, terms: [] };
     const offsets = this.termOffsets.slice(first, last + 1);
-    const bytes = this.termBlob.peek(offsets[0] as number, offsets[last - first] as number);
+    const bytes = this.termBlob.range(offsets[0] as number, offsets[last - first] as number, this.readBuffer);
     return { first, terms: decodeStrings(bytes, offsets, `segment ${this.name}: term`) };
   }
 
@@ -1233,7 +1248,7 @@ export class Segment {
     const df = this.termFileDf.at(termIndex);
     const files = new Uint32Array(df);
     const tfs = new Uint16Array(df);
-    const bytes = this.filePostingsBytes.peek(...this.filePostingOffsets.pair(termIndex));
+    const bytes = this.filePostingsBytes.range(...this.filePostingOffsets.pair(termIndex), this.readBuffer);
     const r = new ByteReader(bytes, 0, bytes.length);
     let file = 0;
     for (let i = 0; i < df; i++) {
@@ -1292,7 +1307,7 @@ export class Segment {
     if (df > this.docCount) throw new CorruptDataError(`segment ${this.name}: term ${termIndex} is in ${df} of ${this.docCount} documents`);
     const docs = new Uint32Array(df);
     const tfs = new Uint16Array(df * FIELD_COUNT);
-    const packed = this.postingsBytes.peek(...this.postingOffsets.pair(termIndex));
+    const packed = this.postingsBytes.range(...this.postingOffsets.pair(termIndex), this.readBuffer);
     const bytes = stored >= DEFLATED_BIT ? inflatePostings(packed, df, `segment ${this.name}: postings of term ${termIndex}`) : packed;
     decodePostings(bytes, df, this.docCount, docs, tfs, this.name);
     return { docs, tfs };

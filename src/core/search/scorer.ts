@@ -4,7 +4,7 @@
 // stays explainable: a hit's breakdown is recomputed from the same postings, so its parts add
 // up to the score exactly.
 import { DEFAULT_FIELD_PARAMS, FIELD_COUNT, FIELDS, PROSE_FIELDS, type FieldName, type FieldParams } from '../index/fields';
-import { LENGTH_PAGE_MASK, LENGTH_PAGE_SHIFT, type Postings, type Segment } from '../index/segment';
+import type { Postings, Segment } from '../index/segment';
 import type { Snapshot } from '../store/store';
 import { boundedLevenshtein } from './query';
 import type { CompiledQuery, CompiledWildcard } from './compiled';
@@ -252,6 +252,7 @@ export class SnapshotScorer {
     let pruned = false;
     segs.forEach((seg, s) => {
       const cursors: TermCursor[] = [];
+      const lengths = new DocLengths(seg);
       for (const t of prepared) {
         const p = t.postings[s];
         if (!p) continue;
@@ -266,7 +267,7 @@ export class SnapshotScorer {
             presence: t.presenceBit >= 0 ? 1 << t.presenceBit : 0,
             nameField: marksName ? SYMBOL_FIELD : -1,
             nameMaxLength: nameLengthBound(t.token),
-          }),
+          }, lengths),
         );
       }
       if (!cursors.length) return;
@@ -392,6 +393,27 @@ interface TermScoring {
 }
 
 const NO_DOC = 0xffffffff;
+
+/**
+ * The field lengths of the document a segment's scoring is on, copied from the segment once
+ * per document, whichever of its term cursors takes it first (`take` reads them at once; they
+ * never leave the scorer).
+ */
+class DocLengths {
+  private doc = NO_DOC;
+  private readonly lens = new Uint16Array(FIELD_COUNT);
+
+  constructor(private readonly seg: Segment) {}
+
+  of(doc: number): Uint16Array {
+    if (doc !== this.doc) {
+      this.seg.readFieldLengths(doc, this.lens, 0);
+      this.doc = doc;
+    }
+    return this.lens;
+  }
+}
+
 const COUNT_ONLY: TermScoring = { fieldMask: 0, factor: 0, presence: 0, nameField: -1, nameMaxLength: 0 };
 
 /**
@@ -416,6 +438,8 @@ class TermCursor {
     private readonly pathFiles: Uint32Array | undefined,
     private readonly pathValues: Float64Array | undefined,
     readonly term: TermScoring,
+    /** Shared by the cursors of one segment's scoring, which take the same documents. */
+    private readonly lengths: DocLengths = new DocLengths(seg),
   ) {
     this.nextPathFile();
     this.settle();
@@ -438,11 +462,10 @@ class TermCursor {
       this.i++;
       const base = i * FIELD_COUNT;
       // Lengths are read only for documents actually scored (pruning skips most of a common term's).
-      const lens = this.seg.fieldLengthPage(doc >>> LENGTH_PAGE_SHIFT);
-      const lenBase = (doc & LENGTH_PAGE_MASK) * FIELD_COUNT;
+      const lens = this.lengths.of(doc);
       const f = this.term.nameField;
-      this.named = f >= 0 && (tfs[base + f] as number) > 0 && (lens[lenBase + f] as number) <= this.term.nameMaxLength;
-      tf += termFrequency(norms, lens, lenBase, tfs, base, this.term.fieldMask);
+      this.named = f >= 0 && (tfs[base + f] as number) > 0 && (lens[f] as number) <= this.term.nameMaxLength;
+      tf += termFrequency(norms, lens, 0, tfs, base, this.term.fieldMask);
     } else {
       this.named = false;
     }
@@ -759,8 +782,7 @@ export function docsWithShortField(seg: Segment, postings: Postings, field: numb
     for (let i = 0; i < postings.docs.length; i++) {
       if ((postings.tfs[i * FIELD_COUNT + field] as number) === 0) continue;
       const doc = postings.docs[i] as number;
-      const lens = seg.fieldLengthPage(doc >>> LENGTH_PAGE_SHIFT);
-      if ((lens[(doc & LENGTH_PAGE_MASK) * FIELD_COUNT + field] as number) <= maxLength) found[m++] = doc;
+      if (seg.fieldLength(doc, field) <= maxLength) found[m++] = doc;
     }
     docs = found.slice(0, m);
     byKey.set(key, docs);
