@@ -6,8 +6,7 @@
 //
 // Several processes may count into one store (two `cairn mcp` servers, the extension's own
 // tools): each keeps the counts added since its last write and adds them to what the file holds
-// when it writes (read, add, atomic rename). Two writes racing within the same few milliseconds
-// can still lose one of the two deltas; counts are figures for people, not accounts.
+// when it writes (read, add, atomic rename), one writer at a time under `usage.json.lock`.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { writeFileAtomicAsync } from '../core/store/atomic';
@@ -381,18 +380,48 @@ export class UsageCounters implements UsageRecorder {
     if (Object.keys(this.pending.tools).length === 0 && Object.keys(this.pending.days).length === 0) return;
     const delta = this.pending;
     this.pending = { tools: {}, days: {} };
+    let unlock: (() => Promise<void>) | undefined;
     try {
+      await fs.promises.mkdir(this.options.storeDir, { recursive: true });
+      // Two processes on one store (two MCP servers) each add their own delta: one at a time.
+      unlock = await lockFile(`${this.file}.lock`);
       const current = await readUsage(this.options.storeDir);
       // A file that cannot be read is not overwritten (it may hold other processes' counts).
       if (current.problem && !current.damaged) throw new Error(current.problem);
       if (current.problem) this.warnOnce(`read:${current.problem}`, `usage counters: ${current.problem}; counting starts again from now`);
-      await fs.promises.mkdir(this.options.storeDir, { recursive: true });
       await writeFileAtomicAsync(this.file, serializeUsage(mergeUsage(current.summary, delta, this.now())));
       for (const listener of writeListeners) listener(this.options.storeDir);
     } catch (e) {
       // Kept for the next try (a store that is read-only now may not be later); said once.
       for (const key of ['tools', 'days'] as const) for (const [name, c] of Object.entries(delta[key])) addInto((this.pending[key][name] ??= emptyUsage()), c);
       this.warnOnce('write', `usage counters not saved to ${this.file}: ${e instanceof Error ? e.message : String(e)}`);
+    } finally {
+      await unlock?.();
+    }
+  }
+}
+
+/** A lock older than this was left by a process that died while writing. */
+const STALE_LOCK_MS = 10_000;
+const LOCK_WAIT_MS = 3000;
+
+/**
+ * Takes `lock` (created exclusively), waiting a bounded time for another writer; resolves with
+ * the function that releases it. Counts are never worth a long wait: past it, this throws and
+ * the delta is kept for the next write.
+ */
+async function lockFile(lock: string): Promise<() => Promise<void>> {
+  const deadline = Date.now() + LOCK_WAIT_MS;
+  for (;;) {
+    try {
+      await (await fs.promises.open(lock, 'wx', 0o600)).close();
+      return () => fs.promises.rm(lock, { force: true });
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+      const age = await fs.promises.stat(lock).then((st) => Date.now() - st.mtimeMs, () => 0);
+      if (age > STALE_LOCK_MS) await fs.promises.rm(lock, { force: true });
+      else if (Date.now() > deadline) throw new Error('another process is writing the usage counters');
+      else await new Promise((r) => setTimeout(r, 10 + Math.random() * 20));
     }
   }
 }
