@@ -165,7 +165,9 @@ const MAX_SOCKET_PATH = process.platform === 'linux' ? 107 : 103;
 
 /**
  * The server's address for a store: `<store>/serve.sock`, or on Windows a named pipe named after
- * the store path. Undefined when the path is too long for a socket (no server then).
+ * the store path. A store too deep for a socket address (an editor's workspace storage) gets one
+ * named after it in `/tmp/cairn-<uid>/`, a folder only its user may use (the server checks).
+ * Undefined when even that is too long (no server then).
  */
 export function socketPathFor(storeDir: string): string | undefined {
   if (process.platform === 'win32') {
@@ -173,7 +175,15 @@ export function socketPathFor(storeDir: string): string | undefined {
     return `\\\\.\\pipe\\cairn-${id}`;
   }
   const socket = path.join(storeDir, 'serve.sock');
-  return Buffer.byteLength(socket) <= MAX_SOCKET_PATH ? socket : undefined;
+  if (Buffer.byteLength(socket) <= MAX_SOCKET_PATH) return socket;
+  const id = nodeCrypto().createHash('sha256').update(path.resolve(storeDir)).digest('hex').slice(0, 24);
+  const short = path.join(shortSocketDir(), `${id}.sock`);
+  return Buffer.byteLength(short) <= MAX_SOCKET_PATH ? short : undefined;
+}
+
+/** Where sockets of deep stores live: fixed, not taken from the environment, so every process agrees. */
+export function shortSocketDir(): string {
+  return `/tmp/cairn-${process.getuid?.() ?? 'user'}`;
 }
 
 /** `<store>/serve.pid`: written by a server as it starts, so clients do not start a second one meanwhile. */

@@ -5,6 +5,7 @@
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
+import { isMainThread } from 'node:worker_threads';
 import { Writable } from 'node:stream';
 import type { EngineHost } from '../core/engine/host';
 import { NotServedError, runInContext, type CommandContext } from '../cli/commandContext';
@@ -50,6 +51,7 @@ export async function serveSocket(host: EngineHost, key: string, storeDir: strin
   const socketPath: string = address;
   if (process.platform !== 'win32') {
     checkStoreDir(storeDir);
+    if (path.dirname(socketPath) !== path.resolve(storeDir)) checkStoreDir(path.dirname(socketPath), true);
     await clearStaleSocket(socketPath);
   }
   const identity = options.identity ?? OUR_IDENTITY;
@@ -198,13 +200,14 @@ class Capture extends Writable implements Pick<OutputStream, 'isTTY' | 'columns'
 }
 
 /** The store folder must be this user's and writable by nobody else: the socket lives there. */
-function checkStoreDir(storeDir: string): void {
+/** The folder a socket goes in is this user's and nobody else may write it (`ownerOnly`: nor read or enter it). */
+function checkStoreDir(storeDir: string, ownerOnly = false): void {
   fs.mkdirSync(storeDir, { recursive: true, mode: 0o700 });
   const st = fs.lstatSync(storeDir);
   const uid = process.getuid?.();
   if (!st.isDirectory()) throw new Error(`${storeDir} is not a folder`);
   if (uid !== undefined && st.uid !== uid) throw new Error(`${storeDir} belongs to uid ${st.uid}, not to this user (uid ${uid})`);
-  if ((st.mode & 0o022) !== 0) throw new Error(`${storeDir} is writable by other users (mode ${(st.mode & 0o777).toString(8)}); a server socket there would not be private`);
+  if ((st.mode & (ownerOnly ? 0o077 : 0o022)) !== 0) throw new Error(`${storeDir} is open to other users (mode ${(st.mode & 0o777).toString(8)}); a server socket there would not be private`);
 }
 
 /** A socket file nobody listens on is removed; a live one means another server holds the store. */
@@ -228,9 +231,16 @@ async function clearStaleSocket(socketPath: string): Promise<void> {
   fs.rmSync(socketPath, { force: true });
 }
 
-/** Listens with a umask that leaves the socket to its owner (0600), and checks that it did. */
+/**
+ * Listens with a umask that leaves the socket to its owner (0600), and checks that it did. A
+ * worker thread (the editor's engine thread) cannot set the umask: there the process's own must
+ * already keep others from writing, so the socket is never connectable by them before the chmod.
+ */
 async function listenOwnerOnly(server: net.Server, socketPath: string): Promise<void> {
-  const previous = process.platform === 'win32' ? undefined : process.umask(0o177);
+  if (process.platform !== 'win32' && !isMainThread && (process.umask() & 0o022) !== 0o022) {
+    throw new Error(`the process umask (${process.umask().toString(8)}) would let other users connect to ${socketPath} before it is made private`);
+  }
+  const previous = process.platform === 'win32' || !isMainThread ? undefined : process.umask(0o177);
   try {
     await new Promise<void>((resolve, reject) => {
       const onError = (e: NodeJS.ErrnoException): void => reject(e.code === 'EADDRINUSE' ? new AlreadyServedError(`a server already listens on ${socketPath}`) : e);

@@ -4,7 +4,7 @@
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { checkAll } from './check';
-import { identityMismatch, LineDecoder, parseClientMessage, parseServerMessage } from '../../src/server/protocol';
+import { identityMismatch, LineDecoder, parseClientMessage, parseServerMessage, shortSocketDir, socketPathFor } from '../../src/server/protocol';
 import { scanCommandLine, socketRefusal, type StatFn } from '../../src/server/client';
 import { FLOOD_EVENTS, planBatch, type WatchEvent } from '../../src/server/watch';
 import { resolveDiscoveryOptions } from '../../src/core/discovery';
@@ -141,4 +141,17 @@ describe('serve watcher: what a batch of events asks for', () => {
     ],
     ({ events, store }) => planBatch(root, events, discovery, store, (abs) => folders.has(abs)),
   );
+});
+
+describe('serve: the socket address of a store', () => {
+  if (process.platform === 'win32') return;
+  it('is serve.sock in the store, or for a store too deep for an address, a short one named after it', () => {
+    assert.equal(socketPathFor('/home/u/.cache/cairn/stores/abc'), '/home/u/.cache/cairn/stores/abc/serve.sock');
+    const deep = `/tmp/vscode/user-data/User/workspaceStorage/${'f'.repeat(32)}/cairn-dev.cairn/index/d32ce3855c28ae75`;
+    const short = socketPathFor(deep)!;
+    assert.equal(path.dirname(short), shortSocketDir());
+    assert.match(path.basename(short), /^[0-9a-f]{24}\.sock$/);
+    assert.equal(socketPathFor(`${deep}/`), short, 'named after the resolved store path');
+    assert.notEqual(socketPathFor(`${deep}x`), short);
+  });
 });
