@@ -47,6 +47,7 @@ const handlers: RpcHandlers<EngineHostApi> = {
     void watcher.start().then(() => log(watcher.live ? `serving ${root} on ${socket.socketPath}; watching` : `serving ${root} on ${socket.socketPath}; not watching`));
     return socket.socketPath;
   },
+  unserve: (key) => stopServing(key),
   refresh(key, { afterQuiet, ...request }, signal) {
     const done = host.request(key, request, afterQuiet);
     signal.addEventListener('abort', () => host.cancel(key), { once: true });

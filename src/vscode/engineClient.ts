@@ -97,8 +97,11 @@ export class WorkerEngineClient implements EngineClient, vscode.Disposable {
   private serve(folder: vscode.WorkspaceFolder, key: string): void {
     const env = this.context.environmentVariableCollection;
     const single = (vscode.workspace.workspaceFolders?.length ?? 0) === 1;
-    if (!readSettings(folder).agent.serveTerminal) {
+    const settings = readSettings(folder);
+    // A served index is watched: every change is indexed, which cairn.indexOnSave off declines.
+    if (!settings.agent.serveTerminal || !settings.indexOnSave) {
       env.delete('CAIRN_STORE');
+      this.host.call('unserve', [key]).catch(() => undefined);
       return;
     }
     const { root, storeDir } = this.openOptions(folder);
@@ -112,6 +115,11 @@ export class WorkerEngineClient implements EngineClient, vscode.Disposable {
       },
       (e: unknown) => this.log.warn(`[${folder.name}] not serving the index to cairn clients: ${e instanceof Error ? e.message : String(e)}`),
     );
+  }
+
+  /** `cairn.agent.serveTerminal` or `cairn.indexOnSave` changed: start or stop serving each folder. */
+  updateServing(): void {
+    for (const index of this.folders.values()) if (index.isOpen) this.serve(index.folder, index.key);
   }
 
   async removeFolder(folder: vscode.WorkspaceFolder): Promise<void> {

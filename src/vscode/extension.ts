@@ -124,6 +124,7 @@ function assemble(context: vscode.ExtensionContext, log: vscode.LogOutputChannel
     new ChangeWatcher(client, (folder) => readSettings(folder.uri), log),
     client.onDidChangeState(syncContextKeys),
     vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration('cairn.agent.serveTerminal') || e.affectsConfiguration('cairn.indexOnSave')) client.updateServing();
       const folders = (vscode.workspace.workspaceFolders ?? []).filter((f) => INDEXING_SETTINGS.some((k) => e.affectsConfiguration(k, f)));
       if (folders.length === 0) return;
       log.info(`indexing settings changed for ${folders.map((f) => f.name).join(', ')}: refreshing`);

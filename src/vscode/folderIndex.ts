@@ -57,6 +57,11 @@ export class FolderIndex {
     };
   }
 
+  /** The engine is open on the current engine thread. */
+  get isOpen(): boolean {
+    return this.openedGeneration === this.host.generation;
+  }
+
   /** True while paused with work waiting. */
   get hasQueuedWork(): boolean {
     return !!this.root?.queued;

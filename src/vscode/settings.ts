@@ -68,6 +68,6 @@ export function readSettings(scope?: vscode.ConfigurationScope): CairnSettings {
     resultLimit: Math.min(500, positiveInt(c.get('resultLimit'), 50)),
     search: { scope: scopeSetting && SCOPES.includes(scopeSetting) ? scopeSetting : 'auto' },
     registry: { dir: (c.get<string>('registry.dir') ?? '').trim() },
-    agent: { usageCounters: c.get<boolean>('agent.usageCounters') !== false, serveTerminal: c.get<boolean>('agent.serveTerminal') !== false },
+    agent: { usageCounters: c.get<boolean>('agent.usageCounters') !== false, serveTerminal: c.get<boolean>('agent.serveTerminal') === true },
   };
 }

@@ -31,6 +31,8 @@ export interface EngineHostApi {
    * (until close or re-open). Resolves with the socket's path.
    */
   serve(key: string, root: string, storeDir: string): Promise<string>;
+  /** Stops serving `key` on its socket (the engine stays open). */
+  unserve(key: string): Promise<void>;
   /**
    * Queues a refresh, coalesced with whatever else is queued; resolves when the run that covered
    * it finished (undefined: it did not run, e.g. paused). Cancelling the call cancels that run.

@@ -6,7 +6,7 @@ import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
-import { api, fixturePath, poll, ready } from './cairnHelpers';
+import { api, fixturePath, poll, ready, setSetting } from './cairnHelpers';
 
 const run = promisify(execFile);
 const CLI = path.resolve(__dirname, '../../../../dist/cli.js');
@@ -14,12 +14,16 @@ const CLI = path.resolve(__dirname, '../../../../dist/cli.js');
 describe('Cairn: serving the editor\'s index to cairn', function () {
   this.timeout(90000);
 
+  after(() => setSetting('agent.serveTerminal', undefined));
+
   it('answers cairn in the terminal from the engine thread, watched, with an edit made just before', async () => {
     const a = await api();
     await ready(a);
+    assert.equal(a.services.context.environmentVariableCollection.get('CAIRN_STORE'), undefined, 'not served unless asked');
+    await setSetting('agent.serveTerminal', true);
     const storeDir = a.services.engine.states()[0]!.status!.storeDir;
-    const terminalEnv = a.services.context.environmentVariableCollection.get('CAIRN_STORE');
-    assert.equal(terminalEnv?.value, storeDir, 'terminals get CAIRN_STORE');
+    const terminalEnv = await poll('terminals to get CAIRN_STORE', () => a.services.context.environmentVariableCollection.get('CAIRN_STORE'));
+    assert.equal(terminalEnv.value, storeDir, 'terminals get CAIRN_STORE');
     const env = { ...process.env, CAIRN_STORE: storeDir, CAIRN_DEBUG: '1', CAIRN_SERVER: '1', ELECTRON_RUN_AS_NODE: '1' };
     const cairn = (args: string[]) => run(process.execPath, [CLI, ...args], { env, cwd: path.dirname(fixturePath('README.md')) });
     // The thread starts watching in the background; status says when it is live.
@@ -41,5 +45,9 @@ describe('Cairn: serving the editor\'s index to cairn', function () {
     } finally {
       fs.rmSync(file, { force: true });
     }
+    await setSetting('agent.serveTerminal', false);
+    await poll('CAIRN_STORE to be withdrawn', () => a.services.context.environmentVariableCollection.get('CAIRN_STORE') === undefined);
+    const after = await cairn(['status', '--json']);
+    assert.equal((JSON.parse(after.stdout) as { server?: unknown }).server, undefined, 'no longer served');
   });
 });
