@@ -151,7 +151,9 @@ function openFile(dir: string, bytes: Uint8Array, name = 'seg-flip.cseg'): { seg
 function everything(seg: Segment): unknown {
   const docs = Array.from({ length: seg.docCount }, (_, d) => [seg.docStart.at(d), seg.docEnd.at(d), seg.startByteOf(d), seg.docKind.at(d), seg.docFlags.at(d), seg.id(d), seg.symbolOf(d), seg.contextOf(d), seg.rawRecord(d)]);
   const terms = seg.terms().map((t, i) => [t, seg.df(i), seg.fileDf(i), [...seg.readPostings(i).docs], [...seg.readPostings(i).tfs], [...seg.filePostings(i).files], [...seg.filePostings(i).tfs]]);
-  return { docs, terms, lengths: [...seg.allFieldLengths()], files: seg.files, totals: [...seg.fieldTotals] };
+  const dictionary = seg.symbolDictionary();
+  const symbols = { names: [...dictionary.all()], initials: [...dictionary.withInitials('')] };
+  return { docs, terms, lengths: [...seg.allFieldLengths()], files: seg.files, totals: [...seg.fieldTotals], symbols };
 }
 
 /** What a user sees for a few queries and a symbol lookup, answered from `seg` alone. */

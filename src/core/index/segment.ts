@@ -21,10 +21,11 @@ import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { BLOCK_ROWS, BlockColumn, BlockColumnWriter, SMALL_DEFLATE } from './blockColumn';
 import { grown, ListPool } from './listPool';
 import { lineStartBytes, NO_START_BYTE, spanBytes } from './lineBytes';
+import { SymbolDictionary, SymbolDictionaryBuilder } from './symbolDict';
 
 export { NO_START_BYTE };
 
-export const SEGMENT_FORMAT_VERSION = 12;
+export const SEGMENT_FORMAT_VERSION = 13;
 const MAGIC = 'CAIRNSEG';
 const TRAILER = 'CAIRNEND';
 const HEADER_BYTES = 40;
@@ -72,8 +73,10 @@ const SECTION = {
   recordBlocks: 30,
   /** u32 per document: the byte offset in its file of its first line, or NO_START_BYTE (format 10). */
   docStartByte: 31,
+  /** The symbol dictionary: go-to-symbol's sorted tables of names and initials, in pages (format 13, symbolDict.ts). */
+  symbolDict: 32,
 } as const;
-const SECTION_COUNT = 32;
+const SECTION_COUNT = 33;
 /**
  * Postings lists of at least this many bytes are stored deflated, flagged by this bit of their
  * document frequency (format 9). Varint postings of common words repeat the same few byte
@@ -237,6 +240,11 @@ function oneLine(s: string): string {
   return s.includes('\n') || s.includes('\r') ? s.replace(/[\r\n]+/g, ' ') : s;
 }
 
+/** A string as a string column gives it back: UTF-8 holds no lone surrogate, so each reads as U+FFFD. */
+function asStored(s: string): string {
+  return /[\uD800-\uDFFF]/.test(s) ? decoder.decode(encoder.encode(s)) : s;
+}
+
 /** Accumulates documents and serialises them into the segment format. */
 export class SegmentBuilder {
   private readonly files: SegmentFile[] = [];
@@ -250,6 +258,7 @@ export class SegmentBuilder {
   private readonly symbols = new BlockColumnWriter();
   private readonly contexts = new BlockColumnWriter();
   private readonly records = new BlockColumnWriter();
+  private readonly symbolDict = new SymbolDictionaryBuilder();
   private ids = new ByteWriter(1024);
   /** Each term's postings list in `postingLists`, by term. */
   private readonly termLists = new Map<string, number>();
@@ -272,7 +281,7 @@ export class SegmentBuilder {
    * just the encoded bytes, since that is what decides a cold index's peak memory.
    */
   get approxBytes(): number {
-    return this.otherBytes + this.postingLists.reservedBytes + this.symbols.bytes + this.contexts.bytes + this.records.bytes + this.docs * 24;
+    return this.otherBytes + this.postingLists.reservedBytes + this.symbols.bytes + this.contexts.bytes + this.records.bytes + this.symbolDict.bytes + this.docs * 24;
   }
 
   get docCount(): number {
@@ -363,9 +372,13 @@ export class SegmentBuilder {
     this.docStartByte[doc] = d.startByte;
     this.docKind.byte(d.kind);
     this.docFlags.byte(d.flags);
-    this.symbols.add(oneLine(d.symbol));
-    this.contexts.add(encodeContext(oneLine(d.context), oneLine(d.symbol)));
+    const symbol = oneLine(d.symbol);
+    const context = encodeContext(oneLine(d.context), symbol);
+    this.symbols.add(symbol);
+    this.contexts.add(context);
     this.records.add(d.record);
+    const storedSymbol = asStored(symbol);
+    this.symbolDict.add(doc, d, storedSymbol, decodeContext(asStored(context), storedSymbol));
     writeId(this.ids, d.id);
     for (let f = 0; f < FIELD_COUNT; f++) {
       const len = d.fieldLengths[f] as number;
@@ -495,6 +508,7 @@ export class SegmentBuilder {
     sections[SECTION.filePostingOffsets] = bytesOf(filePostingOffsets);
     sections[SECTION.termFileDf] = bytesOf(termFileDf);
     sections[SECTION.filePostings] = filePostings;
+    sections[SECTION.symbolDict] = this.symbolDict.build(this.files.map((f) => f.path));
     return assembleParts(sections, docCount, terms.length, this.files.length);
   }
 
@@ -797,6 +811,8 @@ export class Segment {
   private readonly contextBlocks: BlockColumn;
   private readonly idSection: LazySection;
   private readonly recordBlocks: BlockColumn;
+  private readonly symbolDictSection: LazySection;
+  private symbolDict?: SymbolDictionary;
   private symbolColumn?: string[];
   private contextColumn?: string[];
   private termList?: string[];
@@ -903,6 +919,7 @@ export class Segment {
     this.symbolBlocks = new BlockColumn(`segment ${name}: symbols`, lazy(SECTION.symbols), lazyU32(SECTION.symbolBlocks, blocks), n);
     this.contextBlocks = new BlockColumn(`segment ${name}: breadcrumbs`, lazy(SECTION.contexts), lazyU32(SECTION.contextBlocks, blocks), n);
     this.recordBlocks = new BlockColumn(`segment ${name}: records`, lazy(SECTION.records), lazyU32(SECTION.recordBlocks, blocks), n);
+    this.symbolDictSection = lazy(SECTION.symbolDict);
     this.termOffsets = lazyU32(SECTION.termOffsets, this.termCount + 1);
     this.termBlob = lazy(SECTION.termBlob);
     const samples = decoder.decode(section(SECTION.termSamples));
@@ -1105,6 +1122,12 @@ export class Segment {
       this.contextColumn = this.contextBlocks.all().map((c, i) => decodeContext(c, symbols[i] as string));
     }
     return this.contextColumn;
+  }
+
+  /** The symbol dictionary (go-to-symbol's names), opened on first use and read a page at a time. */
+  symbolDictionary(): SymbolDictionary {
+    this.symbolDict ??= new SymbolDictionary(this.symbolDictSection, `segment ${this.name}: symbol dictionary`, this.docCount);
+    return this.symbolDict;
   }
 
   /** A document's stable chunk id (16 hex digits). */

@@ -29,6 +29,16 @@ export function c(spec: string, text: string, context?: string): Chunk {
 
 /** Builds an in-memory snapshot (one segment per file group) from chunks, writing the files to a temp root. */
 export function snapshotOf(chunks: Chunk[], root: string): Snapshot {
+  const seg = new Segment('seg-test.cseg', segmentBytesOf(chunks, root));
+  return {
+    manifest: { format: 'cairn-index', version: 0, generation: 1, root, configHash: '', segments: [], state: '', createdAt: '', updatedAt: '', files: new Set(chunks.map((ch) => ch.path)).size, chunks: chunks.length },
+    segments: [seg],
+    deleted: [new Uint8Array(seg.docCount)],
+  };
+}
+
+/** The bytes of one segment holding `chunks`, their files written to `root`. */
+export function segmentBytesOf(chunks: Chunk[], root: string): Uint8Array {
   const byPath = new Map<string, Chunk[]>();
   for (const ch of chunks) byPath.set(ch.path, [...(byPath.get(ch.path) ?? []), ch]);
   const builder = new SegmentBuilder();
@@ -41,12 +51,7 @@ export function snapshotOf(chunks: Chunk[], root: string): Snapshot {
     const st = fs.statSync(path.join(root, p));
     builder.addFile({ path: p, size: st.size, mtimeMs: st.mtimeMs, hash: 'unused', language: list[0]!.language }, list, undefined, text);
   }
-  const seg = new Segment('seg-test.cseg', builder.build());
-  return {
-    manifest: { format: 'cairn-index', version: 0, generation: 1, root, configHash: '', segments: [], state: '', createdAt: '', updatedAt: '', files: byPath.size, chunks: chunks.length },
-    segments: [seg],
-    deleted: [new Uint8Array(seg.docCount)],
-  };
+  return builder.build();
 }
 
 export function searcher(chunks: Chunk[]) {
