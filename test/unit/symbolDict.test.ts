@@ -32,6 +32,7 @@ function fixture(): Chunk[] {
   chunks.push(
     c('src/user.ts:1-3 function getUserName', 'function getUserName() {}'),
     c('src/user.py:1-3 function get_user_name', 'def get_user_name(): pass'),
+    c('src/users/more.ts:1-2 function __getUserNameNow', 'function __getUserNameNow() {}'),
     c('src/net.rs:1-9 impl HttpClient', 'impl HttpClient {}', 'HttpClient'),
     c('src/net.rs:2-4 method send', 'fn send() {}', 'HttpClient::send'),
     c('src/intl.ts:1-2 class Ärger', 'class Ärger {}'),
@@ -58,7 +59,7 @@ describe('the symbol dictionary', () => {
 
   it('spans many pages, and the rows of one name cross a page boundary', () => {
     const dict = segment.symbolDictionary();
-    assert.equal(dict.size, 1500 + 600 + 11 + 1, 'every definition and the nested one; not the text chunk');
+    assert.equal(dict.size, 1500 + 600 + 12 + 1, 'every definition and the nested one; not the text chunk');
     const runs = [...dict.named('run')];
     assert.equal(runs.length, 300);
     // A row holds its breadcrumb's prefix (`Runner`, a number and a dot: 8 bytes or more) and
@@ -77,8 +78,9 @@ describe('the symbol dictionary', () => {
         { name: 'a qualified prefix, then the closest names', input: 'Runner12.ru', expected: ['prefix Runner12.run', 'fuzzy Runner1.run', 'fuzzy Runner2.run'] },
         { input: 'HttpClient::send', expected: ['qualified HttpClient::send'] },
         { name: 'a name defined 300 times: the best first', input: 'run', expected: ['exact Runner0.run', 'exact Runner1.run', 'exact Runner2.run'] },
-        { name: 'camel-case humps match camel and snake case', input: 'gUN', expected: ['camel-case get_user_name', 'camel-case getUserName', 'fuzzy Runner0.run'] },
-        { name: 'initials', input: 'gun', expected: ['camel-case get_user_name', 'camel-case getUserName', 'fuzzy Runner0.run'] },
+        { name: 'camel-case humps match camel and snake case, and a name with more parts', input: 'gUN', expected: ['camel-case get_user_name', 'camel-case getUserName', 'camel-case __getUserNameNow'] },
+        { name: 'initials', input: 'gun', expected: ['camel-case get_user_name', 'camel-case getUserName', 'camel-case __getUserNameNow'] },
+        { name: 'humps that skip a part', input: 'gUNow', expected: ['camel-case __getUserNameNow'] },
         { input: 'Ärger', expected: ['exact Ärger'] },
         { input: 'ärger', expected: ['exact-ignore-case Ärger'] },
         { input: 'NAÏVESORT', expected: ['exact-ignore-case naïveSort'] },
@@ -107,9 +109,10 @@ describe('the symbol dictionary', () => {
     const dict = segment.symbolDictionary();
     const keys = [...dict.prefixed('handler1')].map((e) => e.key);
     assert.deepEqual(keys, Array.from({ length: 500 }, (_, i) => handler(1000 + i)));
-    const initials = [...dict.withInitials('h')].map((r) => r.name);
-    assert.equal(initials.filter((n) => n.startsWith('handler')).length, 1500);
-    assert.ok(initials.includes('HttpClient'));
+    assert.deepEqual([...dict.withInitials('hc')].map((r) => r.name), ['HttpClient']);
+    assert.deepEqual([...dict.withInitials('gu')].map((r) => `${r.initials} ${r.name}`), ['gun get_user_name', 'gun getUserName', 'gunn __getUserNameNow']);
+    // Only names of two initials or more have a row: `handler0420` has one.
+    assert.deepEqual([...dict.withInitials('')].filter((r) => r.name.startsWith('handler')), []);
   });
 
   it('a nested definition keeps its place and a penalty', () => {

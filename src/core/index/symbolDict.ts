@@ -6,23 +6,28 @@
 // of one split for size) and each definition nested in its code. Two sorted tables of entries,
 // each in pages of about PAGE_BYTES (deflated when that is smaller) behind a page index of
 // every page's first key:
-//   names     a row per entry, by lower-cased name, then in the order ranking puts entries of
-//             one segment (`order`), so the rows of one name are the best first. A row holds
-//             what lookups match and rank on: the exact name, the breadcrumb, the document,
-//             kind, flags, which nested definition it is, and its rank in that order.
-//             Exact, case-insensitive and qualified lookups read the rows of one name; prefix
-//             lookups a range of rows; fuzzy ones every page.
-//   initials  a row per entry, by initials (`gun` for getUserName), then by document, with the
-//             name (to match camel-case humps without reading the names table) and the entry's
-//             row in the names table.
+//   names     a row per entry, keyed by the lower-cased name, then in the order ranking puts
+//             the entries of one segment (`order`), so the rows of one name come best first.
+//             A row holds what lookups match and rank on: the exact name, the breadcrumb, the
+//             document, its kind and whether it is a test or vendored, which nested definition
+//             it is, and its place in that order. Exact, case-insensitive and qualified lookups read the rows of one name;
+//             prefix lookups a range of rows; fuzzy ones every page.
+//   initials  a row per entry whose name has two initials or more (a camel-case lookup needs
+//             two), keyed by its initials (`gun` for getUserName), NUL, then the lower-cased
+//             name, with the exact name and the entry's row in the names table: camel-case
+//             lookups match humps against names without reading the names table.
 //
 // Layout (little-endian): u32 entries, then u32 index bytes, page bytes and page count of the
-// names table, the same of the initials table; then the names index, the initials index, the
-// names pages, the initials pages. An index holds per page: varint stored bytes, varint rows,
-// a byte (1: deflated) and the page's first key. A row starts with its key front-coded against
-// the previous row of its page (varint shared code units, then the rest). Strings are stored
-// code unit by code unit, one byte each when all are below 256, else two: names come back
-// exactly as the chunker gave them, lone surrogates included.
+// names table, the same of the initials table and its rows; then the names index, the
+// initials index, the names pages, the initials pages. An index is three u32s per page and
+// one more past the last: where the page starts (its top bit: deflated), its first row, where
+// its first key starts in the keys after them; a lookup binary-searches it, decoding only the
+// keys it probes. A page is a list of restart points then its rows; a row is its key,
+// front-coded against the row before it (varint code units shared, then the rest), then a
+// varint length and its body. Every RESTART_ROWS-th row is a restart point, whose key is whole:
+// a lookup binary-searches those and decodes at most that many keys, and only the bodies of
+// the rows it wants. Strings are stored code unit by code unit, one byte each when all are
+// below 256, else two: names come back exactly as the chunker gave them, lone surrogates included.
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import type { ChunkKind } from '../types';
 import type { LazySection } from './byteSource';
@@ -56,7 +61,7 @@ export interface SymbolEntry {
   readonly doc: number;
   /** KIND_INDEX of its kind. */
   readonly kind: number;
-  /** The document's flags (FLAG_TEST, FLAG_VENDORED, ...). */
+  /** The document's FLAG_TEST and FLAG_VENDORED (its other flags are not kept). */
   readonly flags: number;
   /** 0 for the document's own definition, else 1 + its index in the document's nested definitions. */
   readonly nested: number;
@@ -68,7 +73,9 @@ export interface SymbolEntry {
 
 /** A row of the initials table. */
 export interface InitialsRow {
+  /** Initials, NUL, the lower-cased name (the table's key). */
   readonly key: string;
+  readonly initials: string;
   readonly name: string;
   /** The entry's row in the names table. */
   readonly row: number;
@@ -89,7 +96,12 @@ export function pathDepth(path: string): number {
 
 /** Raw bytes of rows after which a page is closed (a row is never split: a long one makes a long page). */
 export const PAGE_BYTES = 4096;
-const HEADER_BYTES = 28;
+/** Rows from one whole key to the next in a page. */
+const RESTART_ROWS = 16;
+/** The bit of an index entry's page start that says the page is deflated. */
+const DEFLATED_PAGE = 0x80000000;
+
+const HEADER_BYTES = 32;
 
 // The builder's numbers per entry.
 const DOC = 0;
@@ -165,7 +177,7 @@ export class SymbolDictionaryBuilder {
     const at = (i: number, field: number) => v[i * NUMBERS + field] as number;
     const names = new Array<string>(n);
     const displays = new Array<string>(n);
-    const cursor = new Cursor(this.strings.result(), 'symbol entries');
+    const cursor = new Cursor(asBuffer(this.strings.result()), 'symbol entries');
     for (let i = 0; i < n; i++) {
       names[i] = cursor.string();
       displays[i] = cursor.varint() ? cursor.string() : (names[i] as string);
@@ -193,28 +205,31 @@ export class SymbolDictionaryBuilder {
     const byName = indexes(n).sort((a, b) => compareStrings(keys[a] as string, keys[b] as string) || (order[a] as number) - (order[b] as number) || listed(a, b));
     const rowOf = new Uint32Array(n);
     byName.forEach((i, r) => (rowOf[i] = r));
-    const byInitials = indexes(n).sort((a, b) => compareStrings(initials[a] as string, initials[b] as string) || listed(a, b));
+    const initialsKeys = initials.map((x, i) => `${x}\u0000${keys[i]}`);
+    const byInitials = indexes(n).filter((i) => (initials[i] as string).length >= 2).sort((a, b) => compareStrings(initialsKeys[a] as string, initialsKeys[b] as string) || listed(a, b));
 
     const namesTable = writeTable(n, (r) => keys[byName[r] as number] as string, (w, r) => {
       const i = byName[r] as number;
-      writeNameAgainstKey(w, names[i] as string, keys[i] as string);
+      writeAgainst(w, names[i] as string, keys[i] as string);
       writeDisplayAgainstName(w, displays[i] as string, names[i] as string);
       w.varint(at(i, DOC));
-      w.byte(at(i, KIND));
-      w.byte(at(i, FLAGS));
-      w.varint(at(i, NESTED));
-      if (at(i, NESTED)) w.varint(at(i, NAME_LINE));
+      w.byte(at(i, KIND) | (at(i, FLAGS) & FLAG_TEST ? ROW_TEST : 0) | (at(i, FLAGS) & FLAG_VENDORED ? ROW_VENDORED : 0) | (at(i, NESTED) ? ROW_NESTED : 0));
+      if (at(i, NESTED)) {
+        w.varint(at(i, NESTED));
+        w.varint(at(i, NAME_LINE));
+      }
       w.varint(order[i] as number);
     });
-    const initialsTable = writeTable(n, (r) => initials[byInitials[r] as number] as string, (w, r) => {
+    const initialsTable = writeTable(byInitials.length, (r) => initialsKeys[byInitials[r] as number] as string, (w, r) => {
       const i = byInitials[r] as number;
-      writeString(w, names[i] as string);
+      w.varint((initials[i] as string).length);
+      writeAgainst(w, names[i] as string, keys[i] as string);
       w.varint(rowOf[i] as number);
     });
     const parts = [namesTable.index, initialsTable.index, namesTable.pages, initialsTable.pages];
     const out = new Uint8Array(HEADER_BYTES + parts.reduce((s, p) => s + p.length, 0));
     const view = new DataView(out.buffer);
-    [n, namesTable.index.length, namesTable.pages.length, namesTable.pageCount, initialsTable.index.length, initialsTable.pages.length, initialsTable.pageCount].forEach((x, k) => view.setUint32(4 * k, x, true));
+    [n, namesTable.index.length, namesTable.pages.length, namesTable.pageCount, initialsTable.index.length, initialsTable.pages.length, initialsTable.pageCount, byInitials.length].forEach((x, k) => view.setUint32(4 * k, x, true));
     let offset = HEADER_BYTES;
     for (const p of parts) {
       out.set(p, offset);
@@ -225,6 +240,13 @@ export class SymbolDictionaryBuilder {
 }
 
 const PENALISED = FLAG_TEST | FLAG_VENDORED;
+// A names row's byte of kind and flags: the kind (KINDS has fewer than 32), test, vendored, and
+// whether a nested definition's number and name line follow.
+const ROW_KIND = 0x1f;
+const ROW_TEST = 0x20;
+const ROW_VENDORED = 0x40;
+const ROW_NESTED = 0x80;
+if (KINDS.length > ROW_KIND + 1) throw new Error(`a names row has room for ${ROW_KIND + 1} kinds, not ${KINDS.length}`);
 
 /** Dense ranks of paths by depth, then length, then the path itself. */
 function rankPaths(paths: readonly string[]): Uint32Array {
@@ -248,7 +270,7 @@ export function compareStrings(a: string, b: string): number {
  * A name against its lower-cased key: 0 when it is the key, 1 + k and k positions (as gaps)
  * when it is the key with those code units upper-cased, otherwise 1 and the name.
  */
-function writeNameAgainstKey(w: ByteWriter, name: string, key: string): void {
+function writeAgainst(w: ByteWriter, name: string, key: string): void {
   if (name === key) return w.varint(0);
   const upper: number[] = [];
   let fits = name.length === key.length;
@@ -291,69 +313,97 @@ function writeString(w: ByteWriter, s: string): void {
   }
 }
 
-/** Rows `0 .. count-1` in pages, each row's key front-coded against the one before it in its page. */
-function writeTable(count: number, keyOf: (r: number) => string, writeRow: (w: ByteWriter, r: number) => void): { index: Uint8Array; pages: Uint8Array; pageCount: number } {
-  const index = new ByteWriter(256);
+/** Rows `0 .. count-1` in pages (see the top of this file), with their index. */
+function writeTable(count: number, keyOf: (r: number) => string, writeBody: (w: ByteWriter, r: number) => void): { index: Uint8Array; pages: Uint8Array; pageCount: number } {
+  const starts: number[] = [];
+  const firstRows: number[] = [];
+  const keys = new ByteWriter(256);
+  const keyStarts: number[] = [];
   const pages = new ByteWriter(4096);
+  const rowBytes = new ByteWriter(PAGE_BYTES * 2);
+  const body = new ByteWriter(64);
   const page = new ByteWriter(PAGE_BYTES * 2);
-  let pageCount = 0;
+  let restarts: number[] = [];
   let rows = 0;
-  let firstKey = '';
   let previous = '';
-  const seal = () => {
+  const seal = (firstRow: number) => {
+    page.length = 0;
+    page.varint(restarts.length);
+    restarts.forEach((at, i) => page.varint(at - (i ? (restarts[i - 1] as number) : 0)));
+    page.append(rowBytes.result());
     const raw = page.result();
     const packed = deflateRawSync(raw, SMALL_DEFLATE);
     const deflated = packed.length < raw.length;
-    index.varint(deflated ? packed.length : raw.length);
-    index.varint(rows);
-    index.byte(deflated ? 1 : 0);
-    writeString(index, firstKey);
+    starts.push(pages.length + (deflated ? DEFLATED_PAGE : 0));
+    firstRows.push(firstRow);
     pages.append(deflated ? packed : raw);
-    pageCount++;
-    page.length = 0;
+    if (pages.length >= DEFLATED_PAGE) throw new Error('a symbol dictionary of 2 GB');
+    rowBytes.length = 0;
+    restarts = [];
     rows = 0;
   };
   for (let r = 0; r < count; r++) {
     const key = keyOf(r);
     let shared = 0;
-    if (rows === 0) firstKey = key;
+    if (rows === 0) {
+      keyStarts.push(keys.length);
+      writeString(keys, key);
+    }
+    if (rows % RESTART_ROWS === 0) restarts.push(rowBytes.length);
     else while (shared < key.length && shared < previous.length && key.charCodeAt(shared) === previous.charCodeAt(shared)) shared++;
-    page.varint(shared);
-    writeString(page, shared ? key.slice(shared) : key);
-    writeRow(page, r);
+    rowBytes.varint(shared);
+    writeString(rowBytes, shared ? key.slice(shared) : key);
+    body.length = 0;
+    writeBody(body, r);
+    rowBytes.varint(body.length);
+    rowBytes.append(body.result());
     previous = key;
     rows++;
-    if (page.length >= PAGE_BYTES) seal();
+    if (rowBytes.length >= PAGE_BYTES) seal(r + 1 - rows);
   }
-  if (rows > 0) seal();
-  return { index: index.result(), pages: pages.result(), pageCount };
+  if (rows > 0) seal(count - rows);
+  const pageCount = starts.length;
+  starts.push(pages.length);
+  firstRows.push(count);
+  keyStarts.push(keys.length);
+  const index = new Uint8Array(12 * (pageCount + 1) + keys.length);
+  const view = new DataView(index.buffer);
+  for (let p = 0; p <= pageCount; p++) {
+    view.setUint32(12 * p, starts[p] as number, true);
+    view.setUint32(12 * p + 4, firstRows[p] as number, true);
+    view.setUint32(12 * p + 8, keyStarts[p] as number, true);
+  }
+  index.set(keys.result(), 12 * (pageCount + 1));
+  return { index, pages: pages.result(), pageCount };
 }
 
-/** Reads varints and strings from a page, bounds-checked: damage is a CorruptDataError naming `what`. */
+/** Reads varints and strings from a page up to `end`, bounds-checked: damage is a CorruptDataError naming `what`. */
 class Cursor {
-  pos = 0;
-  private readonly buffer: Buffer;
-
   constructor(
-    bytes: Uint8Array,
+    private readonly buffer: Buffer,
     private readonly what: string,
-  ) {
-    this.buffer = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  }
+    public pos = 0,
+    public end = buffer.length,
+  ) {}
 
   get done(): boolean {
-    return this.pos >= this.buffer.length;
+    return this.pos >= this.end;
   }
 
   byte(): number {
-    if (this.pos >= this.buffer.length) throw this.corrupt('ends mid-row');
+    if (this.pos >= this.end) throw this.corrupt('ends mid-row');
     return this.buffer[this.pos++] as number;
   }
 
   varint(): number {
+    const first = this.pos < this.end ? (this.buffer[this.pos] as number) : 0x100;
+    if (first < 0x80) {
+      this.pos++;
+      return first;
+    }
     let result = 0;
     for (let shift = 0; ; shift += 7) {
-      if (this.pos >= this.buffer.length || shift > 28) throw this.corrupt('has a truncated or overlong number');
+      if (this.pos >= this.end || shift > 28) throw this.corrupt('has a truncated or overlong number');
       const b = this.buffer[this.pos++] as number;
       result += (b & 0x7f) * 2 ** shift;
       if (b < 0x80) return result;
@@ -366,10 +416,10 @@ class Cursor {
     const length = Math.floor(head / 2);
     const start = this.pos;
     const end = start + (wide ? 2 * length : length);
-    if (end > this.buffer.length) throw this.corrupt('has a string past its end');
+    if (end > this.end) throw this.corrupt('has a string past its end');
     this.pos = end;
     if (wide) return this.buffer.toString('utf16le', start, end);
-    if (length < 16) {
+    if (length < 24) {
       let s = '';
       for (let i = start; i < end; i++) s += String.fromCharCode(this.buffer[i] as number);
       return s;
@@ -382,98 +432,176 @@ class Cursor {
   }
 }
 
-/** A table's pages as read: where each starts in the section, its first row and its first key. */
-interface PageIndex {
-  starts: Float64Array;
-  firstRows: Uint32Array;
-  deflated: Uint8Array;
-  firstKeys: string[];
+/** A page as read: its restart points (where each starts in `bytes`), its rows' count and the bodies decoded so far. */
+interface Page<T> {
+  bytes: Buffer;
+  restarts: number[];
+  firstRow: number;
+  rows: Array<T | undefined>;
+  /** Reads bodies (one at a time, each at once). */
+  bodies: Cursor;
 }
 
-/** A sorted table read a page at a time; decoded pages are kept (the segment is immutable). */
-class PagedTable<T extends { readonly key: string }> {
-  private index?: PageIndex;
-  private readonly pages: Array<T[] | undefined> = [];
+/** A Buffer over the same bytes, for its string decoding. */
+function asBuffer(bytes: Uint8Array): Buffer {
+  return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
+
+/** A sorted table read a page at a time; pages and rows once decoded are kept (the segment is immutable). */
+class PagedTable<T> {
+  private index?: { view: DataView; keys: Cursor; firstKeys: Array<string | undefined> };
+  private readonly pages: Array<Page<T> | undefined> = [];
 
   constructor(
     private readonly section: LazySection,
     private readonly what: string,
-    private readonly indexAt: number,
+    /** The table's index, read on first use (both tables' at once). */
+    private readonly indexBytes: () => Uint8Array,
     private readonly indexLength: number,
     private readonly pagesAt: number,
     private readonly pagesLength: number,
     private readonly pageCount: number,
     readonly rows: number,
-    private readonly decodeRow: (c: Cursor, key: string, row: number) => T,
+    private readonly decodeBody: (c: Cursor, key: string, row: number) => T,
   ) {}
 
-  /** Rows whose key is `key` or sorts after it, in order: a caller stops where its range ends. */
-  *from(key: string): Generator<T> {
-    const { firstKeys } = this.pageIndex();
-    // A run of rows at or after `key` may begin in the page before the first page that starts at or after it.
+  /**
+   * The rows from the first whose key is `from` or after it, while `within` holds for their
+   * keys (a range of sorted keys: it ends at the first that fails), but for those whose key
+   * `keep` refuses (their bodies are not read).
+   */
+  *range(from: string, within: (key: string) => boolean, keep?: (key: string) => boolean): Generator<T> {
+    if (this.pageCount === 0) return;
+    // The first page that starts at or after `from`; the rows wanted may begin in the one before.
     let lo = 0;
-    let hi = firstKeys.length;
+    let hi = this.pageCount;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if ((firstKeys[mid] as string) < key) lo = mid + 1;
+      if (this.firstKey(mid) < from) lo = mid + 1;
       else hi = mid;
     }
     for (let p = Math.max(0, lo - 1); p < this.pageCount; p++) {
-      for (const row of this.page(p)) if (row.key >= key) yield row;
+      const page = this.page(p);
+      // The last restart point before `from` (its rows after it may still sort before `from`).
+      let r = 0;
+      if (p === lo - 1) {
+        let a = 0;
+        let b = page.restarts.length;
+        while (a < b) {
+          const mid = (a + b) >>> 1;
+          if (this.scanner(page, mid).next() < from) a = mid + 1;
+          else b = mid;
+        }
+        r = Math.max(0, a - 1);
+      }
+      const scan = this.scanner(page, r);
+      for (let k = r * RESTART_ROWS; k < page.rows.length; k++) {
+        const key = scan.next();
+        if (key < from) continue;
+        if (!within(key)) return;
+        if (keep && !keep(key)) continue;
+        yield this.rowOf(page, k, key, scan.bodyStart, scan.bodyEnd);
+      }
     }
   }
 
   *all(): Generator<T> {
-    for (let p = 0; p < this.pageCount; p++) yield* this.page(p);
+    for (let p = 0; p < this.pageCount; p++) {
+      const page = this.page(p);
+      const scan = this.scanner(page, 0);
+      for (let k = 0; k < page.rows.length; k++) {
+        const key = scan.next();
+        yield this.rowOf(page, k, key, scan.bodyStart, scan.bodyEnd);
+      }
+    }
   }
 
   rowAt(row: number): T {
     if (!(row >= 0 && row < this.rows)) throw new CorruptDataError(`${this.what}: row ${row} outside ${this.rows}`);
-    const { firstRows } = this.pageIndex();
     let lo = 0;
     let hi = this.pageCount - 1;
     while (lo < hi) {
       const mid = (lo + hi + 1) >>> 1;
-      if ((firstRows[mid] as number) <= row) lo = mid;
+      if (this.indexEntry(mid, 4) <= row) lo = mid;
       else hi = mid - 1;
     }
-    return this.page(lo)[row - (firstRows[lo] as number)] as T;
+    const page = this.page(lo);
+    const k = row - page.firstRow;
+    const known = page.rows[k];
+    if (known !== undefined) return known;
+    const r = Math.floor(k / RESTART_ROWS);
+    const scan = this.scanner(page, r);
+    let key = '';
+    for (let i = r * RESTART_ROWS; i <= k; i++) key = scan.next();
+    return this.rowOf(page, k, key, scan.bodyStart, scan.bodyEnd);
   }
 
-  private pageIndex(): PageIndex {
-    if (this.index) return this.index;
-    const c = new Cursor(this.section.range(this.indexAt, this.indexAt + this.indexLength), `${this.what} page index`);
-    const starts = new Float64Array(this.pageCount + 1);
-    const firstRows = new Uint32Array(this.pageCount + 1);
-    const deflated = new Uint8Array(this.pageCount);
-    const firstKeys = new Array<string>(this.pageCount);
-    let start = this.pagesAt;
-    let row = 0;
-    for (let p = 0; p < this.pageCount; p++) {
-      starts[p] = start;
-      firstRows[p] = row;
-      start += c.varint();
-      const rows = c.varint();
-      if (rows === 0) throw c.corrupt(`has an empty page ${p}`);
-      row += rows;
-      deflated[p] = c.byte();
-      firstKeys[p] = c.string();
-      if (p > 0 && (firstKeys[p] as string) < (firstKeys[p - 1] as string)) throw c.corrupt(`is out of order at page ${p}`);
+  private rowOf(page: Page<T>, k: number, key: string, start: number, end: number): T {
+    const known = page.rows[k];
+    if (known !== undefined) return known;
+    const c = page.bodies;
+    c.pos = start;
+    c.end = end;
+    const row = this.decodeBody(c, key, page.firstRow + k);
+    if (!c.done) throw c.corrupt('has a row longer than its contents');
+    page.rows[k] = row;
+    return row;
+  }
+
+  /** Reads the rows of `page` from restart point `r` on. */
+  private scanner(page: Page<T>, r: number): RowScanner {
+    return new RowScanner(new Cursor(page.bytes, `${this.what} page of row ${page.firstRow}`, page.restarts[r] as number));
+  }
+
+  /** u32 `field` (0: page start, 4: first row, 8: key start) of index entry `p`. */
+  private indexEntry(p: number, field: number): number {
+    return this.pageIndex().view.getUint32(12 * p + field, true);
+  }
+
+  private firstKey(p: number): string {
+    const index = this.pageIndex();
+    let key = index.firstKeys[p];
+    if (key === undefined) {
+      const c = index.keys;
+      // Key starts count from the end of the index entries, where the keys begin.
+      const keysAt = 12 * (this.pageCount + 1);
+      const start = keysAt + this.indexEntry(p, 8);
+      const end = keysAt + this.indexEntry(p + 1, 8);
+      if (!(start < end)) throw c.corrupt(`has the first key of page ${p} out of place`);
+      c.pos = start;
+      key = c.string();
+      if (c.pos !== end) throw c.corrupt(`has the first key of page ${p} run past its place`);
+      index.firstKeys[p] = key;
     }
-    if (!c.done || start !== this.pagesAt + this.pagesLength || row !== this.rows) throw c.corrupt(`does not add up to ${this.rows} rows in ${this.pagesLength} bytes`);
-    starts[this.pageCount] = start;
-    firstRows[this.pageCount] = row;
-    this.index = { starts, firstRows, deflated, firstKeys };
+    return key;
+  }
+
+  private pageIndex(): { view: DataView; keys: Cursor; firstKeys: Array<string | undefined> } {
+    if (this.index) return this.index;
+    const entries = 12 * (this.pageCount + 1);
+    if (this.indexLength < entries) throw new CorruptDataError(`${this.what} page index is truncated`);
+    const bytes = asBuffer(this.indexBytes());
+    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    const last = (field: number) => view.getUint32(12 * this.pageCount + field, true);
+    if (last(0) !== this.pagesLength || last(4) !== this.rows || last(8) !== this.indexLength - entries || view.getUint32(8, true) !== 0) {
+      throw new CorruptDataError(`${this.what} page index does not add up to ${this.rows} rows in ${this.pagesLength} bytes`);
+    }
+    this.index = { view, keys: new Cursor(bytes, `${this.what} page index`, entries), firstKeys: new Array<string | undefined>(this.pageCount) };
     return this.index;
   }
 
-  private page(p: number): T[] {
+  private page(p: number): Page<T> {
     const known = this.pages[p];
     if (known) return known;
-    const { starts, firstRows, deflated, firstKeys } = this.pageIndex();
     const what = `${this.what} page ${p}`;
-    let bytes = this.section.range(starts[p] as number, starts[p + 1] as number);
-    if (deflated[p]) {
+    const stored = this.indexEntry(p, 0);
+    const start = stored % DEFLATED_PAGE;
+    const end = this.indexEntry(p + 1, 0) % DEFLATED_PAGE;
+    const firstRow = this.indexEntry(p, 4);
+    const count = this.indexEntry(p + 1, 4) - firstRow;
+    if (!(start < end && end <= this.pagesLength && count > 0)) throw new CorruptDataError(`${what} is out of place in its index`);
+    let bytes = asBuffer(this.section.range(this.pagesAt + start, this.pagesAt + end));
+    if (stored >= DEFLATED_PAGE) {
       try {
         bytes = inflateRawSync(bytes, { windowBits: SMALL_DEFLATE.windowBits, chunkSize: Math.min(64 * 1024, Math.max(1024, bytes.length * 4)) });
       } catch (e) {
@@ -481,21 +609,47 @@ class PagedTable<T extends { readonly key: string }> {
       }
     }
     const c = new Cursor(bytes, what);
-    const first = firstRows[p] as number;
-    const count = (firstRows[p + 1] as number) - first;
-    const rows = new Array<T>(count);
-    let key = '';
-    for (let k = 0; k < count; k++) {
-      const shared = c.varint();
-      if (shared > key.length || (k === 0 && shared > 0)) throw c.corrupt('shares more of a key than there is');
-      const next = shared ? key.slice(0, shared) + c.string() : c.string();
-      if (next < key || (k === 0 && next !== firstKeys[p])) throw c.corrupt('has its keys out of order');
-      key = next;
-      rows[k] = this.decodeRow(c, key, first + k);
+    const restartCount = c.varint();
+    if (restartCount !== Math.ceil(count / RESTART_ROWS)) throw c.corrupt(`has ${restartCount} restart points for ${count} rows`);
+    const restarts: number[] = [];
+    let at = 0;
+    for (let r = 0; r < restartCount; r++) restarts.push((at += c.varint()));
+    const rowsAt = c.pos;
+    for (let r = 0; r < restartCount; r++) {
+      restarts[r] = (restarts[r] as number) + rowsAt;
+      if ((restarts[r] as number) >= bytes.length || (r > 0 && (restarts[r] as number) <= (restarts[r - 1] as number))) throw c.corrupt('has its restart points out of place');
     }
-    if (!c.done) throw c.corrupt('has bytes after its last row');
-    this.pages[p] = rows;
-    return rows;
+    if (restarts[0] !== rowsAt) throw c.corrupt('does not start with a restart point');
+    const page: Page<T> = { bytes, restarts, firstRow, rows: new Array<T | undefined>(count), bodies: new Cursor(bytes, `${what} (row ${firstRow} on)`) };
+    if (this.scanner(page, 0).next() !== this.firstKey(p)) throw c.corrupt('starts with a key its index does not name');
+    this.pages[p] = page;
+    return page;
+  }
+}
+
+/** Reads a page's rows in order from a restart point: each key, and where its body is. */
+class RowScanner {
+  bodyStart = 0;
+  bodyEnd = 0;
+  private key = '';
+  private first = true;
+
+  constructor(private readonly c: Cursor) {}
+
+  next(): string {
+    const c = this.c;
+    const shared = c.varint();
+    if (shared > this.key.length || (this.first && shared > 0)) throw c.corrupt('shares more of a key than there is');
+    const key = shared ? this.key.slice(0, shared) + c.string() : c.string();
+    if (key < this.key) throw c.corrupt('has its keys out of order');
+    const length = c.varint();
+    this.bodyStart = c.pos;
+    this.bodyEnd = c.pos + length;
+    if (this.bodyEnd > c.end) throw c.corrupt('has a row past its end');
+    c.pos = this.bodyEnd;
+    this.key = key;
+    this.first = false;
+    return key;
   }
 }
 
@@ -510,58 +664,64 @@ export class SymbolDictionary {
     if (section.length < HEADER_BYTES) throw new CorruptDataError(`${what} is truncated`);
     const head = section.range(0, HEADER_BYTES);
     const view = new DataView(head.buffer, head.byteOffset, HEADER_BYTES);
-    const [entries, namesIndex, namesPages, namesPageCount, initialsIndex, initialsPages, initialsPageCount] = Array.from({ length: 7 }, (_, k) => view.getUint32(4 * k, true)) as [number, number, number, number, number, number, number];
+    // Both page indexes in one read, on the first lookup.
+    let indexes: Uint8Array | undefined;
+    const indexesOf = () => (indexes ??= section.range(HEADER_BYTES, HEADER_BYTES + namesIndex + initialsIndex));
+    const [entries, namesIndex, namesPages, namesPageCount, initialsIndex, initialsPages, initialsPageCount, initialsRows] = Array.from({ length: 8 }, (_, k) => view.getUint32(4 * k, true)) as [number, number, number, number, number, number, number, number];
     if (HEADER_BYTES + namesIndex + initialsIndex + namesPages + initialsPages !== section.length) throw new CorruptDataError(`${what} has parts that do not add up to its ${section.length} bytes`);
-    if (entries > 0 && (namesPageCount === 0 || initialsPageCount === 0)) throw new CorruptDataError(`${what} has ${entries} entries and no pages`);
+    if (initialsRows > entries || (entries > 0 && namesPageCount === 0) || (initialsRows > 0 && initialsPageCount === 0)) throw new CorruptDataError(`${what} has ${entries} entries, ${initialsRows} with initials, and pages for ${namesPageCount} and ${initialsPageCount}`);
     this.size = entries;
     const namesAt = HEADER_BYTES + namesIndex + initialsIndex;
     const decodeEntry = (c: Cursor, key: string, row: number): SymbolEntry => {
-      const name = readNameAgainstKey(c, key);
+      const name = readAgainst(c, key);
       const display = readDisplayAgainstName(c, name);
       const doc = c.varint();
-      const kind = c.byte();
-      const flags = c.byte();
-      const nested = c.varint();
+      const bits = c.byte();
+      const kind = bits & ROW_KIND;
+      const flags = (bits & ROW_TEST ? FLAG_TEST : 0) | (bits & ROW_VENDORED ? FLAG_VENDORED : 0);
+      const nested = bits & ROW_NESTED ? c.varint() : 0;
       const nameLine = nested ? c.varint() : 0;
       const order = c.varint();
-      if (doc >= docCount || kind >= KINDS.length) throw c.corrupt(`names document ${doc} of ${docCount}, kind ${kind}`);
+      if (doc >= docCount || kind >= KINDS.length || (bits & ROW_NESTED && nested === 0)) throw c.corrupt(`names document ${doc} of ${docCount}, kind ${kind}, nested definition ${nested - 1}`);
       return { row, key, name, display, doc, kind, flags, nested, nameLine, order };
     };
-    this.names = new PagedTable(section, `${what}, names`, HEADER_BYTES, namesIndex, namesAt, namesPages, namesPageCount, entries, decodeEntry);
+    this.names = new PagedTable(section, `${what}, names`, () => indexesOf().subarray(0, namesIndex), namesIndex, namesAt, namesPages, namesPageCount, entries, decodeEntry);
     const decodeInitials = (c: Cursor, key: string): InitialsRow => {
-      const name = c.string();
+      const length = c.varint();
+      if (length >= key.length || key.charCodeAt(length) !== 0) throw c.corrupt('has initials that do not end in NUL');
+      const name = readAgainst(c, key.slice(length + 1));
       const row = c.varint();
       if (row >= entries) throw c.corrupt(`points at entry ${row} of ${entries}`);
-      return { key, name, row };
+      return { key, initials: key.slice(0, length), name, row };
     };
-    this.initials = new PagedTable(section, `${what}, initials`, HEADER_BYTES + namesIndex, initialsIndex, namesAt + namesPages, initialsPages, initialsPageCount, entries, decodeInitials);
+    this.initials = new PagedTable(section, `${what}, initials`, () => indexesOf().subarray(namesIndex), initialsIndex, namesAt + namesPages, initialsPages, initialsPageCount, initialsRows, decodeInitials);
   }
 
   /** Entries whose lower-cased name is `key`, best first in the segment's ranking order. */
-  *named(key: string): Generator<SymbolEntry> {
-    if (this.size === 0) return;
-    for (const e of this.names.from(key)) {
-      if (e.key !== key) return;
-      yield e;
-    }
+  named(key: string): Generator<SymbolEntry> {
+    return this.names.range(key, (k) => k === key);
   }
 
   /** Entries whose lower-cased name starts with `prefix`, by name. */
-  *prefixed(prefix: string): Generator<SymbolEntry> {
-    if (this.size === 0) return;
-    for (const e of this.names.from(prefix)) {
-      if (!e.key.startsWith(prefix)) return;
-      yield e;
-    }
+  prefixed(prefix: string): Generator<SymbolEntry> {
+    return this.names.range(prefix, (k) => k.startsWith(prefix));
   }
 
-  /** Initials rows whose initials start with `prefix`, by initials, then as the segment lists entries. */
-  *withInitials(prefix: string): Generator<InitialsRow> {
-    if (this.size === 0) return;
-    for (const r of this.initials.from(prefix)) {
-      if (!r.key.startsWith(prefix)) return;
-      yield r;
-    }
+  /**
+   * Initials rows whose initials start with `prefix`, by initials, then by name, but for those
+   * whose lower-cased name `keep` refuses (not read). Only names of two initials or more have a
+   * row: a shorter `prefix` misses the others.
+   */
+  *withInitials(prefix: string, keep?: (lowerName: string) => boolean): Generator<InitialsRow> {
+    // The key is the initials, NUL, the lower-cased name. With another NUL in either, which one
+    // ends the initials is read from the row's body: such a row is not passed over.
+    const keepKey =
+      keep &&
+      ((key: string) => {
+        const nul = key.indexOf('\u0000');
+        return key.indexOf('\u0000', nul + 1) >= 0 || keep(key.slice(nul + 1));
+      });
+    for (const r of this.initials.range(prefix, (k) => k.startsWith(prefix), keepKey)) if (r.initials.startsWith(prefix)) yield r;
   }
 
   /** The entry in row `row` of the names table. */
@@ -570,12 +730,12 @@ export class SymbolDictionary {
   }
 
   /** Every entry, by name. */
-  *all(): Generator<SymbolEntry> {
-    if (this.size > 0) yield* this.names.all();
+  all(): Generator<SymbolEntry> {
+    return this.names.all();
   }
 }
 
-function readNameAgainstKey(c: Cursor, key: string): string {
+function readAgainst(c: Cursor, key: string): string {
   const tag = c.varint();
   if (tag === 0) return key;
   if (tag === 1) return c.string();

@@ -195,7 +195,7 @@ export class SymbolIndex {
         const humps = camelHumps(q);
         const initials = humps.map((h) => h[0]).join('');
         if (initials.length >= 2) {
-          take((d) => camelCased(d, initials, humps), 'camel-case');
+          take((d, t) => camelCased(d, initials, humps, (row) => taken.has(rowKey(t, row))), 'camel-case');
         }
       }
     }
@@ -283,7 +283,11 @@ const kindOf = (e: SymbolEntry): ChunkKind => KINDS[e.kind] ?? 'text';
 
 /** A number naming an entry, for sets (segments stay far below 2^21, rows below 2^32). */
 function foundKey(f: Found): number {
-  return f.t * 0x100000000 + f.e.row;
+  return rowKey(f.t, f.e.row);
+}
+
+function rowKey(t: number, row: number): number {
+  return t * 0x100000000 + row;
 }
 
 function* filtered<T>(items: Iterable<T>, keep: (item: T) => boolean): Generator<T> {
@@ -295,12 +299,23 @@ function* concat<T>(first: Iterable<T>, second: Iterable<T>): Generator<T> {
   yield* second;
 }
 
-/** Entries whose initials start with `initials` and whose name's parts the humps prefix in order. */
-function* camelCased(d: SymbolDictionary, initials: string, humps: readonly string[]): Generator<SymbolEntry> {
-  for (const r of d.withInitials(initials)) {
+/**
+ * Entries whose initials start with `initials` and whose name's parts the humps prefix in
+ * order: by initials, then as the segment lists its entries (by document, own definitions
+ * first). Entries `taken` already (an exact match is a camel-case one too) are not read.
+ */
+function camelCased(d: SymbolDictionary, initials: string, humps: readonly string[], taken: (row: number) => boolean): Array<SymbolEntry> {
+  const found: Array<[string, SymbolEntry]> = [];
+  // Parts of an ASCII name are pieces of its lower-cased spelling, so a name that lacks a hump
+  // cannot match: such rows are passed over unread (splitting every name in a wide range of
+  // initials was most of a lookup's time).
+  const mayMatch = (lower: string) => !isAscii(lower) || humps.every((h) => lower.includes(h));
+  for (const r of d.withInitials(initials, mayMatch)) {
+    if (taken(r.row)) continue;
     const split = identifierParts(r.name);
-    if (camelMatch(split.length ? split : [r.name.toLowerCase()], humps)) yield d.entry(r.row);
+    if (camelMatch(split.length ? split : [r.name.toLowerCase()], humps)) found.push([r.initials, d.entry(r.row)]);
   }
+  return found.sort(([ia, a], [ib, b]) => compareStrings(ia, ib) || a.doc - b.doc || a.nested - b.nested).map(([, e]) => e);
 }
 
 const penalised = (seg: Segment, doc: number): number => (seg.docFlags.at(doc) & (FLAG_TEST | FLAG_VENDORED) ? 1 : 0);
@@ -345,6 +360,11 @@ class Smallest<T> {
     top.splice(lo, 0, item);
     if (top.length > this.k) top.pop();
   }
+}
+
+function isAscii(s: string): boolean {
+  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) > 0x7f) return false;
+  return true;
 }
 
 /** `Foo::bar`, `Foo#bar`, `Foo->bar`, `Install > Linux` all become `foo.bar` style dotted paths. */
