@@ -164,6 +164,19 @@ describe('the symbol dictionary', () => {
   });
 });
 
+describe('the symbol dictionary gives every name back as the symbol column does', () => {
+  const NAMES = ['MAX_VALUE', 'HTTPServer', 'getUserName', 'XMLHttpRequest', 'x_Y_z', 'ÄrgerFall', 'İstanbul', 'straße', 'STRASSE', 'a1B2c3', '$el', '_', 'ǅemal', '\ud800lone', LONG_NAME.toUpperCase()];
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-dict-names-'));
+  const dict = snapshotOf(NAMES.map((n, i) => c(`src/n${i}.ts:1-2 function ${n}`, `function f${i}() {}`)), root).segments[0]!.symbolDictionary();
+  after(() => fs.rmSync(root, { recursive: true, force: true }));
+  // A chunk's own name is stored as UTF-8, where a lone surrogate reads back as U+FFFD.
+  const stored = (n: string) => Buffer.from(n).toString();
+  checkAll(
+    NAMES.map((n) => ({ name: n.slice(0, 40), input: stored(n), expected: [stored(n)] })),
+    (n) => [...dict.named(n.toLowerCase())].map((e) => e.name),
+  );
+});
+
 describe('a damaged page of the symbol dictionary, through the engine', function () {
   this.timeout(60000);
   it('gives a store-corrupt diagnostic and the intact answer, from a rebuilt index', async () => {

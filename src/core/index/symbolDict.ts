@@ -10,8 +10,9 @@
 //             the entries of one segment (`order`), so the rows of one name come best first.
 //             A row holds what lookups match and rank on: the exact name, the breadcrumb, the
 //             document, its kind and whether it is a test or vendored, which nested definition
-//             it is, and its place in that order. Exact, case-insensitive and qualified lookups read the rows of one name;
-//             prefix lookups a range of rows; fuzzy ones every page.
+//             it is, and its place in that order. Exact, case-insensitive and qualified
+//             lookups read the rows of one name; prefix lookups a range of rows; fuzzy ones
+//             every page.
 //   initials  a row per entry whose name has two initials or more (a camel-case lookup needs
 //             two), keyed by its initials (`gun` for getUserName), NUL, then the lower-cased
 //             name, with the exact name and the entry's row in the names table: camel-case
@@ -170,20 +171,35 @@ export class SymbolDictionaryBuilder {
     }
   }
 
-  /** The dictionary section, given the paths of the segment's files. The builder must not be used afterwards. */
+  /**
+   * The dictionary section, given the paths of the segment's files. The builder must not be
+   * used afterwards. It holds two strings per entry while it sorts (the keys of both tables);
+   * names and breadcrumbs are decoded again as rows are written.
+   */
   build(paths: readonly string[]): Uint8Array {
     const n = this.count;
     const v = this.numbers;
     const at = (i: number, field: number) => v[i * NUMBERS + field] as number;
-    const names = new Array<string>(n);
-    const displays = new Array<string>(n);
-    const cursor = new Cursor(asBuffer(this.strings.result()), 'symbol entries');
+    const strings = new Cursor(asBuffer(this.strings.result()), 'symbol entries');
+    const stringsAt = new Uint32Array(n);
+    const keys = new Array<string>(n);
+    const initialsKeys = new Array<string>(n);
+    const initialsLength = new Uint32Array(n);
     for (let i = 0; i < n; i++) {
-      names[i] = cursor.string();
-      displays[i] = cursor.varint() ? cursor.string() : (names[i] as string);
+      stringsAt[i] = strings.pos;
+      const name = strings.string();
+      if (strings.varint()) strings.string();
+      const key = name.toLowerCase();
+      const initials = initialsOf(name);
+      keys[i] = key;
+      initialsLength[i] = initials.length;
+      initialsKeys[i] = `${initials}\u0000${key}`;
     }
-    const keys = names.map((s) => s.toLowerCase());
-    const initials = names.map(initialsOf);
+    const nameAndDisplay = (i: number): [string, string] => {
+      strings.pos = stringsAt[i] as number;
+      const name = strings.string();
+      return [name, strings.varint() ? strings.string() : name];
+    };
     // The order of SymbolIndex's ranking within one segment: source before tests and vendored
     // code, kind, own definitions before nested ones, files nearer the root and with shorter
     // paths, then path, line, document and name line.
@@ -205,13 +221,13 @@ export class SymbolDictionaryBuilder {
     const byName = indexes(n).sort((a, b) => compareStrings(keys[a] as string, keys[b] as string) || (order[a] as number) - (order[b] as number) || listed(a, b));
     const rowOf = new Uint32Array(n);
     byName.forEach((i, r) => (rowOf[i] = r));
-    const initialsKeys = initials.map((x, i) => `${x}\u0000${keys[i]}`);
-    const byInitials = indexes(n).filter((i) => (initials[i] as string).length >= 2).sort((a, b) => compareStrings(initialsKeys[a] as string, initialsKeys[b] as string) || listed(a, b));
+    const byInitials = indexes(n).filter((i) => (initialsLength[i] as number) >= 2).sort((a, b) => compareStrings(initialsKeys[a] as string, initialsKeys[b] as string) || listed(a, b));
 
     const namesTable = writeTable(n, (r) => keys[byName[r] as number] as string, (w, r) => {
       const i = byName[r] as number;
-      writeAgainst(w, names[i] as string, keys[i] as string);
-      writeDisplayAgainstName(w, displays[i] as string, names[i] as string);
+      const [name, display] = nameAndDisplay(i);
+      writeAgainst(w, name, keys[i] as string);
+      writeDisplayAgainstName(w, display, name);
       w.varint(at(i, DOC));
       w.byte(at(i, KIND) | (at(i, FLAGS) & FLAG_TEST ? ROW_TEST : 0) | (at(i, FLAGS) & FLAG_VENDORED ? ROW_VENDORED : 0) | (at(i, NESTED) ? ROW_NESTED : 0));
       if (at(i, NESTED)) {
@@ -222,8 +238,8 @@ export class SymbolDictionaryBuilder {
     });
     const initialsTable = writeTable(byInitials.length, (r) => initialsKeys[byInitials[r] as number] as string, (w, r) => {
       const i = byInitials[r] as number;
-      w.varint((initials[i] as string).length);
-      writeAgainst(w, names[i] as string, keys[i] as string);
+      w.varint(initialsLength[i] as number);
+      writeAgainst(w, nameAndDisplay(i)[0], keys[i] as string);
       w.varint(rowOf[i] as number);
     });
     const parts = [namesTable.index, initialsTable.index, namesTable.pages, initialsTable.pages];
@@ -267,29 +283,62 @@ export function compareStrings(a: string, b: string): number {
 }
 
 /**
- * A name against its lower-cased key: 0 when it is the key, 1 + k and k positions (as gaps)
- * when it is the key with those code units upper-cased, otherwise 1 and the name.
+ * A name against its lower-cased key, in the shortest of: 0, the key itself; 2, the key with
+ * every ASCII letter upper-cased (`MAX_VALUE`); 2k + 1 and k positions (as gaps) of ASCII
+ * letters upper-cased (`getUserName`); 2k + 2 and k runs of code units, alternately as in the
+ * key and with ASCII letters upper-cased, the last run reaching to the end (`HTTPServer`); or
+ * 1 and the name. Only ASCII letters are cased this way: reading does not depend on the
+ * Unicode tables of the Node that reads.
  */
 function writeAgainst(w: ByteWriter, name: string, key: string): void {
   if (name === key) return w.varint(0);
-  const upper: number[] = [];
-  let fits = name.length === key.length;
-  for (let i = 0; fits && i < name.length; i++) {
-    if (name[i] === key[i]) continue;
-    if ((key[i] as string).toUpperCase() === name[i]) upper.push(i);
-    else fits = false;
-  }
-  if (!fits || upper.length === 0) {
+  const full = () => {
     w.varint(1);
-    return writeString(w, name);
+    writeString(w, name);
+  };
+  if (name.length !== key.length) return full();
+  const upper: number[] = [];
+  // Runs: lengths of alternating stretches, kept as the key then upper-cased; a code unit
+  // that casing leaves alone joins whichever stretch it is in.
+  const runs: number[] = [];
+  let upperRun = false;
+  let run = 0;
+  let allUpper = true;
+  for (let i = 0; i < name.length; i++) {
+    const k = key.charCodeAt(i);
+    const letter = k >= 0x61 && k <= 0x7a;
+    const c = name.charCodeAt(i);
+    if (c !== k && !(letter && c === k - 0x20)) return full();
+    const raised = c !== k;
+    if (raised) upper.push(i);
+    else if (letter) allUpper = false;
+    if (letter && raised !== upperRun) {
+      runs.push(run);
+      upperRun = raised;
+      run = 0;
+    }
+    run++;
   }
-  w.varint(1 + upper.length);
-  let last = 0;
-  for (const p of upper) {
-    w.varint(p - last);
-    last = p;
+  runs.push(run);
+  if (allUpper) return w.varint(2);
+  const gaps = upper.map((p, k) => p - (k ? (upper[k - 1] as number) : 0));
+  if (varintsLength(gaps) <= varintsLength(runs)) {
+    w.varint(2 * gaps.length + 1);
+    for (const g of gaps) w.varint(g);
+  } else {
+    w.varint(2 * runs.length + 2);
+    for (const r of runs) w.varint(r);
   }
 }
+
+function varintsLength(values: readonly number[]): number {
+  let n = 0;
+  for (const x of values) n += x < 0x80 ? 1 : x < 0x4000 ? 2 : x < 0x200000 ? 3 : x < 0x10000000 ? 4 : 5;
+  return n;
+}
+
+/** Code unit `c` upper-cased if it is an ASCII letter. */
+const asciiUpper = (c: number): number => (c >= 0x61 && c <= 0x7a ? c - 0x20 : c);
 
 /** A breadcrumb against its name: 0 when it is the name, 1 and a prefix when it ends with it, otherwise 2 and itself. */
 function writeDisplayAgainstName(w: ByteWriter, display: string, name: string): void {
@@ -739,16 +788,32 @@ function readAgainst(c: Cursor, key: string): string {
   const tag = c.varint();
   if (tag === 0) return key;
   if (tag === 1) return c.string();
-  let name = '';
-  let from = 0;
-  let at = 0;
-  for (let k = 1; k < tag; k++) {
-    at += c.varint();
-    if (at < from || at >= key.length) throw c.corrupt('upper-cases letters out of order or past its name');
-    name += key.slice(from, at) + (key[at] as string).toUpperCase();
-    from = at + 1;
+  const units = new Array<number>(key.length);
+  for (let i = 0; i < key.length; i++) units[i] = key.charCodeAt(i);
+  if (tag === 2) {
+    for (let i = 0; i < units.length; i++) units[i] = asciiUpper(units[i] as number);
+  } else if (tag % 2 === 1) {
+    let at = -1;
+    for (let k = 0; k < (tag - 1) / 2; k++) {
+      const next = (k === 0 ? 0 : at) + c.varint();
+      if (next <= at || next >= key.length) throw c.corrupt('upper-cases letters out of order or past its name');
+      at = next;
+      units[at] = asciiUpper(units[at] as number);
+    }
+  } else {
+    let at = 0;
+    for (let k = 0; k < (tag - 2) / 2; k++) {
+      const end = at + c.varint();
+      if (end > key.length) throw c.corrupt('has case runs past its name');
+      if (k % 2 === 1) for (let i = at; i < end; i++) units[i] = asciiUpper(units[i] as number);
+      at = end;
+    }
+    if (at !== key.length) throw c.corrupt('has case runs that do not cover its name');
   }
-  return name + key.slice(from);
+  let name = '';
+  // In pieces: a call takes only so many arguments.
+  for (let i = 0; i < units.length; i += 8192) name += String.fromCharCode(...units.slice(i, i + 8192));
+  return name;
 }
 
 function readDisplayAgainstName(c: Cursor, name: string): string {

@@ -76,9 +76,9 @@ export class SymbolIndex {
   }
 
   /**
-   * `definitionsNamed` from the symbol dictionaries: every definition named `name` in any case
-   * (nested ones too), exact spellings offered first. The term index gives the same for every
-   * name with a whole token; this answers the rest.
+   * `definitionsNamed` from the symbol dictionaries: every definition named `name` in any case,
+   * exact spellings offered first. It answers names the term index cannot look up (no whole
+   * token); unlike the term index it also knows nested definitions.
    */
   definitionsNamedInDictionary(name: string): SymbolRef[] {
     const found: Found[] = [];
