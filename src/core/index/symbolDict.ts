@@ -35,7 +35,6 @@ import type { LazySection } from './byteSource';
 import { SMALL_DEFLATE } from './blockColumn';
 import { FLAG_CONTINUED, FLAG_NESTED, FLAG_TEST, FLAG_VENDORED, KIND_INDEX, KINDS } from './fields';
 import { grown } from './listPool';
-import type { RawDoc } from './segment';
 import { identifierParts } from './tokenizer';
 import { ByteWriter, CorruptDataError } from './varint';
 
@@ -49,6 +48,18 @@ export const SYMBOL_KINDS: ReadonlySet<string> = new Set(Object.keys(KIND_RANK))
 export const kindRank = (kind: ChunkKind): number => KIND_RANK[kind] ?? 8;
 /** kindRank by KIND_INDEX, as entries store kinds. */
 export const RANK_OF_KIND: readonly number[] = KINDS.map(kindRank);
+
+/** What the builder reads of a document being appended (a segment's RawDoc has these). */
+export interface DictionaryDoc {
+  /** Its file's index in the segment's file table. */
+  readonly fileIndex: number;
+  readonly startLine: number;
+  /** KIND_INDEX of its kind. */
+  readonly kind: number;
+  readonly flags: number;
+  /** Its record: JSON, listing nested definitions when FLAG_NESTED is set. */
+  readonly record: string;
+}
 
 /** One entry of the dictionary, as read back. */
 export interface SymbolEntry {
@@ -133,7 +144,7 @@ export class SymbolDictionaryBuilder {
    * the definitions its record lists as nested. `symbol` and `context` are the document's name
    * and breadcrumb as the segment's columns give them back.
    */
-  add(doc: number, d: Pick<RawDoc, 'fileIndex' | 'startLine' | 'kind' | 'flags' | 'record'>, symbol: string, context: string): void {
+  add(doc: number, d: DictionaryDoc, symbol: string, context: string): void {
     const kind = d.kind & 0xff;
     const flags = d.flags & 0xff;
     if (symbol && SYMBOL_KINDS.has(KINDS[kind] ?? 'text') && !(flags & FLAG_CONTINUED)) this.push(doc, d, kind, flags, 0, 0, symbol, context || symbol);
@@ -152,7 +163,7 @@ export class SymbolDictionaryBuilder {
     });
   }
 
-  private push(doc: number, d: Pick<RawDoc, 'fileIndex' | 'startLine'>, kind: number, flags: number, nested: number, nameLine: number, name: string, display: string): void {
+  private push(doc: number, d: Pick<DictionaryDoc, 'fileIndex' | 'startLine'>, kind: number, flags: number, nested: number, nameLine: number, name: string, display: string): void {
     if ((this.count + 1) * NUMBERS > this.numbers.length) this.numbers = grown(this.numbers, this.numbers.length * 2);
     const at = this.count++ * NUMBERS;
     const v = this.numbers;
