@@ -38,10 +38,10 @@ const handlers: RpcHandlers<EngineHostApi> = {
     await stopServing(key);
     return host.open(key, options);
   },
-  async serve(key, root, storeDir) {
+  async serve(key, root, storeDir, watcherModule) {
     if (served.has(key)) return served.get(key)!.socket.socketPath;
     const log = (line: string): void => emit('log', { key, line } satisfies EngineHostEvents['log']);
-    const watcher = new RootWatcher({ host, key, root, storeDir, log });
+    const watcher = new RootWatcher({ host, key, root, storeDir, log, ...(watcherModule ? { watcherModule } : {}) });
     const socket = await serveSocket(host, key, storeDir, { root, settle: () => watcher.settle(), log });
     served.set(key, { watcher, socket });
     void watcher.start().then(() => log(watcher.live ? `serving ${root} on ${socket.socketPath}; watching` : `serving ${root} on ${socket.socketPath}; not watching`));

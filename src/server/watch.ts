@@ -4,6 +4,7 @@
 // watcher error becomes one whole-root check. `watching` is true only while the subscription
 // is live and the tree was verified after it started, so the queue never trusts a dead watcher.
 import * as fs from 'node:fs';
+import { createRequire } from 'node:module';
 import * as path from 'node:path';
 import type { EngineHost } from '../core/engine/host';
 import { DEFAULT_EXCLUDE_DIRS } from '../core/discovery/options';
@@ -45,6 +46,11 @@ export interface RootWatcherOptions {
   /** Left out of the watch when it lies inside the root (the index's own writes are not changes). */
   storeDir: string;
   subscribe?: SubscribeFn;
+  /**
+   * A `@parcel/watcher` package folder to use when none resolves beside the bundle (the
+   * packaged extension ships no node_modules; VS Code ships its own copy of the watcher).
+   */
+  watcherModule?: string;
   discovery?: DiscoveryOptions;
   log?: (message: string) => void;
   now?: () => number;
@@ -163,7 +169,7 @@ export class RootWatcher {
   }
 
   private async subscribeNow(): Promise<void> {
-    const subscribe = this.o.subscribe ?? (await loadParcel());
+    const subscribe = this.o.subscribe ?? (await loadParcel(this.o.watcherModule));
     this.subscription = await subscribe(this.o.root, (err, events) => this.onEvents(err, events), { ignore: nativeIgnores(this.o.root, this.o.storeDir) });
   }
 
@@ -224,8 +230,17 @@ export class RootWatcher {
   }
 }
 
-/** @parcel/watcher, resolved at run time beside the bundle like ripgrep (its binary is per platform). */
-async function loadParcel(): Promise<SubscribeFn> {
-  const watcher = (await import('@parcel/watcher')) as { subscribe: SubscribeFn };
-  return watcher.subscribe;
+/**
+ * @parcel/watcher, resolved at run time beside the bundle (its binary is per platform), else
+ * the copy at `fallback`.
+ */
+export async function loadParcel(fallback?: string): Promise<SubscribeFn> {
+  let besideBundle: unknown;
+  try {
+    return ((await import('@parcel/watcher')) as { subscribe: SubscribeFn }).subscribe;
+  } catch (e) {
+    besideBundle = e;
+  }
+  if (!fallback) throw besideBundle;
+  return (createRequire(__filename)(fallback) as { subscribe: SubscribeFn }).subscribe;
 }

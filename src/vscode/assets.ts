@@ -16,6 +16,8 @@ export interface ExtensionAssets {
   grammarsDir: string;
   /** VS Code's own ripgrep, when this VS Code ships one where we look. */
   ripgrep?: string;
+  /** VS Code's own `@parcel/watcher` package folder, when it ships one where we look. */
+  watcher?: string;
 }
 
 /**
@@ -35,6 +37,19 @@ export function locateVscodeRipgrep(appRoot: string, exists: (p: string) => bool
   return undefined;
 }
 
+/**
+ * VS Code's own file watcher module (`@parcel/watcher`, native, one binary per platform, which
+ * VS Code loads itself). The packaged extension ships no node_modules, so serving a folder
+ * watched uses this copy. Nothing is downloaded: without it a served folder is checked by interval.
+ */
+export function locateVscodeWatcher(appRoot: string, exists: (p: string) => boolean = fs.existsSync): string | undefined {
+  for (const modules of ['node_modules', 'node_modules.asar.unpacked']) {
+    const candidate = path.join(appRoot, modules, '@parcel', 'watcher');
+    if (exists(path.join(candidate, 'package.json'))) return candidate;
+  }
+  return undefined;
+}
+
 export function locateAssets(extensionUri: vscode.Uri): ExtensionAssets {
   const root = extensionUri.fsPath;
   return {
@@ -43,6 +58,7 @@ export function locateAssets(extensionUri: vscode.Uri): ExtensionAssets {
     indexWorker: path.join(root, 'dist', 'indexWorker.js'),
     grammarsDir: path.join(root, 'grammars'),
     ripgrep: locateVscodeRipgrep(vscode.env.appRoot),
+    watcher: locateVscodeWatcher(vscode.env.appRoot),
   };
 }
 

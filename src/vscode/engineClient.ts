@@ -105,7 +105,7 @@ export class WorkerEngineClient implements EngineClient, vscode.Disposable {
       return;
     }
     const { root, storeDir } = this.openOptions(folder);
-    this.host.call('serve', [key, root, storeDir]).then(
+    this.host.call('serve', [key, root, storeDir, this.assets.watcher]).then(
       (socket) => {
         if (single) {
           env.description = 'Points cairn at the index this window keeps current';

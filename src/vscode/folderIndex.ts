@@ -54,6 +54,7 @@ export class FolderIndex {
       ...(error ? { error } : {}),
       ...(root?.lastReport ? { lastReport: root.lastReport } : {}),
       ...(status ? { status } : {}),
+      ...(root?.freshness.watching ? { watching: true } : {}),
     };
   }
 

@@ -23,6 +23,8 @@ export interface FolderState {
   status?: IndexStatus;
   /** True while the index is built from nothing (the folder's first index, or a rebuild). */
   fromScratch?: boolean;
+  /** A native watcher reports this folder's changes (it is served to `cairn` clients). */
+  watching?: boolean;
 }
 
 /** A hit from one workspace folder, labelled with the folder (multi-root). */

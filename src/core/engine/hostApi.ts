@@ -28,9 +28,10 @@ export interface EngineHostApi {
   open(key: string, options: HostOpenOptions): Promise<IndexStatus>;
   /**
    * Also serves the opened root on its store's socket, watched, for `cairn` and MCP clients
-   * (until close or re-open). Resolves with the socket's path.
+   * (until close or re-open). Resolves with the socket's path. `watcherModule`: the
+   * `@parcel/watcher` folder to use when none resolves beside the bundle.
    */
-  serve(key: string, root: string, storeDir: string): Promise<string>;
+  serve(key: string, root: string, storeDir: string, watcherModule?: string): Promise<string>;
   /** Stops serving `key` on its socket (the engine stays open). */
   unserve(key: string): Promise<void>;
   /**

@@ -105,6 +105,9 @@ function folderChildren(state: FolderState): IndexNode[] {
     icon: 'history',
     tooltip,
   });
+  if (state.watching) {
+    out.push({ type: 'info', id: `${key}:watched`, label: 'Served to cairn, watched', icon: 'eye', tooltip: 'cairn and MCP clients started from this window\'s terminals are answered from this index; a file watcher indexes every change as it happens (cairn.agent.serveTerminal).' });
+  }
   if (Object.keys(s.languages).length) out.push({ type: 'languages', folderUri: key, languages: s.languages });
   out.push({ type: 'skipped', folderUri: key, status: s });
   for (const d of s.diagnostics) out.push({ type: 'info', id: `${key}:diag:${d.code}:${d.path ?? ''}`, label: d.message, icon: d.severity === 'error' ? 'error' : 'warning', color: d.severity === 'error' ? 'list.errorForeground' : 'list.warningForeground' });

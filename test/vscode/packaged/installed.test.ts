@@ -55,6 +55,28 @@ describe('Cairn packaged (.vsix installed)', () => {
     }
   });
 
+  it("serves the folder watched by VS Code's own file watcher: the installed extension ships none of its own", async function () {
+    this.timeout(120000);
+    const ext = vscode.extensions.getExtension<CairnApi | undefined>('cairn-dev.cairn')!;
+    const api = (ext.isActive ? ext.exports : await ext.activate())!;
+    const config = vscode.workspace.getConfiguration('cairn');
+    await config.update('agent.serveTerminal', true, vscode.ConfigurationTarget.Workspace);
+    try {
+      await until('the served folder to be watched', () => api.services.engine.states().every((s) => s.watching === true), 60000);
+      // Watched, a new definition is indexed without a save or a refresh command.
+      const folder = vscode.workspace.workspaceFolders![0]!.uri.fsPath;
+      const file = path.join(folder, 'src', 'watchedByVscode.ts');
+      fs.writeFileSync(file, 'export function watchedByVscodeMarker() {\n  return 1;\n}\n');
+      try {
+        await until('the watcher to index a new file', async () => (await api.services.engine.findSymbol('watchedByVscodeMarker')).exact, 30000);
+      } finally {
+        fs.rmSync(file, { force: true });
+      }
+    } finally {
+      await config.update('agent.serveTerminal', undefined, vscode.ConfigurationTarget.Workspace);
+    }
+  });
+
   it("evaluates retrieval quality with VS Code's ripgrep: the installed extension ships none of its own", async function () {
     this.timeout(120000);
     const history = buildHistoryFixture();
