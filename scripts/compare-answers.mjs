@@ -75,6 +75,9 @@ function ownQueries(repo) {
     ...words.map((q) => ['search', q]),
     ...words.slice(0, 3).map((q) => ['search', q, '--group', 'file']),
     ...words.slice(0, 3).map((q) => ['symbol', q]),
+    // Misspelt: no name matches, so the edit-distance scan answers.
+    ...words.slice(0, 5).map((q) => ['symbol', q.slice(0, Math.floor(q.length / 2)) + q.slice(Math.floor(q.length / 2) + 1)]),
+    ...words.slice(0, 2).map((q) => ['symbol', `${q}x`]),
   ];
 }
 

@@ -3,7 +3,7 @@
 // machines are noisy, so the report gives ratios next to absolute times, and the goals are
 // judged on ratios. Not a test: it prints, it does not assert.
 //
-//   node dist/bench.js [--corpus DIR ...] [--max-files N] [--runs N] [--rounds N] [--section chunking|index|serve|all] [--json FILE]
+//   node dist/bench.js [--corpus DIR ... | --generate FILES] [--max-files N] [--runs N] [--rounds N] [--section chunking|index|serve|all] [--json FILE]
 //   node dist/bench.js --compare BASE [--corpus DIR ...] [--rounds N] [--runs N]   (compare.ts: the regression gate)
 import { execFileSync, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -18,6 +18,7 @@ import { IndexStore } from '../core/store/store';
 import type { SourceDocument } from '../core/types';
 import { compareBuilds } from './compare';
 import { assembleCorpus, defaultSources, type Corpus } from './corpus';
+import { generateTree } from './generate';
 import { fmt, mb, percentile, table, timed } from './stats';
 import { serveFreshProcesses, serveSection } from './serve';
 
@@ -41,6 +42,19 @@ const report: Record<string, unknown> = {};
 
 function rgPath(): string {
   return require.resolve(`@vscode/ripgrep-${process.platform}-${process.arch}/bin/rg`, { paths: [repoRoot] });
+}
+
+/**
+ * universal-ctags over the same tree (one thread, every language it knows, tags to a scratch
+ * file): the independent symbol indexer a cold index is reported beside. Undefined without ctags.
+ */
+function ctagsTime(root: string, scratchDir: string): number | undefined {
+  const tags = path.join(path.dirname(scratchDir), 'bench.tags');
+  const t = performance.now();
+  const r = spawnSync('ctags', ['-R', '-f', tags, '--exclude=.git', '--exclude=node_modules', root], { stdio: 'ignore' });
+  const ms = performance.now() - t;
+  fs.rmSync(tags, { force: true });
+  return r.error || r.status !== 0 ? undefined : ms;
 }
 
 function log(line = ''): void {
@@ -148,6 +162,7 @@ async function indexSection(corpus: Corpus, storeDir: string, parseBaselineMs: n
   const coldMs = cold.durationMs as number;
   const storeBytes = cold.storeBytes as number;
   log(`cold index: ${cold.files} files, ${chunks} chunks in ${fmt(coldMs, 0)} ms, peak RSS ${fmt(cold.maxRssMb as number, 0)} MB, store ${fmt(mb(storeBytes))} MB for ${fmt(mb(cold.sourceBytes as number))} MB of source`);
+  const ctagsMs = ctagsTime(corpus.root, storeDir);
 
   const engine = engineFor(corpus.root, storeDir);
   const noop: number[] = [];
@@ -235,6 +250,7 @@ async function indexSection(corpus: Corpus, storeDir: string, parseBaselineMs: n
       ['measure', 'p50 ms', 'p95 ms', 'reference', 'ratio'],
       [
         ['cold index (child process)', fmt(coldMs, 0), '-', parseBaselineMs ? `discover+read+parse ${fmt(parseBaselineMs, 0)} ms` : '-', parseBaselineMs ? `${fmt(coldMs / parseBaselineMs, 2)}x` : '-'],
+        ...(ctagsMs !== undefined ? [['ctags -R (universal-ctags, same tree, same run)', fmt(ctagsMs, 0), '-', `cold index ${fmt(coldMs, 0)} ms`, `cairn/ctags ${fmt(coldMs / ctagsMs, 2)}x`]] : []),
         ['no-op refresh', fmt(noopMs, 0), fmt(percentile(noop, 95), 0), `cold ${fmt(coldMs, 0)} ms`, `${fmt((noopMs / coldMs) * 100, 1)}%`],
         ['edit one file -> searchable', fmt(percentile(editTimes, 50), 0), fmt(percentile(editTimes, 95), 0), '-', '-'],
         ['search, in-process (200 queries)', fmt(percentile(q, 50), 2), fmt(percentile(q, 95), 2), '-', '-'],
@@ -249,6 +265,7 @@ async function indexSection(corpus: Corpus, storeDir: string, parseBaselineMs: n
   const perChunkMb = (mem.indexMb as number) * (50000 / chunks);
   log(`open index memory: ${fmt(mem.indexMb as number, 0)} MB for ${chunks} chunks (${fmt(perChunkMb, 0)} MB scaled to 50,000 chunks); RSS ${fmt(mem.rssMb as number, 0)} MB`);
   if (parseBaselineMs) goals.push({ goal: 'cold index / (discover + read + parse only, 2 workers)', target: '<= 1.3x', measured: `${fmt(coldMs / parseBaselineMs, 2)}x`, ok: coldMs / parseBaselineMs <= 1.3 });
+  if (ctagsMs !== undefined) goals.push({ goal: 'cold index / ctags -R, same run (reference)', target: '-', measured: `${fmt(coldMs / ctagsMs, 2)}x`, ok: undefined });
   goals.push({ goal: 'cold index peak RSS', target: '<= 800 MB', measured: `${fmt(cold.maxRssMb as number, 0)} MB`, ok: (cold.maxRssMb as number) <= 800 });
   goals.push({ goal: 'store size / indexed source bytes', target: '<= 0.5', measured: fmt(storeBytes / (cold.sourceBytes as number), 2), ok: storeBytes / (cold.sourceBytes as number) <= 0.5 });
   goals.push({ goal: 'no-op refresh / cold index', target: '<= 5%', measured: `${fmt((noopMs / coldMs) * 100, 1)}%`, ok: noopMs / coldMs <= 0.05 });
@@ -397,11 +414,19 @@ async function runChild(args: string[]): Promise<void> {
   }
 }
 
+/** `--generate N`: a synthetic tree of N files (generate.ts). */
+function generatedCorpus(dir: string, files: number): Corpus {
+  if (!Number.isInteger(files) || files < 100) throw new Error('--generate takes a number of files, at least 100');
+  const tree = generateTree(dir, files);
+  return { root: tree.root, sources: [`generated (${tree.files} files, src/bench/generate.ts)`], files: tree.files, bytes: tree.bytes, parseableFiles: tree.parseable };
+}
+
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
       corpus: { type: 'string', multiple: true },
       'max-files': { type: 'string' },
+      generate: { type: 'string' },
       runs: { type: 'string', default: '20' },
       rounds: { type: 'string', default: '2' },
       section: { type: 'string', default: 'all' },
@@ -421,8 +446,8 @@ async function main(): Promise<void> {
   const maxFiles = values['max-files'] ? Number(values['max-files']) : Infinity;
   log('# Cairn benchmark');
   log(`node ${process.version}, ${require('node:os').cpus().length} cores, ${new Date().toISOString()}`);
-  const corpus = assembleCorpus(path.join(benchDir, 'corpus'), sources, maxFiles);
-  log(`corpus: ${corpus.files} files, ${fmt(mb(corpus.bytes))} MB (${corpus.parseableFiles} with a tree-sitter grammar) from ${sources.join(', ')}`);
+  const corpus = values.generate ? generatedCorpus(path.join(benchDir, `generated-${Number(values.generate)}`), Number(values.generate)) : assembleCorpus(path.join(benchDir, 'corpus'), sources, maxFiles);
+  log(`corpus: ${corpus.files} files, ${fmt(mb(corpus.bytes))} MB (${corpus.parseableFiles} with a tree-sitter grammar) from ${corpus.sources.join(', ')}`);
   if (typeof values.compare === 'string') {
     // Three rounds at least: with two, one noisy round decides the spread's either end.
     const rounds = Math.max(3, Number(process.argv.includes('--rounds') ? values.rounds : 3) || 3);

@@ -1,5 +1,6 @@
+import * as assert from 'node:assert/strict';
 import { checkAll } from './check';
-import { boundedLevenshtein, boundQuery, MAX_QUERY_CHARS, parseQuery, wildcardMatcher } from '../../src/core/search/query';
+import { boundedLevenshtein, boundQuery, distanceWithin, MAX_QUERY_CHARS, parseQuery, wildcardMatcher } from '../../src/core/search/query';
 import { compileQuery } from '../../src/core/search/compiled';
 
 describe('query parsing (lunr query language)', () => {
@@ -115,5 +116,28 @@ describe('query parsing (lunr query language)', () => {
       ],
       ([a, b]) => boundedLevenshtein(a as string, b as string, 2) > 2 ? 3 : boundedLevenshtein(a as string, b as string, 3),
     );
+  });
+
+  describe('a scan against one target measures as boundedLevenshtein does (distance, or max + 1 past it)', () => {
+    // Each target against a run of strings, in one scan: the scan's buffers carry over between strings.
+    const strings = ['tokenize', 'tokenzie', 'tokens', 'token', 'otkenize', 'tokenizer', 'detokenize', 'kitten', 'sitting', '', 'a', 'zzzzzzzz', 'tökenize', 'tokenizé', '日本語', '日本', 'getusername', 'getuser_name', 'a'.repeat(40)];
+    checkAll(
+      [
+        { input: ['tokenize', 2], expected: strings.map((s) => boundedLevenshtein('tokenize', s, 2)) },
+        { input: ['tokenize', 1], expected: strings.map((s) => boundedLevenshtein('tokenize', s, 1)) },
+        { input: ['kitten', 3], expected: strings.map((s) => boundedLevenshtein('kitten', s, 3)) },
+        { input: ['tökenize', 2], expected: strings.map((s) => boundedLevenshtein('tökenize', s, 2)) },
+        { input: ['日本', 1], expected: strings.map((s) => boundedLevenshtein('日本', s, 1)) },
+        { input: ['a', 5], expected: strings.map((s) => boundedLevenshtein('a', s, 5)) },
+        { input: ['getusrname', 3], expected: strings.map((s) => boundedLevenshtein('getusrname', s, 3)) },
+      ],
+      ([target, max]) => strings.map(distanceWithin(target as string, max as number)),
+    );
+    it('turns away strings that share too few characters, and still finds a transposition', () => {
+      const d = distanceWithin('registry', 2);
+      assert.equal(d('zzzzzzzz'), 3);
+      assert.equal(d('regsitry'), 1);
+      assert.equal(d('registry'), 0);
+    });
   });
 });

@@ -104,6 +104,31 @@ describe('state table', () => {
     });
   });
 
+  describe('paths under a refresh\'s paths, over a table read from disk and its changes', () => {
+    const onDisk = ['a', 'a-b/x.ts', 'a.txt', 'a/x.ts', 'a/y/z.ts', 'ab/c.ts', 'b/a/x.ts', 'src/a.ts', 'src/ab.ts', 'src/a/b.ts'];
+    // Changes: one file removed, one added in a folder, one added at the top.
+    const changes = new Map<string, FileState | null>([['a/x.ts', null], ['a/new.ts', entry(50)], ['a0.ts', entry(51)]]);
+    const table = roundTrip(StateTable.of(onDisk.map((p, i) => [p, entry(i)]))).withChanges(changes, []);
+    const cases: Array<[prefixes: string[], expected: string[]]> = [
+      [['a'], ['a', 'a/new.ts', 'a/y/z.ts']],
+      [['a/'], ['a/new.ts', 'a/y/z.ts']],
+      [['a/x.ts'], []],
+      [['src/a'], ['src/a/b.ts']],
+      [['src/a.ts', 'ab'], ['ab/c.ts', 'src/a.ts']],
+      [['a0.ts'], ['a0.ts']],
+      [['missing'], []],
+      [['.'], [...table.paths()]],
+    ];
+    for (const [prefixes, expected] of cases) {
+      it(`${prefixes.join(', ')} -> ${expected.length} paths`, () => assert.deepEqual(table.pathsUnder(prefixes), expected));
+    }
+    it('lists every path in order and counts them, changes included', () => {
+      const all = [...onDisk.filter((p) => p !== 'a/x.ts'), 'a/new.ts', 'a0.ts'].sort((x, y) => (x < y ? -1 : x > y ? 1 : 0));
+      assert.equal(table.size, all.length);
+      assert.deepEqual(table.paths(), all);
+    });
+  });
+
   describe('a damaged file is refused, never misread', () => {
     const good = (): Uint8Array => encodeStateTable(StateTable.of([['a.ts', entry(1, { imports: ['./b'] })], ['b.ts', entry(2)]]));
     const set32 = (bytes: Uint8Array, offset: number, value: number): Uint8Array => {

@@ -124,9 +124,8 @@ export async function refreshIndex(config: IndexerConfig, options: RefreshOption
       else toRead.push(f);
     }
     const removedPaths = new Set<string>();
-    for (const p of state.paths()) {
-      if (listed.has(p)) continue;
-      if (!only || isUnder(p, only)) removedPaths.add(p);
+    for (const p of only ? state.pathsUnder(only) : state.paths()) {
+      if (!listed.has(p)) removedPaths.add(p);
     }
     const skipped: SkippedFile[] = [...discovery.skipped];
 

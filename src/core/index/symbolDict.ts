@@ -762,6 +762,14 @@ export class SymbolDictionary {
     return this.names.range(key, (k) => k === key);
   }
 
+  /**
+   * Every entry whose lower-cased name `keep` accepts, by name; only the keys of the others are
+   * read (an edit-distance scan decides on the name and needs no other field).
+   */
+  keyed(keep: (key: string) => boolean): Generator<SymbolEntry> {
+    return this.names.range('', () => true, keep);
+  }
+
   /** Entries whose lower-cased name starts with `prefix`, by name. */
   prefixed(prefix: string): Generator<SymbolEntry> {
     return this.names.range(prefix, (k) => k.startsWith(prefix));

@@ -186,6 +186,65 @@ export function wildcardMatcher(pattern: string): { prefix: string; test: (term:
  * Edit distance with adjacent transpositions counting one edit (optimal string alignment),
  * like lunr's fuzzy matching; abandons early once every path exceeds `max`.
  */
+/**
+ * `boundedLevenshtein(target, s, max)` for many `s` against one target (a scan of a term or
+ * symbol dictionary): the same answers, without allocating per call, and most strings turned
+ * away by a count of the characters they do not share with the target (every edit changes
+ * that count by at most one, so it bounds the distance from below).
+ */
+export function distanceWithin(target: string, max: number): (s: string) => number {
+  const n = target.length;
+  const counts = new Int32Array(128);
+  let ascii = true;
+  for (let i = 0; i < n; i++) {
+    const c = target.charCodeAt(i);
+    if (c < 128) counts[c]++;
+    else ascii = false;
+  }
+  const left = new Int32Array(128);
+  let prev2 = new Int32Array(n + 1);
+  let prev = new Int32Array(n + 1);
+  let curr = new Int32Array(n + 1);
+  return (s) => {
+    if (Math.abs(s.length - n) > max) return max + 1;
+    if (s === target) return 0;
+    if (ascii) {
+      left.set(counts);
+      let unmatched = 0;
+      for (let i = 0; i < s.length; i++) {
+        const c = s.charCodeAt(i);
+        if (c < 128 && left[c]! > 0) left[c]!--;
+        else unmatched++;
+      }
+      if (Math.max(unmatched, n - (s.length - unmatched)) > max) return max + 1;
+    }
+    // The rows run over `target`, the columns over `s`, as boundedLevenshtein(target, s) does.
+    const m = s.length;
+    if (prev.length < m + 1) {
+      prev2 = new Int32Array(m + 1);
+      prev = new Int32Array(m + 1);
+      curr = new Int32Array(m + 1);
+    }
+    prev2.fill(0, 0, m + 1);
+    for (let j = 0; j <= m; j++) prev[j] = j;
+    for (let i = 1; i <= n; i++) {
+      curr[0] = i;
+      let rowMin = i;
+      const ca = target.charCodeAt(i - 1);
+      for (let j = 1; j <= m; j++) {
+        const cb = s.charCodeAt(j - 1);
+        let v = Math.min(prev[j]! + 1, curr[j - 1]! + 1, prev[j - 1]! + (ca === cb ? 0 : 1));
+        if (i > 1 && j > 1 && ca === s.charCodeAt(j - 2) && target.charCodeAt(i - 2) === cb) v = Math.min(v, prev2[j - 2]! + 1);
+        curr[j] = v;
+        if (v < rowMin) rowMin = v;
+      }
+      if (rowMin > max) return max + 1;
+      [prev2, prev, curr] = [prev, curr, prev2];
+    }
+    return prev[m]!;
+  };
+}
+
 export function boundedLevenshtein(a: string, b: string, max: number): number {
   if (Math.abs(a.length - b.length) > max) return max + 1;
   if (a === b) return 0;

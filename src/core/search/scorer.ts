@@ -6,7 +6,7 @@
 import { DEFAULT_FIELD_PARAMS, FIELD_COUNT, FIELDS, PROSE_FIELDS, type FieldName, type FieldParams } from '../index/fields';
 import type { Postings, Segment } from '../index/segment';
 import type { Snapshot } from '../store/store';
-import { boundedLevenshtein } from './query';
+import { distanceWithin } from './query';
 import type { CompiledQuery, CompiledWildcard } from './compiled';
 import type { ScoreComponent } from './types';
 
@@ -210,9 +210,10 @@ export class SnapshotScorer {
   private expandFuzzy(term: string, maxDistance: number): Array<[string, number]> {
     const found = new Map<string, number>();
     const dist = new Map<string, number>();
+    const distanceTo = distanceWithin(term, maxDistance);
     for (const seg of this.snapshot.segments) {
       seg.terms().forEach((t, i) => {
-        const d = boundedLevenshtein(term, t, maxDistance);
+        const d = distanceTo(t);
         if (d <= maxDistance) {
           found.set(t, (found.get(t) ?? 0) + seg.df(i) + seg.fileDf(i));
           dist.set(t, d);

@@ -11,7 +11,7 @@ import { compareStrings, kindRank, pathDepth, RANK_OF_KIND, SYMBOL_KINDS, type S
 import { forEachToken, identifierParts } from '../index/tokenizer';
 import { CorruptDataError } from '../index/varint';
 import type { Snapshot } from '../store/store';
-import { boundedLevenshtein } from './query';
+import { distanceWithin } from './query';
 import { docsWithShortField, nameLengthBound, SYMBOL_FIELD } from './scorer';
 import { compilePathFilter } from './filters';
 import { resolveLanguageFilter } from '../languages';
@@ -204,12 +204,23 @@ export class SymbolIndex {
       const target = qualifiedQuery ?? lowerQuery;
       const maxDist = Math.max(1, Math.floor(target.length / 3));
       const fuzzy: Array<[Found, number]> = [];
+      // Names come sorted, so the rows of one name are adjacent: each name is measured once.
+      let lastName: string | undefined;
+      let lastDist = 0;
+      const editDistance = distanceWithin(target, maxDist);
+      const distanceOf = (s: string): number => {
+        if (s !== lastName) {
+          lastName = s;
+          lastDist = s.includes(target) ? Math.min(maxDist, s.length - target.length) : editDistance(s);
+        }
+        return lastDist;
+      };
       this.dicts.forEach((d, t) => {
-        for (const e of d.all()) {
+        // By name, only the rows of near names are read; a qualified name needs each row's breadcrumb.
+        for (const e of qualifiedQuery ? d.all() : d.keyed((key) => distanceOf(key) <= maxDist)) {
           const f: Found = { t, e };
           if (taken.has(foundKey(f)) || !this.live(f) || !allow(f)) continue;
-          const s = qualifiedQuery ? normaliseQualified(e.display) : e.key;
-          const dist = s.includes(target) ? Math.min(maxDist, s.length - target.length) : boundedLevenshtein(target, s, maxDist);
+          const dist = distanceOf(qualifiedQuery ? normaliseQualified(e.display) : e.key);
           if (dist <= maxDist) fuzzy.push([f, dist]);
         }
       });

@@ -156,13 +156,53 @@ export class StateTable {
   paths(): readonly string[] {
     if (this.sortedPaths) return this.sortedPaths;
     if (this.changes.size === 0) return this.base?.paths ?? [];
+    // The base is sorted already: merge the few changed paths into it rather than sort it all.
     const kept = (this.base?.paths ?? []).filter((p) => !this.changes.has(p));
-    const added = [...this.changes].filter(([, s]) => s !== null).map(([p]) => p);
-    return (this.sortedPaths = [...kept, ...added].sort(compareCodeUnits));
+    const added = [...this.changes].filter(([, s]) => s !== null).map(([p]) => p).sort(compareCodeUnits);
+    const merged: string[] = [];
+    let k = 0;
+    for (const p of added) {
+      while (k < kept.length && compareCodeUnits(kept[k] as string, p) < 0) merged.push(kept[k++] as string);
+      merged.push(p);
+    }
+    while (k < kept.length) merged.push(kept[k++] as string);
+    return (this.sortedPaths = merged);
+  }
+
+  /**
+   * The paths at or under these relative paths (a file, or a folder's files), sorted; a
+   * refresh of a few paths reads only theirs ('' or '.': every path).
+   */
+  pathsUnder(prefixes: readonly string[]): string[] {
+    if (prefixes.some((p) => p === '' || p === '.')) return [...this.paths()];
+    const found = new Set<string>();
+    const base = this.base?.paths ?? [];
+    for (const prefix of prefixes) {
+      const folder = prefix.endsWith('/') ? prefix : `${prefix}/`;
+      // `a/` names only a folder; `a` a file or a folder.
+      const file = prefix.endsWith('/') ? undefined : prefix;
+      if (file !== undefined && base[lowerBound(base, file)] === file && !this.changes.has(file)) found.add(file);
+      // Sorted by code units, a folder's files are one run from `folder` on (`a-b` and `a.txt`
+      // may sort between `a` and `a/`).
+      for (let i = lowerBound(base, folder); i < base.length; i++) {
+        const p = base[i] as string;
+        if (!p.startsWith(folder)) break;
+        if (!this.changes.has(p)) found.add(p);
+      }
+      for (const [p, s] of this.changes) if (s !== null && (p === file || p.startsWith(folder))) found.add(p);
+    }
+    return [...found].sort(compareCodeUnits);
   }
 
   get size(): number {
-    return this.paths().length;
+    if (this.sortedPaths || !this.base) return this.paths().length;
+    let n = this.base.count;
+    for (const [p, s] of this.changes) {
+      const inBase = this.base.indexOf(p) >= 0;
+      if (inBase && s === null) n--;
+      else if (!inBase && s !== null) n++;
+    }
+    return n;
   }
 
   *entries(): IterableIterator<[string, FileState]> {
@@ -206,4 +246,16 @@ export class StateTable {
     }
     return new StateTable(this.base, merged, skipped);
   }
+}
+
+/** The first index of sorted `paths` whose path is not before `path` (code-unit order). */
+function lowerBound(paths: readonly string[], path: string): number {
+  let lo = 0;
+  let hi = paths.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (compareCodeUnits(paths[mid] as string, path) < 0) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
