@@ -101,7 +101,7 @@ function ask(dist, cwd, store, args) {
   let text;
   try {
     const [command, ...rest] = args;
-    text = execFileSync(process.execPath, [path.join(dist, 'cli.js'), command, '--json', '--no-refresh', '--store', store, ...rest], {
+    text = execFileSync(process.execPath, [path.join(dist, 'cli.js'), command, '--json', '--no-refresh', '--no-server', '--store', store, ...rest], {
       cwd,
       encoding: 'utf8',
       maxBuffer: 64 << 20,
