@@ -15,7 +15,8 @@ import { SnapshotScorer, warmNamedDocuments } from '../search/scorer';
 import { SymbolIndex } from '../search/symbols';
 import { compareHits, DEFAULT_RANKING, groupHitsByFile, round, searchFilesSnapshot, searchSnapshot, type RankingParams } from '../search/search';
 import { FileReader, symbolHit } from '../search/hydrate';
-import type { FileHit, FileSearchResponse, IndexFreshness, SearchOptions, SearchResponse, SearchResponseMeta, SymbolHit, SymbolOptions, SymbolResponse } from '../search/types';
+import type { FileHit, FileSearchResponse, IndexFreshness, ReferenceOptions, ReferencesResponse, SearchOptions, SearchResponse, SearchResponseMeta, SymbolHit, SymbolOptions, SymbolResponse } from '../search/types';
+import { findReferences, type ReferenceSources } from '../search/refs';
 import { Chunkers } from './chunkers';
 import { refreshHere } from './localRefresh';
 import { ChunkLocator } from '../search/locate';
@@ -425,6 +426,42 @@ export class Engine {
         : `no symbol named "${name}" and nothing close`;
     }
     return response;
+  }
+
+  /**
+   * Where a name occurs as code (`Class.method` for a method of one class), with its
+   * definitions; each reference certain (it resolves to them) or a name match, certain ones
+   * first. Reads the occurrence tables and only the returned references' lines.
+   */
+  async references(query: string, options: ReferenceOptions & { refresh?: RefreshMode } = {}): Promise<ReferencesResponse> {
+    const started = performance.now();
+    const diagnostics: Diagnostic[] = [];
+    const name = query.length > MAX_SYMBOL_CHARS ? query.slice(0, MAX_SYMBOL_CHARS) : query;
+    if (name !== query) diagnostics.push({ code: 'query-cut', severity: 'warning', message: `the name was cut to its first ${MAX_SYMBOL_CHARS} characters (of ${query.length})` });
+    const current = await this.currentView(options.refresh ?? 'if-missing', diagnostics);
+    if (!current.view) {
+      return { name, definitions: [], references: [], byFile: [], total: 0, certain: 0, truncated: false, note: 'no index yet', tookMs: 0, index: this.freshness(undefined, false), diagnostics };
+    }
+    const found = await this.recovering(current.view, diagnostics, (v) => findReferences(this.referenceSources(v), name, options));
+    const { diagnostics: own, ...answer } = found.value;
+    return { ...answer, tookMs: round(performance.now() - started), index: this.freshness(found.view, current.fresh || found.rebuilt), diagnostics: [...diagnostics, ...own] };
+  }
+
+  /** What a references lookup reads besides the occurrence tables; the state table only if an import must be resolved. */
+  private referenceSources(view: View): ReferenceSources {
+    let state: StateTable | null | undefined;
+    const imports = (p: string): readonly string[] | undefined => {
+      if (state === undefined) {
+        try {
+          state = this.store.readState(view.snapshot.manifest);
+        } catch (e) {
+          if (!(e instanceof StoreCorruptError)) throw e;
+          state = null; // without imports, references in other files are name matches
+        }
+      }
+      return state?.get(p)?.imports;
+    };
+    return { snapshot: view.snapshot, symbols: view.symbols, reader: new FileReader(this.root), importsOf: imports, indexedPaths: () => view.locator.paths() };
   }
 
   /**
