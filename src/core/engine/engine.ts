@@ -49,6 +49,18 @@ interface View {
   locator: ChunkLocator;
   /** Built on first use (packs), from the state table's import lists. */
   graph?: ImportGraph;
+  /** Import specifiers resolved for references, on demand and kept with the view. */
+  imports?: ImportResolution;
+}
+
+/** A view's import specifiers, resolved one file at a time as references ask (not the whole graph a pack builds). */
+interface ImportResolution {
+  /** Resolves specifiers only: built over the indexed paths, without any file's imports. */
+  resolver: ImportGraph;
+  paths: ReadonlySet<string>;
+  resolved: Map<string, readonly string[]>;
+  /** The state table, read on the first import asked for; null when it cannot be read. */
+  state?: StateTable | null;
 }
 
 export class Engine {
@@ -449,19 +461,38 @@ export class Engine {
 
   /** What a references lookup reads besides the occurrence tables; the state table only if an import must be resolved. */
   private referenceSources(view: View): ReferenceSources {
-    let state: StateTable | null | undefined;
-    const imports = (p: string): readonly string[] | undefined => {
-      if (state === undefined) {
-        try {
-          state = this.store.readState(view.snapshot.manifest);
-        } catch (e) {
-          if (!(e instanceof StoreCorruptError)) throw e;
-          state = null; // without imports, references in other files are name matches
-        }
+    const imports = (): ImportResolution => {
+      if (!view.imports) {
+        const paths = new Set(view.locator.paths());
+        view.imports = { resolver: new ImportGraph(new Map(), paths), paths, resolved: new Map() };
       }
-      return state?.get(p)?.imports;
+      return view.imports;
     };
-    return { snapshot: view.snapshot, symbols: view.symbols, reader: new FileReader(this.root), importsOf: imports, indexedPaths: () => view.locator.paths() };
+    return {
+      snapshot: view.snapshot,
+      symbols: view.symbols,
+      reader: new FileReader(this.root),
+      importsOf: (p) => {
+        const r = imports();
+        if (r.state === undefined) {
+          try {
+            r.state = this.store.readState(view.snapshot.manifest);
+          } catch (e) {
+            if (!(e instanceof StoreCorruptError)) throw e;
+            r.state = null; // without imports, references in other files are name matches
+          }
+        }
+        return r.state?.get(p)?.imports;
+      },
+      resolveImport: (from, spec) => {
+        const r = imports();
+        const key = `${from}\u0000${spec}`;
+        let targets = r.resolved.get(key);
+        if (!targets) r.resolved.set(key, (targets = r.resolver.resolve(from, spec)));
+        return targets;
+      },
+      isIndexed: (p) => imports().paths.has(p),
+    };
   }
 
   /**

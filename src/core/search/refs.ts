@@ -10,7 +10,6 @@ import * as posix from 'node:path/posix';
 import { DEFINITION_KINDS, FLAG_TEST, FLAG_VENDORED, isTestPath } from '../index/fields';
 import type { Segment, SegmentFile } from '../index/segment';
 import { resolveLanguageFilter } from '../languages';
-import { ImportGraph } from '../pack/graph';
 import type { Snapshot } from '../store/store';
 import { OCCURRENCE_ROLES, type ChunkKind, type NestedDefinition } from '../types';
 import { compilePathFilter } from './filters';
@@ -25,8 +24,9 @@ export interface ReferenceSources {
   reader: FileReader;
   /** The import specifiers the chunker recorded for a file (the state table's). */
   importsOf(path: string): readonly string[] | undefined;
-  /** Every indexed path: import specifiers resolve among them. */
-  indexedPaths(): Iterable<string>;
+  /** The indexed files a specifier written in `from` names (pack/graph.ts's resolution; a host caches it). */
+  resolveImport(from: string, spec: string): readonly string[];
+  isIndexed(path: string): boolean;
 }
 
 export type ReferencesAnswer = Omit<ReferencesResponse, 'tookMs' | 'index'>;
@@ -204,24 +204,18 @@ function occurrencesOf(snapshot: Snapshot, name: string, options: ReferenceOptio
 class Resolver {
   private readonly defsByPath = new Map<string, ReferenceDefinition[]>();
   private readonly defPlaces = new Set<string>();
-  private graph?: ImportGraph;
-  private hop?: ImportGraph;
-  /** Every definition is a method or property: it travels with its class. */
-  private readonly memberDefinitions: boolean;
-  private indexed?: Set<string>;
-  /** Per file: the defining files it makes visible by re-exporting (a defining file, itself). */
+  /** Per file: the defining files it makes visible (a defining file itself; a file that imports and re-exports one). */
   private exporters?: Map<string, Set<string>>;
   private readonly reachCache = new Map<string, { defs: Set<string>; via: string }>();
-  /** The files the name occurs in, and those of them where it is imported. */
-  private readonly candidatePaths: string[];
-  private readonly importing: string[];
+  /** Every definition is a method or property: it travels with its class. */
+  private readonly memberDefinitions: boolean;
 
   constructor(
     private readonly src: ReferenceSources,
     private readonly name: string,
     private readonly definitions: readonly ReferenceDefinition[],
     private readonly qualified: boolean,
-    occurrences: readonly Occurrence[],
+    private readonly occurrences: readonly Occurrence[],
   ) {
     this.memberDefinitions = definitions.length > 0 && definitions.every((d) => MEMBER_KINDS.has(d.kind));
     for (const d of definitions) {
@@ -230,15 +224,6 @@ class Resolver {
       list.push(d);
       this.defPlaces.add(`${d.path}:${d.line}:${d.column}`);
     }
-    const paths = new Set<string>();
-    const importing: string[] = [];
-    for (const o of occurrences) {
-      if (paths.has(o.file.path)) continue;
-      paths.add(o.file.path);
-      if (o.file.imports) importing.push(o.file.path);
-    }
-    this.candidatePaths = [...paths];
-    this.importing = importing;
   }
 
   judge(o: Occurrence): void {
@@ -264,20 +249,23 @@ class Resolver {
       if (o.role === 'code' && (members || this.qualified) && !IMPLICIT_RECEIVER.has(o.file.language)) return ['name-match', 'not a member access'];
       return ['certain', 'same file'];
     }
+    // A method is reached through a receiver: a bare name in another file is something else.
+    if (o.role === 'code' && (this.qualified || this.memberDefinitions)) return ['name-match', 'not a member access'];
     const reach = this.reach(path, o.file.language);
     if (reach.defs.size === 0) return ['name-match', this.defsByPath.size === 1 ? `no import of ${[...this.defsByPath.keys()][0]}` : 'no import of a defining file'];
     if (o.role === 'member' && common) return ['name-match', 'common member name'];
-    // Definitions in tests are seen by tests only: they compete for a name in test files.
-    let elsewhere = false;
-    for (const d of this.defsByPath.keys()) if (!reach.defs.has(d) && (o.file.test || !isTestPath(d))) elsewhere = true;
-    if (o.role === 'member' && elsewhere) return ['name-match', 'defined elsewhere too'];
-    // A method is reached through a receiver: a bare name in another file is something else.
-    if (o.role === 'code' && (this.qualified || this.memberDefinitions)) return ['name-match', 'not a member access'];
+    // A member could be another class's method of the name: one this file does not reach. (A
+    // definition in a test is seen by tests only.)
+    if (o.role === 'member') {
+      for (const [d, list] of this.defsByPath) {
+        if (!reach.defs.has(d) && (o.file.test || !isTestPath(d)) && list.some((x) => MEMBER_KINDS.has(x.kind))) return ['name-match', 'defined elsewhere too'];
+      }
+    }
     if (reach.defs.size > 1) return ['name-match', 'imports several definitions'];
     return ['certain', reach.via];
   }
 
-  /** The defining files `path` sees: those it imports, re-exported to it, or its package's. */
+  /** The defining files `path` sees: its package's (Go, Java), those it imports, and those re-exported to it. */
   private reach(path: string, language: string): { defs: Set<string>; via: string } {
     const known = this.reachCache.get(path);
     if (known) return known;
@@ -293,57 +281,48 @@ class Resolver {
       }
     }
     const exporters = this.exportersMap();
-    const targets = this.importGraph().importsOf(path);
-    for (const target of targets) {
-      const seen = exporters.get(target);
-      if (!seen) continue;
+    for (const target of this.importsAmong(path, exporters)) {
+      const seen = exporters.get(target) as Set<string>;
       for (const d of seen) defs.add(d);
       via ||= seen.has(target) ? `imports ${target}` : `imports ${target}, which re-exports it`;
-    }
-    // A method comes with its class, which a file may import from a subclass's or a wrapper's
-    // module: one import further, without the name being re-exported.
-    if (defs.size === 0 && this.memberDefinitions) {
-      const hop = this.hopGraph();
-      for (const target of targets) {
-        for (const next of hop.importsOf(target)) {
-          if (!this.defsByPath.has(next)) continue;
-          defs.add(next);
-          via ||= `imports ${target}, which imports ${next}`;
-        }
-      }
     }
     const result = { defs, via };
     this.reachCache.set(path, result);
     return result;
   }
 
-  /** Files that make a definition visible to their importers: defining files (and their C headers), then files that import and re-export them. */
+  /**
+   * Files that make a definition visible to the files importing them: defining files (and a C
+   * source's header), then, hop by hop, files that import one of those and hold an import of
+   * the name — or, for a method, of its class (`export class Hono extends HonoBase` brings
+   * `route` along) — that is, files that re-export it.
+   */
   private exportersMap(): Map<string, Set<string>> {
     if (this.exporters) return this.exporters;
     const exporters = new Map<string, Set<string>>();
-    const add = (file: string, def: string) => {
+    const add = (file: string, def: string): boolean => {
       let set = exporters.get(file);
       if (!set) exporters.set(file, (set = new Set()));
+      if (set.has(def)) return false;
       set.add(def);
+      return true;
     };
     for (const d of this.defsByPath.keys()) {
       add(d, d);
       // A C function is declared in the header beside its source file: including the header imports it.
       if (C_SOURCE.test(d)) {
         const stem = d.replace(C_SOURCE, '');
-        for (const ext of ['.h', '.hpp', '.hh']) if (this.indexedPaths().has(stem + ext)) add(stem + ext, d);
+        for (const ext of ['.h', '.hpp', '.hh']) if (this.src.isIndexed(stem + ext)) add(stem + ext, d);
       }
     }
-    const graph = this.importGraph();
+    const importing = new Set<string>();
+    for (const o of this.occurrences) if (o.file.imports) importing.add(o.file.path);
+    if (this.definitions.some((d) => MEMBER_KINDS.has(d.kind))) for (const file of this.classImporters()) importing.add(file);
     for (let hop = 0; hop < REEXPORT_HOPS; hop++) {
       let grew = false;
-      for (const file of this.importing) {
-        for (const target of graph.importsOf(file)) {
-          for (const d of exporters.get(target) ?? []) {
-            if (exporters.get(file)?.has(d)) continue;
-            add(file, d);
-            grew = true;
-          }
+      for (const file of importing) {
+        for (const target of this.importsAmong(file, exporters)) {
+          for (const d of exporters.get(target) ?? []) if (add(file, d)) grew = true;
         }
       }
       if (!grew) break;
@@ -352,40 +331,61 @@ class Resolver {
     return exporters;
   }
 
-  /** The import graph of the files the name's files import (for a method's class, one import further). */
-  private hopGraph(): ImportGraph {
-    if (!this.hop) {
-      const graph = this.importGraph();
-      const imports = new Map<string, readonly string[]>();
-      for (const p of this.candidatePaths) {
-        for (const target of graph.importsOf(p)) {
-          if (imports.has(target)) continue;
-          const specs = this.src.importsOf(target);
-          if (specs?.length) imports.set(target, specs);
-        }
-      }
-      this.hop = new ImportGraph(imports, this.indexedPaths());
+  /** Files that import the class of a method (an import-role occurrence of its name). */
+  private classImporters(): Set<string> {
+    const classes = new Set<string>();
+    for (const d of this.definitions) {
+      if (!MEMBER_KINDS.has(d.kind)) continue;
+      const parts = d.qualifiedName.split(/::|\.|#/);
+      const owner = parts.length > 1 ? parts[parts.length - 2] : undefined;
+      if (owner && owner !== this.name) classes.add(owner);
     }
-    return this.hop;
+    const files = new Set<string>();
+    for (const owner of classes) for (const o of occurrencesOf(this.src.snapshot, owner, {})) if (o.role === 'import') files.add(o.file.path);
+    return files;
   }
 
-  private indexedPaths(): Set<string> {
-    this.indexed ??= new Set(this.src.indexedPaths());
-    return this.indexed;
+  /**
+   * The files among `targets` that `path` imports. Only specifiers that can name one of them —
+   * holding a target's file stem or its folder's name — are resolved: resolving every import
+   * of every file the name occurs in was most of a lookup (Python's dotted modules try every
+   * `__init__.py` of the tree).
+   */
+  private importsAmong(path: string, targets: ReadonlyMap<string, unknown>): string[] {
+    const specs = this.src.importsOf(path);
+    if (!specs?.length || targets.size === 0) return [];
+    const hints = this.hintsOf(targets);
+    const out: string[] = [];
+    for (const spec of specs) {
+      if (!mayName(spec, hints)) continue;
+      for (const target of this.src.resolveImport(path, spec)) if (target !== path && targets.has(target) && !out.includes(target)) out.push(target);
+    }
+    return out;
   }
 
-  /** The import graph of the files the name occurs in (only their specifiers are resolved). */
-  private importGraph(): ImportGraph {
-    if (!this.graph) {
-      const imports = new Map<string, readonly string[]>();
-      for (const p of this.candidatePaths) {
-        const specs = this.src.importsOf(p);
-        if (specs?.length) imports.set(p, specs);
-      }
-      this.graph = new ImportGraph(imports, this.indexedPaths());
+  private hintCache?: { size: number; hints: string[] };
+
+  /** What a specifier naming one of `targets` holds: file stems, and folder names (packages, `index`, `__init__`, `mod`). */
+  private hintsOf(targets: ReadonlyMap<string, unknown>): string[] {
+    if (this.hintCache?.size === targets.size) return this.hintCache.hints;
+    const hints = new Set<string>();
+    for (const t of targets.keys()) {
+      const base = posix.basename(t);
+      const stem = base.replace(/(\.d)?\.[^.]+$/, '');
+      if (stem) hints.add(stem);
+      const dir = posix.basename(posix.dirname(t));
+      if (dir && dir !== '.') hints.add(dir);
     }
-    return this.graph;
+    this.hintCache = { size: targets.size, hints: [...hints] };
+    return this.hintCache.hints;
   }
+}
+
+/** Whether an import specifier may name a file with one of these stems or folder names (`.` and `..` name folders' index files). */
+function mayName(spec: string, hints: readonly string[]): boolean {
+  if (/^[./]*$/.test(spec)) return true;
+  for (const h of hints) if (spec.includes(h)) return true;
+  return false;
 }
 
 /** Certain first, then source before tests and vendored code, then by place. */

@@ -65,8 +65,9 @@ const RULES: Readonly<Record<string, OccurrenceRule>> = {
   php: { names: ['name', 'variable_name'], imports: ['namespace_use_declaration'] },
   swift: { names: ['simple_identifier', 'type_identifier'], imports: ['import_declaration'] },
   bash: { names: ['variable_name', 'command_name'], dashes: true, exactEnds: true },
-  css: { names: ['class_name', 'id_name', 'keyframes_name', 'property_name'], dashes: true, noMembers: true },
-  html: { names: ['tag_name'], dashes: true, noMembers: true },
+  css: { names: ['class_name', 'id_name', 'keyframes_name', 'property_name', 'tag_name'], dashes: true, noMembers: true },
+  // A script's or a style's text is not parsed: its words are names, as a C macro's are.
+  html: { names: ['tag_name'], opaque: ['raw_text'], dashes: true },
 };
 
 /** A file's occurrences by character offset, before they are placed in chunks. */
@@ -288,8 +289,9 @@ function scanWords(text: string, start: number, end: number, src: SourceText, pu
     }
     if (c === 47 && (text.charCodeAt(i + 1) === 47 || text.charCodeAt(i + 1) === 42)) {
       // A comment inside the macro: to the end of the line or of the comment.
-      const close = text.charCodeAt(i + 1) === 47 ? text.indexOf('\n', i) : text.indexOf('*/', i + 2);
-      i = close < 0 || close >= end ? end : close + 2;
+      const line = text.charCodeAt(i + 1) === 47;
+      const close = line ? text.indexOf('\n', i) : text.indexOf('*/', i + 2);
+      i = close < 0 || close >= end ? end : close + (line ? 1 : 2);
       continue;
     }
     if (!isNameStart(c)) {
