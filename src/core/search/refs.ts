@@ -55,7 +55,7 @@ const COMMON_MEMBERS: ReadonlySet<string> = new Set([
   'build', 'parse', 'format', 'append', 'insert', 'sort', 'reverse', 'log', 'info', 'debug', 'warn', 'trace', 'iterator', 'hasNext',
   'String', 'Error', 'New', 'Close', 'Read', 'Write', 'Get', 'Set', 'Add', 'Len', 'Run', 'Start', 'Stop', 'Next', 'Reset', 'reset',
   'lock', 'unlock', 'Lock', 'Unlock', 'flush', 'Flush', 'handle', 'process', 'render', 'test', 'exec', 'match', 'replace', 'trim',
-  'as_str', 'as_ref', 'unwrap', 'to_string', 'clone', 'iter', 'into', 'from', 'default', 'fmt', 'is_empty', 'contains', 'insert',
+  'as_str', 'as_ref', 'unwrap', 'to_string', 'iter', 'into', 'from', 'default', 'fmt', 'is_empty', 'contains',
 ]);
 
 /** Languages where a method's plain name inside its class calls it (no `this.` or `self.` needed). */
