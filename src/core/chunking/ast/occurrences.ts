@@ -138,26 +138,13 @@ export function scanOccurrences(root: Node, grammar: string, src: SourceText, de
   for (const node of nodes) {
     if (!node) continue;
     const start = node.startIndex;
-    const first = text.charCodeAt(start);
-    // Statements start with a keyword: only nodes that do need their type, a wasm call each
-    // (a name never starts with a keyword followed by a space).
-    if (statementSet.size > 0 && isLowerLetter(first) && startsStatement(text, start)) {
-      const type = types.name(node.typeId);
-      if (statementSet.has(type)) {
-        const end = node.endIndex;
-        const when = rule.importsWhen?.[type];
-        if (!when || when.test(text.slice(start, Math.min(end, start + 2000)))) importEnd = Math.max(importEnd, end);
-        continue;
-      }
-    }
-    // `#define X(a) foo(a)`: the macro's body is one leaf, and its words are names. Only C and
-    // C++ have such leaves, so only their nodes are asked their type.
+    // `#define X(a) foo(a)`: the macro's body is one leaf, and its words are names. Only C, C++
+    // and HTML have such leaves, so only their nodes are asked their type (a wasm call each).
     if (opaque.size > 0 && opaque.has(types.name(node.typeId))) {
       scanWords(text, start, node.endIndex, src, push);
       continue;
     }
-    if (start < lastEnd) continue;
-    const row = node.startPosition.row;
+    const first = text.charCodeAt(start);
     let from = start;
     let end: number;
     if (rule.exactEnds) {
@@ -169,8 +156,20 @@ export function scanOccurrences(root: Node, grammar: string, src: SourceText, de
       // A name the scan cannot read (non-ASCII letters, a sigil): its node says where it ends.
       if (end < 0) end = node.endIndex;
     }
+    // A statement starts with its keyword, which the scan read as a name: only nodes starting
+    // with one are asked their type (no name is a keyword, but `from` and `use` can be).
+    if (statementSet.size > 0 && end - start <= 6 && isLowerLetter(first) && STATEMENT_WORDS.has(text.slice(start, end))) {
+      const type = types.name(node.typeId);
+      if (statementSet.has(type)) {
+        const stop = node.endIndex;
+        const when = rule.importsWhen?.[type];
+        if (!when || when.test(text.slice(start, Math.min(stop, start + 2000)))) importEnd = Math.max(importEnd, stop);
+        continue;
+      }
+    }
+    if (start < lastEnd) continue;
     lastEnd = end;
-    push(from, end, row);
+    push(from, end, node.startPosition.row);
   }
   return { names, entries, count };
 }
@@ -209,10 +208,19 @@ export function placeOccurrences(raw: RawOccurrences, chunks: readonly Chunk[], 
     n++;
   }
   if (n === 0) return undefined;
-  // By chunk, then place: how the segment appends them.
-  const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => (out[a * 4] as number) - (out[b * 4] as number) || (out[a * 4 + 1] as number) - (out[b * 4 + 1] as number) || (out[a * 4 + 2] as number) - (out[b * 4 + 2] as number));
+  // By chunk, then place, as the segment appends them: a stable counting sort on the chunk
+  // keeps each chunk's occurrences in text order.
+  const firstOf = new Uint32Array(chunks.length + 1);
+  for (let k = 0; k < n; k++) firstOf[(out[k * 4] as number) + 1]++;
+  for (let c = 0; c < chunks.length; c++) firstOf[c + 1] = (firstOf[c + 1] as number) + (firstOf[c] as number);
   const sorted = new Int32Array(n * 4);
-  order.forEach((i, j) => sorted.set(out.subarray(i * 4, i * 4 + 4), j * 4));
+  for (let k = 0; k < n; k++) {
+    const j = firstOf[out[k * 4] as number]!++;
+    sorted[j * 4] = out[k * 4] as number;
+    sorted[j * 4 + 1] = out[k * 4 + 1] as number;
+    sorted[j * 4 + 2] = out[k * 4 + 2] as number;
+    sorted[j * 4 + 3] = out[k * 4 + 3] as number;
+  }
   return { names: raw.names, entries: sorted };
 }
 
@@ -256,12 +264,8 @@ export function followsAccess(text: string, start: number): boolean {
   return false;
 }
 
-/** Statement keywords a name cannot be followed by a space after. */
-const STATEMENT_START = /^(?:import|export|from|use|using|global|const|let|var|mod|pub|extern)\b/;
-
-function startsStatement(text: string, start: number): boolean {
-  return STATEMENT_START.test(text.slice(start, start + 8));
-}
+/** The keywords an import statement of some grammar starts with (`pub use`, `const x = require(…)`). */
+const STATEMENT_WORDS: ReadonlySet<string> = new Set(['import', 'export', 'from', 'use', 'using', 'global', 'const', 'let', 'var', 'mod', 'pub', 'extern']);
 
 /** End of the ASCII identifier at `start`, or -1 when the text there is not one (the node then says). */
 function nameEnd(text: string, start: number, dashes: boolean): number {
