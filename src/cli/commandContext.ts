@@ -6,8 +6,8 @@ import type { Engine } from '../core/engine/engine';
 import type { FreshnessSummary } from '../core/api';
 import type { OptionValues } from './args';
 
-/** What search, symbol, pack and status read through: an Engine, or a server's view of one. */
-export type QueryEngine = Pick<Engine, 'search' | 'searchFiles' | 'findSymbol' | 'buildPack' | 'status' | 'close'> & {
+/** What search, symbol, refs, pack and status read through: an Engine, or a server's view of one. */
+export type QueryEngine = Pick<Engine, 'search' | 'searchFiles' | 'findSymbol' | 'references' | 'buildPack' | 'status' | 'close'> & {
   /** Set when a `cairn serve` process answers: who it is and how it keeps the index fresh. */
   served?: ServedBy;
 };

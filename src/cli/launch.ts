@@ -7,7 +7,7 @@
 // command runs. V8 checks a cache against the source and its own version and flags and
 // rejects a stale one; the next successful run replaces it. CAIRN_CODE_CACHE=off disables it.
 //
-// Before any of that, search/symbol/pack/status ask the root's `cairn serve` process
+// Before any of that, search/symbol/refs/pack/status ask the root's `cairn serve` process
 // (src/server/client.ts), which answers from a warm, watched index without this process
 // loading the engine. Without one, the command runs here and a server is started for next time.
 import * as fs from 'node:fs';
@@ -26,7 +26,7 @@ const MAIN = path.join(__dirname, 'cliMain.js');
  * compiler (wasmCompiler.ts); set here, before the bundle is compiled, so the flags a command's
  * code cache is made under are the flags it is read under (V8 rejects a cache made under others).
  */
-const MAY_PARSE = new Set(['index', 'search', 'symbol', 'pack', 'export', 'chunks', 'eval', 'mcp', 'serve']);
+const MAY_PARSE = new Set(['index', 'search', 'symbol', 'refs', 'pack', 'export', 'chunks', 'eval', 'mcp', 'serve']);
 
 type ModuleFunction = (exports: object, require: NodeJS.Require, module: { exports: object }, filename: string, dirname: string) => void;
 

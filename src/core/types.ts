@@ -145,6 +145,24 @@ export interface NestedDefinition {
   nameColumn: number;
 }
 
+/**
+ * What a name's occurrence is, syntactically: the name of a definition; inside an import, a
+ * require or a re-export; a member (after `.`, `?.`, `->` or `::`); or any other code.
+ */
+export const OCCURRENCE_ROLES = ['code', 'member', 'import', 'definition'] as const;
+export type OccurrenceRole = (typeof OCCURRENCE_ROLES)[number];
+
+/**
+ * Where names occur as code in a file's chunks (the AST chunker's identifier nodes: never a
+ * comment or a string). Packed: four numbers per occurrence in `entries` — the chunk's index,
+ * the 1-based line, the 1-based UTF-16 column, and the name's index in `names` times 4 plus
+ * its role (OCCURRENCE_ROLES) — ordered by chunk, then line and column.
+ */
+export interface FileOccurrences {
+  names: string[];
+  entries: Int32Array;
+}
+
 export type ChunkStrategy = 'ast' | 'lines';
 
 /** Result of chunking one file. */
@@ -156,6 +174,8 @@ export interface FileChunks {
   diagnostics: Diagnostic[];
   /** Import specifiers as written in the file (`./util`, `os.path`, `github.com/x/y`), from the AST chunker. */
   imports?: string[];
+  /** Where names occur as code, from the AST chunker (absent for line chunks). */
+  occurrences?: FileOccurrences;
   /** The chunks analysed for the index (terms and frequencies), when the chunker was asked to. */
   analysis?: import('./index/fields').FileAnalysis;
 }

@@ -1,5 +1,5 @@
 // The `cairn` launcher's client path (it runs before the engine bundle is loaded): for search,
-// symbol, pack and status it finds the root's store, asks the `cairn serve` process listening
+// symbol, refs, pack and status it finds the root's store, asks the `cairn serve` process listening
 // on the store's socket to run the command, and prints its answer. Without a server it says so,
 // and the launcher answers in-process and starts one. Everything here is node:fs/net/path and
 // the tiny store-directory resolution: no engine code.

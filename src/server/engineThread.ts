@@ -61,6 +61,7 @@ const handlers: RpcHandlers<EngineHostApi> = {
   search: (key, query, options) => host.search(key, query, options),
   searchFiles: (key, query, options) => host.searchFiles(key, query, options),
   findSymbol: (key, name, options) => host.findSymbol(key, name, options),
+  references: (key, name, options) => host.references(key, name, options),
   buildPack: (key, task, options) => host.buildPack(key, task, options),
   contextSearch: (key, query, options) => host.contextSearch(key, query, options),
   contextGet: (key, id, options) => host.contextGet(key, id, options),

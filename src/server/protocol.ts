@@ -34,7 +34,7 @@ const build = buildId();
 export const OUR_IDENTITY: Identity = { version, protocol: PROTOCOL, ...(build ? { build } : {}) };
 
 /** The commands a server answers; the rest always run in the client's process. */
-export const SERVED_COMMANDS: ReadonlySet<string> = new Set(['search', 'symbol', 'pack', 'status']);
+export const SERVED_COMMANDS: ReadonlySet<string> = new Set(['search', 'symbol', 'refs', 'pack', 'status']);
 
 export interface RunRequest {
   type: 'run';

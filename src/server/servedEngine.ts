@@ -3,7 +3,7 @@
 // whole-tree check per command. A refresh that is still running or failed becomes a warning on
 // the answer, as the in-process path says when it answers from the index as it is.
 import type { EngineHost } from '../core/engine/host';
-import type { Diagnostic, FreshnessState, PackOptions, RefreshMode, SearchOptions, SymbolOptions } from '../core/api';
+import type { Diagnostic, FreshnessState, PackOptions, ReferenceOptions, RefreshMode, SearchOptions, SymbolOptions } from '../core/api';
 import type { QueryEngine, ServedBy } from '../cli/commandContext';
 
 export interface ServedEngineOptions {
@@ -36,6 +36,11 @@ export class ServedEngine implements QueryEngine {
   async findSymbol(name: string, options: SymbolOptions & WithRefresh = {}): ReturnType<QueryEngine['findSymbol']> {
     const warnings = await this.fresh(options.refresh);
     return withWarnings(await this.o.host.findSymbol(this.o.key, name, options), warnings);
+  }
+
+  async references(name: string, options: ReferenceOptions & WithRefresh = {}): ReturnType<QueryEngine['references']> {
+    const warnings = await this.fresh(options.refresh);
+    return withWarnings(await this.o.host.references(this.o.key, name, options), warnings);
   }
 
   async buildPack(task: string, options: PackOptions & WithRefresh): ReturnType<QueryEngine['buildPack']> {

@@ -97,7 +97,7 @@ describe('cairn serve (bundled CLI, real processes)', function () {
     assert.equal(pidOf(inProcess), undefined, 'with --no-server the process answers itself');
     assert.equal(viaServer.stdout, inProcess.stdout);
     assert.match(viaServer.stdout, /src\/alpha\.ts:1-3/);
-    for (const args of [['symbol', 'parseAlphaConfig'], ['pack', 'parse the alpha config', '--budget', '800'], ['symbol', 'beta_handler', '--json']]) {
+    for (const args of [['symbol', 'parseAlphaConfig'], ['refs', 'parseAlphaConfig'], ['pack', 'parse the alpha config', '--budget', '800'], ['symbol', 'beta_handler', '--json']]) {
       const a = cairn(args);
       const b = cairn([...args, '--no-server']);
       assert.equal(pidOf(a), pid, `${args[0]} is served`);

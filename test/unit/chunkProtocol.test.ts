@@ -1,7 +1,7 @@
 // Chunks cross from the chunk workers to the pool without what the pool's document already
 // holds (verbatim text, path, language, docid), and come back exactly as they left.
 import * as assert from 'node:assert/strict';
-import { fromWire, toWire } from '../../src/core/chunking/protocol';
+import { fromWire, toWire, wireTransfer } from '../../src/core/chunking/protocol';
 import { makeDocid } from '../../src/core/chunking/ids';
 import type { Chunk, FileChunks, SourceDocument } from '../../src/core/types';
 import { checkAll } from './check';
@@ -100,6 +100,15 @@ describe('chunk worker wire format', () => {
   it('a span\'s verbatim text travels as the span, not as text', () => {
     const { packed } = toWire(doc, { path: doc.path, chunks: [chunk({ startLine: 5, endLine: 5, docid: makeDocid(doc.path, 5, 5), text: 'const b = 2;', span: [44, 56] })], strategy: 'ast', diagnostics: [] });
     assert.equal(packed.strings, '0123456789abcdef' + 'function' + 'a' + 'a');
+  });
+
+  it('a file\'s occurrences travel as one string of names and one transferred array, and come back equal', () => {
+    const occurrences = { names: ['a', 'b', 'ünï'], entries: new Int32Array([0, 1, 17, 0 << 2, 1, 5, 14, (1 << 2) | 3, 1, 5, 20, (2 << 2) | 1]) };
+    const result: FileChunks = { path: doc.path, chunks: [chunk({})], strategy: 'ast', diagnostics: [], occurrences };
+    const wire = toWire(doc, result);
+    assert.equal(wire.occurrences?.names, 'a\nb\nünï');
+    assert.ok(wireTransfer(wire).includes(occurrences.entries.buffer as ArrayBuffer), 'the entries are transferred, not copied');
+    assert.deepEqual(fromWire(doc, wire), result);
   });
 
   it('packs a file without chunks', () => {

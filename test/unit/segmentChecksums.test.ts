@@ -153,7 +153,8 @@ function everything(seg: Segment): unknown {
   const terms = seg.terms().map((t, i) => [t, seg.df(i), seg.fileDf(i), [...seg.readPostings(i).docs], [...seg.readPostings(i).tfs], [...seg.filePostings(i).files], [...seg.filePostings(i).tfs]]);
   const dictionary = seg.symbolDictionary();
   const symbols = { names: [...dictionary.all()], initials: [...dictionary.withInitials('')] };
-  return { docs, terms, lengths: [...seg.allFieldLengths()], files: seg.files, totals: [...seg.fieldTotals], symbols };
+  const occurrences = [...seg.occurrenceTable().all()].map((l) => [l.name, [...l.docs], [...l.lineOffsets], [...l.columns], [...l.roles]]);
+  return { docs, terms, lengths: [...seg.allFieldLengths()], files: seg.files, totals: [...seg.fieldTotals], symbols, occurrences };
 }
 
 /** What a user sees for a few queries and a symbol lookup, answered from `seg` alone. */

@@ -2,6 +2,7 @@
 // own history — each usable commit's message is a query, the lines it changed (in its parent)
 // are the answer — against whole-file BM25 and grep-per-word baselines on the same trees.
 // `cairn eval --symbols ROOT...`: go-to-symbol measured against universal-ctags' definitions.
+// `cairn eval --refs ROOT...`: references measured against `rg -w` matches classified by tree-sitter.
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -14,6 +15,8 @@ import { intOption, UsageError, type CommandSpec, type OptionValues, type Parsed
 import { findOnPath, locateAssets } from '../assets';
 import { formatMisses, formatSymbolSummary, formatSymbolTable, type SymbolCheckReport } from '../../core/eval/symbolCheck';
 import { CAIRN_SYSTEM, CtagsError, DEFAULT_SYMBOL_SAMPLE, DEFAULT_SYMBOL_SEED, GREP_SYSTEM, runSymbolCheck } from '../../core/eval/symbolRun';
+import { formatRefsMisses, formatRefsNotes, formatRefsTable, type RefsCheckReport } from '../../core/eval/refsCheck';
+import { DEFAULT_REFS_SAMPLE, runRefsCheck } from '../../core/eval/refsRun';
 import type { Command } from '../command';
 import { JSON_OPTION, listOption, resolveRoot, ROOT_OPTION } from '../engineSetup';
 import { ProgressLine } from '../format';
@@ -23,7 +26,8 @@ const spec: CommandSpec = {
   name: 'eval',
   usage:
     'cairn eval [ROOT] [--commits N] [--max-files N] [--since DATE | --max-age DAYS] [--rev REV] [--budget TOKENS] [--param KEY=VALUE]... [--config FILE.json] [--systems LIST] [--rg PATH] [--keep-scratch] [--json]\n' +
-    '       cairn eval --symbols [ROOT...] [--sample N] [--seed S] [--nested] [--misses N] [--ctags PATH] [--json]',
+    '       cairn eval --symbols [ROOT...] [--sample N] [--seed S] [--nested] [--misses N] [--ctags PATH] [--json]\n' +
+    '       cairn eval --refs [ROOT...] [--sample N] [--seed S] [--misses N] [--ctags PATH] [--rg PATH] [--json]',
   maxPositionals: 64,
   options: {
     ...ROOT_OPTION,
@@ -40,11 +44,12 @@ const spec: CommandSpec = {
     scratch: { type: 'string', valueName: 'DIR', description: 'where to create the scratch folder (default: the temp folder)' },
     'keep-scratch': { type: 'boolean', description: 'leave the scratch tree and index stores on disk' },
     symbols: { type: 'boolean', description: 'measure go-to-symbol against universal-ctags definitions instead (one table per ROOT)' },
-    sample: { type: 'string', valueName: 'N', description: `with --symbols: names to look up per root (default ${DEFAULT_SYMBOL_SAMPLE})` },
-    seed: { type: 'string', valueName: 'S', description: `with --symbols: sampling seed (default ${DEFAULT_SYMBOL_SEED})` },
-    misses: { type: 'string', valueName: 'N', description: 'with --symbols: print N example misses per system (name, ctags file:line, the top hit)' },
+    refs: { type: 'boolean', description: 'measure references against rg -w matches that tree-sitter calls code (a row per ROOT)' },
+    sample: { type: 'string', valueName: 'N', description: `with --symbols or --refs: names to look up per root (default ${DEFAULT_SYMBOL_SAMPLE}; ${DEFAULT_REFS_SAMPLE} with --refs)` },
+    seed: { type: 'string', valueName: 'S', description: `with --symbols or --refs: sampling seed (default ${DEFAULT_SYMBOL_SEED})` },
+    misses: { type: 'string', valueName: 'N', description: 'with --symbols or --refs: print N example misses (per system, or per root)' },
     nested: { type: 'boolean', description: 'with --symbols: also functions, methods and classes nested in functions (closures, inner defs)' },
-    ctags: { type: 'string', valueName: 'PATH', description: 'with --symbols: the universal-ctags binary (default: ctags on PATH)' },
+    ctags: { type: 'string', valueName: 'PATH', description: 'with --symbols or --refs: the universal-ctags binary (default: ctags on PATH)' },
     rg: { type: 'string', valueName: 'PATH', description: "the ripgrep binary (default: @vscode/ripgrep's, when installed); the extension passes VS Code's own" },
     ...JSON_OPTION,
   },
@@ -172,9 +177,75 @@ async function runSymbols(args: ParsedArgs, out: Output): Promise<number> {
   return 0;
 }
 
+async function runRefs(args: ParsedArgs, out: Output): Promise<number> {
+  for (const o of [...HISTORY_ONLY, 'nested', 'symbols'] as const) if (args.values[o] !== undefined) throw new UsageError(`--${o} does not apply to --refs`);
+  const roots = args.positionals.length ? args.positionals.map((p) => resolveRoot(args.values, p)) : [resolveRoot(args.values)];
+  const sample = intOption(args.values, 'sample', 1) ?? DEFAULT_REFS_SAMPLE;
+  const seed = intOption(args.values, 'seed', 0) ?? DEFAULT_SYMBOL_SEED;
+  const misses = intOption(args.values, 'misses', 0) ?? 0;
+  const ctagsPath = typeof args.values.ctags === 'string' ? args.values.ctags : findOnPath('ctags');
+  if (!ctagsPath) throw new CliError('ctags-missing', 'universal-ctags was not found on PATH: apt-get install universal-ctags (or pass --ctags PATH)');
+  const rg = ripgrepPath(args.values);
+  if (!rg) throw new CliError('rg-missing', 'ripgrep was not found: pass --rg PATH');
+  const assets = locateAssets();
+  const progress = new ProgressLine(out);
+  const stop = new AbortController();
+  const onSignal = (): void => stop.abort();
+  process.once('SIGINT', onSignal).once('SIGTERM', onSignal);
+  const scratchParent = typeof args.values.scratch === 'string' ? args.values.scratch : os.tmpdir();
+  fs.mkdirSync(scratchParent, { recursive: true });
+  const reports: RefsCheckReport[] = [];
+  try {
+    for (const root of roots) {
+      const storeDir = fs.mkdtempSync(path.join(scratchParent, 'cairn-refs-check-'));
+      try {
+        reports.push(
+          await runRefsCheck({
+            root,
+            ctagsPath,
+            storeDir,
+            engine: { grammarsDir: assets.grammarsDir, workerScript: assets.chunkWorker, indexWorkerScript: assets.indexWorker, ripgrepPath: rg },
+            sample,
+            seed,
+            signal: stop.signal,
+            onProgress: (message, done, total) => progress.update(`${path.basename(root)}: ${total > 1 ? `${done}/${total} ` : ''}${message}`),
+          }),
+        );
+      } finally {
+        if (args.values['keep-scratch'] === true) out.note(`index store kept at ${storeDir}`);
+        else fs.rmSync(storeDir, { recursive: true, force: true });
+      }
+    }
+  } catch (e) {
+    if (stop.signal.aborted) throw new CliError('interrupted', 'interrupted');
+    if (e instanceof CtagsError) throw new CliError('ctags-failed', e.message);
+    throw e;
+  } finally {
+    process.off('SIGINT', onSignal).off('SIGTERM', onSignal);
+    progress.clear();
+  }
+  if (out.json) {
+    for (const report of reports) out.record(report);
+    return 0;
+  }
+  for (const line of formatRefsTable(reports)) out.line(line);
+  if (misses > 0) {
+    for (const report of reports) {
+      out.line('');
+      for (const line of formatRefsMisses(report, misses)) out.line(line);
+    }
+  }
+  out.line('');
+  for (const line of formatRefsNotes(reports)) out.note(line);
+  for (const report of reports) for (const w of report.warnings) out.note(`warning: ${w}`);
+  return 0;
+}
+
 async function run(args: ParsedArgs, out: Output): Promise<number> {
+  if (args.values.symbols === true && args.values.refs === true) throw new UsageError('--symbols and --refs are separate runs');
   if (args.values.symbols === true) return runSymbols(args, out);
-  for (const o of SYMBOL_ONLY) if (args.values[o] !== undefined) throw new UsageError(`--${o} needs --symbols`);
+  if (args.values.refs === true) return runRefs(args, out);
+  for (const o of SYMBOL_ONLY) if (args.values[o] !== undefined) throw new UsageError(`--${o} needs --symbols or --refs`);
   if (args.positionals.length > 1) throw new UsageError(`unexpected argument '${args.positionals[1]}'`);
   const root = resolveRoot(args.values, args.positionals[0]);
   const maxCases = intOption(args.values, 'commits', 1) ?? DEFAULT_MAX_CASES;

@@ -14,6 +14,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   { name: 'index', summary: 'build or refresh the index of a folder (incremental)', load: async () => (await import('./index')).command },
   { name: 'search', summary: 'ranked search over code and docs, with exact spans and score breakdowns', load: async () => (await import('./search')).command },
   { name: 'symbol', summary: 'go to a definition by name (exact matches first)', load: async () => (await import('./symbol')).command },
+  { name: 'refs', summary: 'where a name occurs as code (not in comments or strings), certain references first; --callers groups them', load: async () => (await import('./refs')).command },
   { name: 'status', summary: 'what is indexed, when, how fresh, and the store size', load: async () => (await import('./status')).command },
   { name: 'pack', summary: 'a context pack for a task: what to read, why, and what was left out, within a token budget', load: async () => (await import('./pack')).command },
   { name: 'export', summary: 'write every chunk with its metadata as JSON lines (for RAG / graph tools)', load: async () => (await import('./export')).command },

@@ -57,10 +57,15 @@ export interface PackedChunks {
   objects: Chunk[];
 }
 
-export interface WireFileChunks extends Omit<FileChunks, 'chunks'> {
+export interface WireFileChunks extends Omit<FileChunks, 'chunks' | 'occurrences'> {
   /** Empty: it holds the key's place, so the unpacked result lists its keys in the same order. */
   chunks: [];
   packed: PackedChunks;
+  /**
+   * The file's occurrences (FileOccurrences) with their names newline-joined: one string
+   * crosses the boundary rather than an array of thousands (no name holds a line break).
+   */
+  occurrences?: { names: string; entries: Int32Array };
 }
 
 export type FromWorker =
@@ -205,17 +210,22 @@ export function toWire(doc: SourceDocument, result: FileChunks): WireFileChunks 
     }
     if (flags & NESTED) put(JSON.stringify(chunk.nested));
   }
-  return { ...result, chunks: [], packed: { count: chunks.length, ints: ints.slice(0, n), strings, objects } };
+  const { occurrences, ...rest } = result;
+  const wire: WireFileChunks = { ...rest, chunks: [], packed: { count: chunks.length, ints: ints.slice(0, n), strings, objects } };
+  if (occurrences) wire.occurrences = { names: occurrences.names.join('\n'), entries: occurrences.entries };
+  return wire;
 }
 
 /** The buffers `toWire`'s result can hand over instead of copying. */
 export function wireTransfer(wire: WireFileChunks): ArrayBuffer[] {
-  return [wire.packed.ints.buffer as ArrayBuffer];
+  const buffers = [wire.packed.ints.buffer as ArrayBuffer];
+  if (wire.occurrences) buffers.push(wire.occurrences.entries.buffer as ArrayBuffer);
+  return buffers;
 }
 
 /** Unpacks what `toWire` packed, restoring texts from the document they were cut from. */
 export function fromWire(doc: SourceDocument, wire: WireFileChunks): FileChunks {
-  const { packed, ...rest } = wire;
+  const { packed, occurrences, ...rest } = wire;
   const { ints, strings, objects } = packed;
   const chunks: Chunk[] = new Array<Chunk>(packed.count);
   let n = 0;
@@ -273,7 +283,9 @@ export function fromWire(doc: SourceDocument, wire: WireFileChunks): FileChunks 
     if (flags & NESTED) chunk.nested = JSON.parse(text()) as Chunk['nested'];
     chunks[i] = chunk;
   }
-  return { ...rest, chunks };
+  const result: FileChunks = { ...rest, chunks };
+  if (occurrences) result.occurrences = { names: occurrences.names === '' ? [] : occurrences.names.split('\n'), entries: occurrences.entries };
+  return result;
 }
 
 /** Offset of the first character of every line. */

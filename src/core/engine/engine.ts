@@ -15,7 +15,8 @@ import { SnapshotScorer, warmNamedDocuments } from '../search/scorer';
 import { SymbolIndex } from '../search/symbols';
 import { compareHits, DEFAULT_RANKING, groupHitsByFile, round, searchFilesSnapshot, searchSnapshot, type RankingParams } from '../search/search';
 import { FileReader, symbolHit } from '../search/hydrate';
-import type { FileHit, FileSearchResponse, IndexFreshness, SearchOptions, SearchResponse, SearchResponseMeta, SymbolHit, SymbolOptions, SymbolResponse } from '../search/types';
+import type { FileHit, FileSearchResponse, IndexFreshness, ReferenceOptions, ReferencesResponse, SearchOptions, SearchResponse, SearchResponseMeta, SymbolHit, SymbolOptions, SymbolResponse } from '../search/types';
+import { findReferences, type ReferenceSources } from '../search/refs';
 import { Chunkers } from './chunkers';
 import { refreshHere } from './localRefresh';
 import { ChunkLocator } from '../search/locate';
@@ -48,6 +49,18 @@ interface View {
   locator: ChunkLocator;
   /** Built on first use (packs), from the state table's import lists. */
   graph?: ImportGraph;
+  /** Import specifiers resolved for references, on demand and kept with the view. */
+  imports?: ImportResolution;
+}
+
+/** A view's import specifiers, resolved one file at a time as references ask (not the whole graph a pack builds). */
+interface ImportResolution {
+  /** Resolves specifiers only: built over the indexed paths, without any file's imports. */
+  resolver: ImportGraph;
+  paths: ReadonlySet<string>;
+  resolved: Map<string, readonly string[]>;
+  /** The state table, read on the first import asked for; null when it cannot be read. */
+  state?: StateTable | null;
 }
 
 export class Engine {
@@ -425,6 +438,61 @@ export class Engine {
         : `no symbol named "${name}" and nothing close`;
     }
     return response;
+  }
+
+  /**
+   * Where a name occurs as code (`Class.method` for a method of one class), with its
+   * definitions; each reference certain (it resolves to them) or a name match, certain ones
+   * first. Reads the occurrence tables and only the returned references' lines.
+   */
+  async references(query: string, options: ReferenceOptions & { refresh?: RefreshMode } = {}): Promise<ReferencesResponse> {
+    const started = performance.now();
+    const diagnostics: Diagnostic[] = [];
+    const name = query.length > MAX_SYMBOL_CHARS ? query.slice(0, MAX_SYMBOL_CHARS) : query;
+    if (name !== query) diagnostics.push({ code: 'query-cut', severity: 'warning', message: `the name was cut to its first ${MAX_SYMBOL_CHARS} characters (of ${query.length})` });
+    const current = await this.currentView(options.refresh ?? 'if-missing', diagnostics);
+    if (!current.view) {
+      return { name, definitions: [], references: [], byFile: [], total: 0, certain: 0, truncated: false, note: 'no index yet', tookMs: 0, index: this.freshness(undefined, false), diagnostics };
+    }
+    const found = await this.recovering(current.view, diagnostics, (v) => findReferences(this.referenceSources(v), name, options));
+    const { diagnostics: own, ...answer } = found.value;
+    return { ...answer, tookMs: round(performance.now() - started), index: this.freshness(found.view, current.fresh || found.rebuilt), diagnostics: [...diagnostics, ...own] };
+  }
+
+  /** What a references lookup reads besides the occurrence tables; the state table only if an import must be resolved. */
+  private referenceSources(view: View): ReferenceSources {
+    const imports = (): ImportResolution => {
+      if (!view.imports) {
+        const paths = new Set(view.locator.paths());
+        view.imports = { resolver: new ImportGraph(new Map(), paths), paths, resolved: new Map() };
+      }
+      return view.imports;
+    };
+    return {
+      snapshot: view.snapshot,
+      symbols: view.symbols,
+      reader: new FileReader(this.root),
+      importsOf: (p) => {
+        const r = imports();
+        if (r.state === undefined) {
+          try {
+            r.state = this.store.readState(view.snapshot.manifest);
+          } catch (e) {
+            if (!(e instanceof StoreCorruptError)) throw e;
+            r.state = null; // without imports, references in other files are name matches
+          }
+        }
+        return r.state?.get(p)?.imports;
+      },
+      resolveImport: (from, spec) => {
+        const r = imports();
+        const key = `${from}\u0000${spec}`;
+        let targets = r.resolved.get(key);
+        if (!targets) r.resolved.set(key, (targets = r.resolver.resolve(from, spec)));
+        return targets;
+      },
+      isIndexed: (p) => imports().paths.has(p),
+    };
   }
 
   /**

@@ -17,6 +17,8 @@ import type {
   HostOpenOptions,
   IndexStatus,
   PackOptions,
+  ReferenceOptions,
+  ReferencesResponse,
   RefreshProgress,
   RefreshReport,
   RootState,
@@ -159,6 +161,10 @@ export class EngineHost {
 
   findSymbol(key: string, name: string, options: SymbolOptions): Promise<SymbolResponse> {
     return this.root(key).engine.findSymbol(name, { ...options, ...NEVER });
+  }
+
+  references(key: string, name: string, options: ReferenceOptions): Promise<ReferencesResponse> {
+    return this.root(key).engine.references(name, { ...options, ...NEVER });
   }
 
   /** A context pack, with registry guidance for the task. */

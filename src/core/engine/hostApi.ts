@@ -7,6 +7,8 @@ import type {
   HostOpenOptions,
   IndexStatus,
   PackOptions,
+  ReferenceOptions,
+  ReferencesResponse,
   RefreshProgress,
   RefreshReport,
   RootState,
@@ -50,6 +52,8 @@ export interface EngineHostApi {
   /** Files ranked as files (`groupBy: 'file'`). */
   searchFiles(key: string, query: string, options: SearchOptions): Promise<FileSearchResponse>;
   findSymbol(key: string, name: string, options: SymbolOptions): Promise<SymbolResponse>;
+  /** Where a name occurs as code, certain references first. */
+  references(key: string, name: string, options: ReferenceOptions): Promise<ReferencesResponse>;
   /** A context pack, with registry guidance for the task. */
   buildPack(key: string, task: string, options: PackOptions): Promise<ContextPack>;
   contextSearch(key: string, query: string, options: RegistrySearchOptions): Promise<RegistrySearchResponse>;

@@ -175,6 +175,7 @@ export async function refreshIndex(config: IndexerConfig, options: RefreshOption
           fc.chunks,
           fc.analysis,
           doc.text,
+          fc.occurrences,
         );
         builderFiles.push({
           path: doc.path,

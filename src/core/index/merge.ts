@@ -47,6 +47,22 @@ export function mergeSegments(inputs: readonly MergeInput[]): Uint8Array {
     remaps.push(remap);
   }
 
+  // Occurrences, name by name within each input: documents stay ascending per name, as the
+  // inputs' documents come in input order.
+  inputs.forEach(({ segment }, s) => {
+    const remap = remaps[s] as Int32Array;
+    for (const list of segment.occurrenceTable().all()) {
+      for (let i = 0; i < list.docs.length; ) {
+        const doc = list.docs[i] as number;
+        let j = i + 1;
+        while (j < list.docs.length && list.docs[j] === doc) j++;
+        const nd = remap[doc] as number;
+        if (nd >= 0) builder.appendOccurrences(list.name, nd, list.lineOffsets, list.columns, list.roles, i, j);
+        i = j;
+      }
+    }
+  });
+
   for (const { segment } of inputs) segment.loadAllPostings();
   // Union of dictionaries; each term's postings appended segment by segment keeps docs ascending.
   const termSources = new Map<string, Array<[number, number]>>();

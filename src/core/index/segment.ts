@@ -11,7 +11,7 @@
 //   checksums at checksumsAt (the end of the last section's padding): u32 CRC-32 of each 4 KB
 //             page of the bytes before them, header included (format 12)
 //   trailer   'CAIRNEND'
-import type { Chunk, ChunkKind, NestedDefinition } from '../types';
+import type { Chunk, ChunkKind, FileOccurrences, NestedDefinition } from '../types';
 import { chunkFlags, docFlags, FIELD_COUNT, FileAnalyzer, KIND_INDEX, KINDS, type FileAnalysis } from './fields';
 import { forEachToken } from './tokenizer';
 import { ByteReader, ByteWriter, CorruptDataError } from './varint';
@@ -22,10 +22,11 @@ import { BLOCK_ROWS, BlockColumn, BlockColumnWriter, SMALL_DEFLATE } from './blo
 import { grown, ListPool } from './listPool';
 import { lineStartBytes, NO_START_BYTE, spanBytes } from './lineBytes';
 import { SymbolDictionary, SymbolDictionaryBuilder } from './symbolDict';
+import { OccurrenceTable, OccurrenceTableBuilder } from './occurrenceTable';
 
 export { NO_START_BYTE };
 
-export const SEGMENT_FORMAT_VERSION = 13;
+export const SEGMENT_FORMAT_VERSION = 14;
 const MAGIC = 'CAIRNSEG';
 const TRAILER = 'CAIRNEND';
 const HEADER_BYTES = 40;
@@ -75,8 +76,10 @@ const SECTION = {
   docStartByte: 31,
   /** The symbol dictionary: go-to-symbol's sorted tables of names and initials, in pages (format 13, symbolDict.ts). */
   symbolDict: 32,
+  /** Where each name occurs as code: a sorted table of names and their lists (format 14, occurrenceTable.ts). */
+  occurrences: 33,
 } as const;
-const SECTION_COUNT = 33;
+const SECTION_COUNT = 34;
 /**
  * Postings lists of at least this many bytes are stored deflated, flagged by this bit of their
  * document frequency (format 9). Varint postings of common words repeat the same few byte
@@ -259,6 +262,7 @@ export class SegmentBuilder {
   private readonly contexts = new BlockColumnWriter();
   private readonly records = new BlockColumnWriter();
   private readonly symbolDict = new SymbolDictionaryBuilder();
+  private readonly occurrences = new OccurrenceTableBuilder();
   private ids = new ByteWriter(1024);
   /** Each term's postings list in `postingLists`, by term. */
   private readonly termLists = new Map<string, number>();
@@ -281,7 +285,7 @@ export class SegmentBuilder {
    * just the encoded bytes, since that is what decides a cold index's peak memory.
    */
   get approxBytes(): number {
-    return this.otherBytes + this.postingLists.reservedBytes + this.symbols.bytes + this.contexts.bytes + this.records.bytes + this.symbolDict.bytes + this.docs * 24;
+    return this.otherBytes + this.postingLists.reservedBytes + this.symbols.bytes + this.contexts.bytes + this.records.bytes + this.symbolDict.bytes + this.occurrences.bytes + this.docs * 24;
   }
 
   get docCount(): number {
@@ -295,13 +299,15 @@ export class SegmentBuilder {
   /**
    * Adds a file and its chunks (already analysed on a worker, or analysed here). Returns its
    * document range. With the file's text, each chunk records where its first line starts in
-   * the file, so a hit's preview reads from there instead of from the top of the file.
+   * the file, so a hit's preview reads from there instead of from the top of the file. With its
+   * occurrences (the AST chunker's), the file's names go into the occurrence table.
    */
   addFile(
     file: SegmentFileInput,
     chunks: readonly Chunk[],
     analysis: FileAnalysis = (this.analyzer ??= new FileAnalyzer()).analyze(chunks, file.language),
     text?: string,
+    occurrences?: FileOccurrences,
   ): { firstDoc: number; docCount: number } {
     const fileIndex = this.appendFile(file, chunks.length, pathTermsOf(file.path));
     const startBytes = text === undefined ? undefined : lineStartBytes(text, file.size, chunks.map((c) => c.startLine));
@@ -328,7 +334,16 @@ export class SegmentBuilder {
         this.writePosting(lists[analysis.termRefs[r] as number] as number, doc, analysis.tfs, r * FIELD_COUNT);
       }
     });
+    if (occurrences) this.occurrences.addFile(firstDoc, chunks.map((c) => c.startLine), occurrences);
     return { firstDoc, docCount: chunks.length };
+  }
+
+  /**
+   * Low-level: occurrences `from..to` of the arrays, of `name` in `doc`, in line and column order
+   * (merges; documents ascending per name).
+   */
+  appendOccurrences(name: string, doc: number, lineOffsets: ArrayLike<number>, columns: ArrayLike<number>, roles: ArrayLike<number>, from: number, to: number): void {
+    this.occurrences.appendOccurrences(name, doc, lineOffsets, columns, roles, from, to);
   }
 
   /**
@@ -509,6 +524,7 @@ export class SegmentBuilder {
     sections[SECTION.termFileDf] = bytesOf(termFileDf);
     sections[SECTION.filePostings] = filePostings;
     sections[SECTION.symbolDict] = this.symbolDict.build(this.files.map((f) => f.path));
+    sections[SECTION.occurrences] = this.occurrences.build();
     return assembleParts(sections, docCount, terms.length, this.files.length);
   }
 
@@ -813,6 +829,8 @@ export class Segment {
   private readonly recordBlocks: BlockColumn;
   private readonly symbolDictSection: LazySection;
   private symbolDict?: SymbolDictionary;
+  private readonly occurrenceSection: LazySection;
+  private occurrenceTableRead?: OccurrenceTable;
   private symbolColumn?: string[];
   private contextColumn?: string[];
   private termList?: string[];
@@ -920,6 +938,7 @@ export class Segment {
     this.contextBlocks = new BlockColumn(`segment ${name}: breadcrumbs`, lazy(SECTION.contexts), lazyU32(SECTION.contextBlocks, blocks), n);
     this.recordBlocks = new BlockColumn(`segment ${name}: records`, lazy(SECTION.records), lazyU32(SECTION.recordBlocks, blocks), n);
     this.symbolDictSection = lazy(SECTION.symbolDict);
+    this.occurrenceSection = lazy(SECTION.occurrences);
     this.termOffsets = lazyU32(SECTION.termOffsets, this.termCount + 1);
     this.termBlob = lazy(SECTION.termBlob);
     const samples = decoder.decode(section(SECTION.termSamples));
@@ -1128,6 +1147,12 @@ export class Segment {
   symbolDictionary(): SymbolDictionary {
     this.symbolDict ??= new SymbolDictionary(this.symbolDictSection, `segment ${this.name}: symbol dictionary`, this.docCount);
     return this.symbolDict;
+  }
+
+  /** The occurrence table (where names occur as code), opened on first use and read a page and a list at a time. */
+  occurrenceTable(): OccurrenceTable {
+    this.occurrenceTableRead ??= new OccurrenceTable(this.occurrenceSection, `segment ${this.name}: occurrences`, this.docCount);
+    return this.occurrenceTableRead;
   }
 
   /** A document's stable chunk id (16 hex digits). */

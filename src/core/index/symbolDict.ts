@@ -374,7 +374,7 @@ function writeString(w: ByteWriter, s: string): void {
 }
 
 /** Rows `0 .. count-1` in pages (see the top of this file), with their index. */
-function writeTable(count: number, keyOf: (r: number) => string, writeBody: (w: ByteWriter, r: number) => void): { index: Uint8Array; pages: Uint8Array; pageCount: number } {
+export function writeTable(count: number, keyOf: (r: number) => string, writeBody: (w: ByteWriter, r: number) => void): { index: Uint8Array; pages: Uint8Array; pageCount: number } {
   const starts: number[] = [];
   const firstRows: number[] = [];
   const keys = new ByteWriter(256);
@@ -438,7 +438,7 @@ function writeTable(count: number, keyOf: (r: number) => string, writeBody: (w: 
 }
 
 /** Reads varints and strings from a page up to `end`, bounds-checked: damage is a CorruptDataError naming `what`. */
-class Cursor {
+export class Cursor {
   constructor(
     private readonly buffer: Buffer,
     private readonly what: string,
@@ -508,7 +508,7 @@ function asBuffer(bytes: Uint8Array): Buffer {
 }
 
 /** A sorted table read a page at a time; pages and rows once decoded are kept (the segment is immutable). */
-class PagedTable<T> {
+export class PagedTable<T> {
   private index?: { view: DataView; keys: Cursor; firstKeys: Array<string | undefined> };
   private readonly pages: Array<Page<T> | undefined> = [];
 

@@ -265,6 +265,17 @@ export class FileReader {
     return v;
   }
 
+  /**
+   * Line `line` (1-based) of an indexed file as the working tree has it — at least its first
+   * `maxChars` characters — and whether the file changed since it was indexed (the same check
+   * as a hit's); no text when the file cannot be read or has no such line.
+   */
+  lineOf(file: SegmentFile, line: number, maxChars: number): { text?: string; stale?: 'modified' | 'deleted' } {
+    const v = this.view(file, true);
+    const text = v.lines?.get(line - 1, maxChars);
+    return { ...(text !== undefined ? { text } : {}), ...(v.stale ? { stale: v.stale } : {}) };
+  }
+
   /** Lines start..end (1-based, inclusive) of a file as it is now, or undefined when unreadable. */
   text(relPath: string, startLine: number, endLine: number): string | undefined {
     let v = this.files.get(relPath);

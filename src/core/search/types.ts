@@ -227,3 +227,105 @@ export interface RankingParams {
   /** File ranking: a query word is the file's name (`router` → `lib/router.js`, `lib/router/index.js`). */
   fileName: number;
 }
+
+// ---------------------------------------------------------------------------
+// References: where a name occurs as code (the index's occurrence tables).
+
+/** What an occurrence is, syntactically (core/types.ts OCCURRENCE_ROLES). */
+export type ReferenceRole = 'code' | 'member' | 'import' | 'definition';
+
+/**
+ * `certain`: the occurrence resolves to a definition the answer lists (the defining file, a
+ * file importing it, its package); `name-match`: the same name, which may mean something else.
+ */
+export type ReferenceCertainty = 'certain' | 'name-match';
+
+export interface ReferenceOptions {
+  /** Kinds of the definitions the name is taken to mean (`function`, `method`…). */
+  kinds?: string[];
+  /** Only references in these paths (globs, or substrings as search filters take them). */
+  paths?: string[];
+  /** Only references in files of these languages. */
+  languages?: string[];
+  /** References returned with their text (default 100); every one is counted in `total`, `byFile` and `callers`. */
+  limit?: number;
+  /** Also group the references by the definition they occur in (`callers`). */
+  callers?: boolean;
+  /** Read each returned reference's line for `text` (default true; without it no file is read). */
+  lineText?: boolean;
+}
+
+/** A definition of the name, as go-to-symbol finds it. */
+export interface ReferenceDefinition extends Span {
+  /** Where its name is (1-based line, UTF-16 column). */
+  line: number;
+  column: number;
+  kind: ChunkKind;
+  /** Breadcrumb-qualified name (`Linter.verify`). */
+  qualifiedName: string;
+  language: string;
+}
+
+export interface ReferenceHit {
+  path: string;
+  /** 1-based line and UTF-16 column of the name; `endColumn` is one past its last character. */
+  line: number;
+  column: number;
+  endColumn: number;
+  role: ReferenceRole;
+  /** Breadcrumb of the definition the occurrence is inside (`Linter.verify`), '' at the top of a file. */
+  context: string;
+  /** That definition's kind (`code` at the top of a file). */
+  contextKind: ChunkKind;
+  /** The line as the file has it now, trimmed (a long line is cut around the name); '' without lineText. */
+  text: string;
+  certainty: ReferenceCertainty;
+  /** Why it is certain, or why only a name match: `same file`, `imports src/x.ts`, `not defined in the index`… */
+  reason: string;
+  language: string;
+  /** The file changed since indexing; the name is still at this place in it. */
+  stale?: true;
+}
+
+/** The references of one file (over all of them, not only those returned). */
+export interface ReferenceFileGroup {
+  path: string;
+  language: string;
+  references: number;
+  certain: number;
+}
+
+/** The references inside one definition: who uses the name (over all of them). */
+export interface ReferenceCallerGroup {
+  path: string;
+  /** The enclosing definition's breadcrumb, '' for the top of the file. */
+  context: string;
+  kind: ChunkKind;
+  references: number;
+  certain: number;
+  /** Lines of its references, ascending (at most 20). */
+  lines: number[];
+}
+
+export interface ReferencesResponse {
+  /** The name looked up (the member of a `Class.method` form). */
+  name: string;
+  /** `Class` of a `Class.method` form. */
+  qualifier?: string;
+  definitions: ReferenceDefinition[];
+  /** Certain ones first; at most `limit`. */
+  references: ReferenceHit[];
+  byFile: ReferenceFileGroup[];
+  /** With `callers`. */
+  callers?: ReferenceCallerGroup[];
+  /** References found (all of them, before `limit`), and how many are certain. */
+  total: number;
+  certain: number;
+  /** More references than `limit` were found. */
+  truncated: boolean;
+  /** Plain-language summary when there is nothing to show, or the name is not defined. */
+  note?: string;
+  tookMs: number;
+  index: IndexFreshness;
+  diagnostics: Diagnostic[];
+}

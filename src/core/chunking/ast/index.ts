@@ -11,6 +11,7 @@ import { scanErrors, type ErrorScan } from './errors';
 import { extract, type Draft } from './extract';
 import { extractImports } from './imports';
 import { declarationLines, findDefinitions, type DefinitionMatch, type Range } from './nested';
+import { placeOccurrences, scanOccurrences, type RawOccurrences } from './occurrences';
 import { specFor } from './langs';
 import { GRAMMAR_FILES, GrammarCache, initRuntime, safeParse, type Parser } from './runtime';
 import { SourceText } from './source';
@@ -95,7 +96,7 @@ export class AstChunker implements AstChunkerLike {
     } finally {
       parsed.tree.delete();
     }
-    const { drafts, defCount, errors, imports, definitions } = outcome;
+    const { drafts, defCount, errors, imports, definitions, occurrences } = outcome;
     if (defCount === 0 && errors.errorChars * 2 > doc.text.length) return null;
     const diagnostics: Diagnostic[] = [];
     if (errors.count > 0) {
@@ -106,8 +107,11 @@ export class AstChunker implements AstChunkerLike {
         severity: 'warning',
       });
     }
-    const result: FileChunks = { path: doc.path, chunks: finalize(doc, src, drafts, definitions, budget), strategy: 'ast', diagnostics };
+    const chunks = finalize(doc, src, drafts, definitions, budget);
+    const result: FileChunks = { path: doc.path, chunks, strategy: 'ast', diagnostics };
     if (imports.length) result.imports = imports;
+    const placed = occurrences && placeOccurrences(occurrences, chunks, src);
+    if (placed) result.occurrences = placed;
     return result;
   }
 
@@ -133,12 +137,18 @@ export class AstChunker implements AstChunkerLike {
   /** Reads the drafts and imports out of a parsed tree. */
   private outcomeOf(parsed: Parsed, src: SourceText, budget: number): Outcome {
     const { drafts, defCount } = extract(parsed.root, src, parsed.spec, budget);
+    const definitions = definitionsOf(parsed, src, drafts);
+    // Definitions' names, as the extractor and the definitions query place them.
+    const definitionsAt = new Set<number>();
+    for (const d of drafts) if (d.nameAt >= 0 && d.kind !== 'code') definitionsAt.add(d.nameAt);
+    for (const m of definitions) definitionsAt.add(m.nameAt);
     return {
       drafts,
       defCount,
       errors: parsed.errors,
       imports: extractImports(parsed.root, parsed.language, src.text),
-      definitions: definitionsOf(parsed, src, drafts),
+      definitions,
+      occurrences: scanOccurrences(parsed.root, parsed.language, src, definitionsAt),
     };
   }
 
@@ -218,6 +228,7 @@ interface Outcome {
   errors: ErrorScan;
   imports: string[];
   definitions: DefinitionMatch[];
+  occurrences: RawOccurrences | undefined;
 }
 
 /** Sorts drafts (containers before members on the same row), merges duplicates, adds ids, names and nested definitions. */
