@@ -96,6 +96,10 @@ function assemble(context: vscode.ExtensionContext, log: vscode.LogOutputChannel
       if (first) await results.view.reveal(first, { focus, select: false, expand: true });
       else if (focus) await vscode.commands.executeCommand('cairn.results.focus');
     },
+    showReferences: async (shown) => {
+      results.showReferences(shown);
+      await deps.revealResults(true);
+    },
     selectedResult: () => {
       const node = results.view.selection[0];
       return node?.type === 'hit' || node?.type === 'file' ? node : undefined;
