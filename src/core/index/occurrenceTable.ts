@@ -26,7 +26,7 @@ import { OCCURRENCE_ROLES } from '../types';
 import type { LazySection } from './byteSource';
 import { SMALL_DEFLATE } from './blockColumn';
 import { grown, ListPool } from './listPool';
-import { compareStrings, Cursor, PagedTable, writeTable } from './symbolDict';
+import { compareStrings, type Cursor, PagedTable, writeTable } from './symbolDict';
 import { ByteWriter, CorruptDataError } from './varint';
 
 const HEADER_BYTES = 32;
