@@ -417,7 +417,7 @@ describe('cairn mcp (bundled CLI, MCP SDK client over stdio)', function () {
 
   it('keeps stdout for the protocol only, and logs to stderr', () => {
     assert.deepEqual(session.protocolErrors, [], 'every stdout line was a protocol message');
-    assert.match(session.stderr, /cairn mcp: serving .* over stdio \(8 tools\)/);
+    assert.match(session.stderr, /cairn mcp: serving .* over stdio \(9 tools\)/);
     assert.equal(readFileSync(path.join(repo, 'src/config.ts'), 'utf8'), CONFIG_TS, 'no tool wrote into the tree');
   });
 });
