@@ -2,7 +2,7 @@
 // model), zod input schema, JSON Schema, and handler. The MCP server registers them; a VS Code
 // language-model-tools adapter can reuse `toolSpecs` and `runTool` unchanged. Handlers are a
 // thin layer over the engine and the context registry and never touch the SDK.
-import type { ContextPack, FileSearchResponse, GuidanceEntry, IndexStatus, PackOptions, RefreshMode, SearchHit, SearchOptions, SearchResponse, SymbolOptions, SymbolResponse } from '../core/api';
+import type { ContextPack, FileSearchResponse, GuidanceEntry, IndexStatus, PackOptions, ReferenceOptions, ReferencesResponse, RefreshMode, SearchHit, SearchOptions, SearchResponse, SourcedReferencesResponse, SymbolOptions, SymbolResponse } from '../core/api';
 import { z } from 'zod/v4';
 
 import { ADVISORY_NOTICE, type ContextRegistry } from '../core/registry';
@@ -13,6 +13,7 @@ import { ToolError } from './errors';
 import type { FreshnessPolicy, FreshnessState } from '../core/api';
 import { parseSpanRef, readSpan, renderSpan, type SpanRef } from './readSpan';
 import { describeFreshness, describeRefresh, fitFiles, fitHits, renderStatus } from './render';
+import { bestReference, fitCallers, fitReferences, spanAround } from './renderRefs';
 import { describeFetchFailure, renderRegistryFetch, renderRegistrySearch, TRUST_LINE } from './renderRegistry';
 import type { Served, ServedSpan, UsageRecorder } from './usage';
 import { estimateTokens } from '../core/pack/markdown';
@@ -23,6 +24,8 @@ export interface ToolEngine {
   /** Files ranked as files (`groupBy: "file"`). */
   searchFiles(query: string, options: SearchOptions & { refresh?: RefreshMode; refreshStale?: boolean }): Promise<FileSearchResponse>;
   findSymbol(name: string, options: SymbolOptions & { refresh?: RefreshMode }): Promise<SymbolResponse>;
+  /** The index's references; in VS Code, merged with the language servers' (`sources` says who answered). */
+  references(name: string, options: ReferenceOptions & { refresh?: RefreshMode }): Promise<ReferencesResponse | SourcedReferencesResponse>;
   buildPack(task: string, options: PackOptions & { refresh?: RefreshMode; guidance?: (task: string) => Promise<GuidanceEntry[]> }): Promise<ContextPack>;
   status(): IndexStatus | Promise<IndexStatus>;
 }
@@ -299,6 +302,69 @@ const findSymbol = defineTool({
   },
 });
 
+const findReferences = defineTool({
+  name: 'find_references',
+  title: 'Find references to a symbol',
+  description: [
+    'Use this instead of grep or rg for a name when you need where it is used (callers, imports, call sites before a change or a rename): it lists only occurrences in code, never in comments or strings, grouped by file, about 2,000 tokens at most by default.',
+    'Each reference is marked [certain] when it resolves to the definition (its own file, a file importing it, its package) or [name] when it only has the same name (a same-named member of something else); certain ones come first. Use "Class.method" for one class\'s method.',
+    'callers=true groups the references by the function or class they occur in (who uses the name). Use find_symbol for the definition itself; read a reference in context with read_span. The answer ends with a `next:` line.',
+  ].join(' '),
+  input: z
+    .object({
+      name: nonBlank('The name: "parseConfig", "HttpServer", or qualified "HttpServer.start".', 300),
+      kinds: list('The kinds of definition the name means, e.g. ["function"], ["method"]: references resolve to those.'),
+      languages,
+      paths,
+      callers: z.boolean().default(false).describe('Group the references by the definition they occur in (who uses the name) instead of listing them.'),
+      limit: z.number().int().min(1).max(500).default(100).describe('References returned (default 100, at most 500); all of them are counted.'),
+      maxTokens: maxTokens(2000),
+      format,
+    })
+    .strict(),
+  annotations: { readOnlyHint: true, openWorldHint: false },
+  async run(a, deps) {
+    const { state, note } = await freshen(deps);
+    const r = await deps.engine.references(a.name, { kinds: a.kinds, languages: a.languages, paths: a.paths, limit: a.limit, ...(a.callers ? { callers: true } : {}), refresh: 'never' });
+    if (r.index.generation === 0) throw missingIndex(state);
+    const shown = r.qualifier ? `${r.qualifier}.${r.name}` : r.name;
+    const defs = r.definitions.slice(0, 3).map((d) => `${d.path}:${d.line}:${d.column} (${d.kind} ${d.qualifiedName})`);
+    const head = [
+      ...(r.note ? [r.note] : []),
+      r.total > 0 ? `${r.total} reference${r.total === 1 ? '' : 's'} to ${shown} (${r.certain} certain) in ${r.byFile.length} file${r.byFile.length === 1 ? '' : 's'}` : `no references to ${JSON.stringify(shown)} in code`,
+      ...(defs.length ? [`defined at ${defs.join(', ')}${r.definitions.length > 3 ? ` and ${r.definitions.length - 3} more` : ''}`] : []),
+      ...('sources' in r ? [`sources: ${r.sources}`] : []),
+    ].join('\n');
+    const best = bestReference(r.references);
+    const next = best
+      ? nextCall('read_span', { span: spanAround(best) }, `read the ${best.certainty === 'certain' ? 'first certain' : 'first'} reference in context`)
+      : r.definitions.length
+        ? nextCall('read_span', { span: `${r.definitions[0]!.path}:${r.definitions[0]!.startLine}-${r.definitions[0]!.endLine}` }, 'read the definition')
+        : nextCall('search_code', { query: a.name }, 'search by words when the name is not used as code');
+    const warnings = r.diagnostics.filter((d) => d.severity !== 'info').map((d) => `warning: ${d.message}`);
+    const reserved = `${head}\n${note}\n${next}`;
+    if (a.callers) {
+      const groups = r.callers ?? [];
+      const fitted = fitCallers(groups, a.maxTokens, reserved);
+      const cut = fitted.omitted ? `${fitted.omitted} more callers left out to fit maxTokens=${a.maxTokens}` : '';
+      const served = { results: fitted.text.length, mentioned: groups.slice(0, fitted.text.length).map((g) => ({ path: g.path, startLine: g.lines[0] ?? 1, endLine: g.lines.at(-1) ?? 1 })) };
+      if (a.format === 'json') return serving(text(JSON.stringify({ name: r.name, ...(r.qualifier ? { qualifier: r.qualifier } : {}), summary: head, definitions: r.definitions, total: r.total, certain: r.certain, callers: groups.slice(0, fitted.text.length), index: note, ...(cut ? { more: cut } : {}), next })), served);
+      return serving(text([head, note, '', ...fitted.text, ...(cut ? [cut] : []), ...warnings, next].join('\n')), served);
+    }
+    const fitted = fitReferences(r.references, r, { format: a.format, maxTokens: a.maxTokens, reserved });
+    const beyond = r.total - r.references.length;
+    const cut = [
+      fitted.omitted ? `${fitted.omitted} more references left out to fit maxTokens=${a.maxTokens}` : '',
+      beyond > 0 ? `${beyond} more beyond limit=${a.limit}` : '',
+    ].filter(Boolean).join('; ');
+    const served = { results: fitted.kept.length, mentioned: fitted.kept.map((ref) => ({ path: ref.path, startLine: ref.line, endLine: ref.line })) };
+    if (a.format === 'json') {
+      return serving(text(JSON.stringify({ name: r.name, ...(r.qualifier ? { qualifier: r.qualifier } : {}), summary: head, definitions: r.definitions, total: r.total, certain: r.certain, byFile: r.byFile, references: fitted.json, index: note, ...(cut ? { more: cut } : {}), next })), served);
+    }
+    return serving(text([head, note, '', ...fitted.text, ...(cut ? [cut] : []), ...warnings, next].join('\n')), served);
+  },
+});
+
 const getContextPack = defineTool({
   name: 'get_context_pack',
   title: 'Context pack for a task',
@@ -513,7 +579,7 @@ const refreshIndexTool = defineTool({
 });
 
 /** Every tool, in the order clients list them. */
-export const toolSpecs: readonly ToolSpec[] = [searchCode, findSymbol, getContextPack, readSpanTool, contextSearch, contextGet, indexStatus, refreshIndexTool];
+export const toolSpecs: readonly ToolSpec[] = [searchCode, findSymbol, findReferences, getContextPack, readSpanTool, contextSearch, contextGet, indexStatus, refreshIndexTool];
 
 /**
  * Validates raw arguments and runs a tool. Never throws: every failure is an `isError` result.

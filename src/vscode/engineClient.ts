@@ -1,7 +1,7 @@
 // EngineClient over the engine host thread: one FolderIndex per workspace folder, answers merged
 // across folders, pause/resume, and the log lines that say what the indexer did. Nothing here
 // parses, chunks or indexes: that happens on the worker thread.
-import type { ContextPack, FileSearchResponse, PackOptions, RefreshMode, RefreshReport, SearchOptions, SearchResponse, SymbolHit, SymbolOptions, SymbolResponse } from '../core/api';
+import type { ContextPack, FileSearchResponse, PackOptions, ReferenceOptions, ReferencesResponse, RefreshMode, RefreshReport, SearchOptions, SearchResponse, SymbolHit, SymbolOptions, SymbolResponse } from '../core/api';
 import * as os from 'node:os';
 import * as vscode from 'vscode';
 import type { HostOpenOptions } from '../core/api';
@@ -213,6 +213,15 @@ export class WorkerEngineClient implements EngineClient, vscode.Disposable {
     const engineOptions: SymbolOptions = { ...rest, limit, ...NO_REFRESH };
     const answers = await this.ask<SymbolResponse>(this.targets(folder), (key) => this.host.call('findSymbol', [key, name, engineOptions]));
     return { ...mergeSymbols(answers, limit), tookMs: Math.round(performance.now() - started) };
+  }
+
+  /** The index's references to a name in one folder (default: the active editor's, else the first). */
+  async references(name: string, options: ReferenceOptions & { folder?: vscode.WorkspaceFolder } = {}): Promise<ReferencesResponse & { folder: string }> {
+    const { folder, ...rest } = options;
+    const index = this.defaultFolder(folder);
+    await index.ensureOpen();
+    const answer = await this.host.call('references', [index.key, name, { ...rest, ...NO_REFRESH } as ReferenceOptions]);
+    return { ...answer, folder: index.folder.name };
   }
 
   /** The folder of the active editor, else the first folder. */

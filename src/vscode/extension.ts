@@ -16,7 +16,7 @@ import type { CairnServices } from './services';
 import { readSettings, SECTION } from './settings';
 import { watchFirstIndex } from './views/firstIndexProgress';
 import { createIndexView } from './views/indexView';
-import { createResultsView } from './views/resultsView';
+import { createResultsView, type ResultsView } from './views/resultsView';
 import { createStatusBar, showActivationError } from './views/statusBar';
 import { registerPackPanel } from './pack';
 import { insertDialogs, type InsertDialogs } from './pack/markdownActions';
@@ -27,6 +27,8 @@ export interface CairnApi {
   services: CairnServices;
   client: WorkerEngineClient;
   lastSearch: LastSearch;
+  /** The Results view (what it shows: a search, or References of X). */
+  results: ResultsView;
   /** The questions "Insert at cursor" asks (VS Code refuses modal dialogs under test: tests answer through this). */
   insertDialogs: InsertDialogs;
   /** How long activate() itself took, in ms (wall clock). */
@@ -96,6 +98,10 @@ function assemble(context: vscode.ExtensionContext, log: vscode.LogOutputChannel
       if (first) await results.view.reveal(first, { focus, select: false, expand: true });
       else if (focus) await vscode.commands.executeCommand('cairn.results.focus');
     },
+    showReferences: async (shown) => {
+      results.showReferences(shown);
+      await deps.revealResults(true);
+    },
     selectedResult: () => {
       const node = results.view.selection[0];
       return node?.type === 'hit' || node?.type === 'file' ? node : undefined;
@@ -152,7 +158,7 @@ function assemble(context: vscode.ExtensionContext, log: vscode.LogOutputChannel
   // The worker thread starts after activation returns; nothing here waits for indexing.
   const kickoff = setTimeout(() => client.start(vscode.workspace.workspaceFolders ?? []), 0);
   context.subscriptions.push({ dispose: () => clearTimeout(kickoff) });
-  return { services, client, lastSearch };
+  return { services, client, lastSearch, results };
 }
 
 /** Closes the engines (releasing their store locks) before VS Code disposes the subscriptions. */

@@ -1,7 +1,7 @@
 // The contract between the extension's parts: activation (extension.ts) assembles one
 // CairnServices object and hands it to every command, view, webview and agent feature.
 // Nothing here re-implements engine logic: the engine runs on a worker thread.
-import type { ContextPack, FileHit, IndexStatus, PackOptions, RefreshProgress, RefreshReport, SearchHit, SearchOptions, SymbolHit, SymbolOptions } from '../core/api';
+import type { ContextPack, FileHit, IndexStatus, PackOptions, ReferenceOptions, ReferencesResponse, RefreshProgress, RefreshReport, SearchHit, SearchOptions, SymbolHit, SymbolOptions } from '../core/api';
 import type * as vscode from 'vscode';
 
 
@@ -54,6 +54,8 @@ export interface EngineClient {
   /** Files ranked as files over every folder (or one). */
   searchFiles(query: string, options?: SearchOptions & { folder?: vscode.WorkspaceFolder }): Promise<{ files: FolderFile[]; total: number; totalIsLowerBound?: boolean; tookMs: number; warnings: string[] }>;
   findSymbol(name: string, options?: SymbolOptions & { folder?: vscode.WorkspaceFolder }): Promise<MultiSearchResult<SymbolHit>>;
+  /** The index's references to a name in one folder (default: the folder of the active editor, else the first). */
+  references(name: string, options?: ReferenceOptions & { folder?: vscode.WorkspaceFolder }): Promise<ReferencesResponse & { folder: string }>;
   /** A context pack for a task in one folder (default: the folder of the active editor, else the first). */
   buildPack(task: string, options?: PackOptions & { folder?: vscode.WorkspaceFolder }): Promise<ContextPack & { folder: string }>;
   contextSearch(query: string, options?: RegistrySearchOptions & { folder?: vscode.WorkspaceFolder }): Promise<RegistrySearchResponse>;

@@ -50,7 +50,7 @@ describe('cairn setup (e2e)', function () {
     assert.equal(check.code, 0, check.stdout + check.stderr);
     assert.match(check.stdout, /^\.mcp\.json\s+cairn configured$/m);
     assert.match(check.stdout, /^\.vscode\/mcp\.json\s+not present$/m);
-    assert.match(check.stdout, /server: answered in \d+ ms with 8 tools \(search_code, find_symbol, get_context_pack, read_span, /);
+    assert.match(check.stdout, /server: answered in \d+ ms with 9 tools \(search_code, find_symbol, find_references, get_context_pack, read_span, /);
 
     const json = await runCairnAsync(['setup', '--check', 'claude-code', '--root', root, '--json'], { env: env() });
     assert.equal(json.code, 0, json.stderr);

@@ -156,7 +156,7 @@ describe('cairn mcp (bundled CLI, MCP SDK client over stdio)', function () {
     const { tools } = await session.client.listTools();
     assert.deepEqual(
       tools.map((t) => t.name),
-      ['search_code', 'find_symbol', 'get_context_pack', 'read_span', 'context_search', 'context_get', 'index_status', 'refresh_index'],
+      ['search_code', 'find_symbol', 'find_references', 'get_context_pack', 'read_span', 'context_search', 'context_get', 'index_status', 'refresh_index'],
     );
     for (const t of tools) {
       assert.ok((t.description ?? '').length > 80, `${t.name} has a description`);
@@ -266,6 +266,29 @@ describe('cairn mcp (bundled CLI, MCP SDK client over stdio)', function () {
     // The next call: the definition found, else a search by words.
     assert.match(exact.split('\n').at(-1)!, /^next: read_span \{"span":"src\/config\.ts:6-10"\} — read the definition in full$/);
     assert.equal(misspelt.split('\n').at(-1), 'next: search_code {"query":"parseConfg"} — search by words when the name is not a definition here');
+  });
+
+  it('find_references: the certain references of a definition, grouped by file, never in prose, bounded by maxTokens', async () => {
+    const text = await session.ok('find_references', { name: 'parseConfig' });
+    assert.match(text, /^3 references to parseConfig \(3 certain\) in 2 files\ndefined at src\/config\.ts:7:17 \(function parseConfig\)$/m);
+    const body = text.split('\n').filter((l) => /^src\/|^ {2}\d/.test(l));
+    assert.deepEqual(body, [
+      'src/config.ts  (1 reference, 1 certain)',
+      '  7:17  [certain, definition]  parseConfig  export function parseConfig(text: string): AppConfig {',
+      'src/server.ts  (2 references, 2 certain)',
+      "  1:10  [certain, import]  -  import { parseConfig } from './config';",
+      '  5:20  [certain]  HttpServer.start  const config = parseConfig(configText);',
+    ]);
+    assert.doesNotMatch(text, /docs\/guide\.md/, 'a name in prose is not a reference');
+    assert.equal(text.split('\n').at(-1), 'next: read_span {"span":"src/server.ts:1-10"} — read the first certain reference in context');
+    // The tightest budget keeps the first reference, says what it left out, and stays near it.
+    const tight = await session.ok('find_references', { name: 'parseConfig', maxTokens: 100 });
+    const kept = tight.split('\n').filter((l) => /^ {2}\d+:\d+ /.test(l));
+    assert.ok(kept.length >= 1 && kept.length < 3, tight);
+    assert.match(tight, new RegExp(`^${3 - kept.length} more references? left out to fit maxTokens=100$`, 'm'));
+    const json = JSON.parse(await session.ok('find_references', { name: 'parseConfig', format: 'json' })) as { certain: number; references: Array<{ at: string; certainty: string }> };
+    assert.equal(json.certain, 3);
+    assert.deepEqual(json.references.map((r) => `${r.at} ${r.certainty}`), ['src/config.ts:7:17 certain', 'src/server.ts:1:10 certain', 'src/server.ts:5:20 certain']);
   });
 
   it('get_context_pack returns Markdown within the budget, honours negatives, and JSON when asked', async () => {
@@ -394,7 +417,7 @@ describe('cairn mcp (bundled CLI, MCP SDK client over stdio)', function () {
 
   it('keeps stdout for the protocol only, and logs to stderr', () => {
     assert.deepEqual(session.protocolErrors, [], 'every stdout line was a protocol message');
-    assert.match(session.stderr, /cairn mcp: serving .* over stdio \(8 tools\)/);
+    assert.match(session.stderr, /cairn mcp: serving .* over stdio \(9 tools\)/);
     assert.equal(readFileSync(path.join(repo, 'src/config.ts'), 'utf8'), CONFIG_TS, 'no tool wrote into the tree');
   });
 });

@@ -238,6 +238,44 @@ describe('context packs: relations by a shared name', function () {
   });
 });
 
+const callerRepo = {
+  'src/geo/distance.ts': '/** Straight-line distance between two points. */\nexport function distance(a: Point, b: Point): number {\n  return Math.hypot(a.x - b.x, a.y - b.y);\n}\n',
+  'src/route.ts': "import { distance } from './geo/distance';\n\nexport function routeLength(points: Point[]): number {\n  return distance(points[0], points[1]);\n}\n",
+  'src/map/scale.ts': "import { distance } from '../geo/distance';\n\nexport function scaleBar(a: Point, b: Point): string {\n  return `${distance(a, b)} km`;\n}\n",
+  // Calls a `distance` it never imports: the same name, not a certain reference.
+  'src/legacy.ts': 'export function legacyLength(p: Point): number {\n  return distance(p, p);\n}\n',
+  // A member of something else.
+  'src/sensor.ts': 'export function sensorRange(s: Sensor): number {\n  return s.distance(s.origin);\n}\n',
+};
+
+describe('context packs: the certain callers of a must-inspect definition', function () {
+  this.timeout(30000);
+  let ws: TempWorkspace;
+  before(async () => {
+    ws = new TempWorkspace(callerRepo);
+    await ws.engine().refresh();
+  });
+  after(() => ws.dispose());
+
+  it("lists the code that certainly calls the definition as related, with the reason 'calls X', and no same-name caller", async () => {
+    const pack = await ws.engine().buildPack('fix rounding in distance', { refresh: 'never', maxMustInspect: 1 });
+    assert.equal(pack.mustInspect[0]?.docid, 'src/geo/distance.ts:1-4');
+    const callers = pack.relatedFiles.filter((r) => r.relation === 'caller');
+    assert.deepEqual(callers.map((r) => [r.path, r.docid]).sort(), [
+      ['src/map/scale.ts', 'src/map/scale.ts:3-5'],
+      ['src/route.ts', 'src/route.ts:3-5'],
+    ], JSON.stringify(pack.relatedFiles.map((r) => [r.path, r.relation, r.reason])));
+    for (const c of callers) assert.match(c.reason, /^Calls `distance` \(src\/geo\/distance\.ts:1-4\)/);
+    const everything = [...pack.mustInspect, ...pack.relatedFiles];
+    for (const p of ['src/legacy.ts', 'src/sensor.ts']) assert.ok(!everything.some((i) => i.path === p && /calls `distance`/i.test(i.reason)), `${p} only shares the name`);
+  });
+
+  it('keeps the callers within the token budget', async () => {
+    const pack = await ws.engine().buildPack('fix rounding in distance', { refresh: 'never', maxMustInspect: 1, budgetTokens: 200 });
+    assert.ok(pack.usedTokens <= 200, `${pack.usedTokens} tokens`);
+  });
+});
+
 describe('import graph resolution', () => {
   const files = ['src/app.ts', 'src/config/parse.ts', 'src/config/index.ts', 'pkg/models/__init__.py', 'pkg/models/user.py', 'pkg/util.py', 'cmd/server/main.go', 'internal/store/store.go', 'internal/store/db.go', 'src/lib.rs', 'src/net/mod.rs', 'include/util.h', 'src/util.c', 'com/acme/Order.java'];
   const graph = new ImportGraph(new Map(), files);

@@ -34,6 +34,10 @@ function deps(root: string, over: { state?: FreshnessState; exists?: boolean } =
       calls.push('findSymbol');
       return { query: name, exact: false, results: [], tookMs: 0, index, diagnostics: [] };
     },
+    references: async (name) => {
+      calls.push('references');
+      return { name, definitions: [], references: [], byFile: [], total: 0, certain: 0, truncated: false, tookMs: 0, index, diagnostics: [] };
+    },
     buildPack: async () => {
       calls.push('buildPack');
       throw new Error('buildPack should not be called without an index');
@@ -56,10 +60,10 @@ describe('mcp tool definitions', () => {
   });
   after(() => fs.rmSync(root, { recursive: true, force: true }));
 
-  it('lists the eight tools, each with a title, a description for a model and an object JSON Schema', () => {
+  it('lists the nine tools, each with a title, a description for a model and an object JSON Schema', () => {
     assert.deepEqual(
       toolSpecs.map((t) => t.name),
-      ['search_code', 'find_symbol', 'get_context_pack', 'read_span', 'context_search', 'context_get', 'index_status', 'refresh_index'],
+      ['search_code', 'find_symbol', 'find_references', 'get_context_pack', 'read_span', 'context_search', 'context_get', 'index_status', 'refresh_index'],
     );
     for (const t of toolSpecs) {
       assert.ok(t.title && t.description.length > 80, t.name);
@@ -75,6 +79,7 @@ describe('mcp tool definitions', () => {
     const steering: Record<string, RegExp[]> = {
       search_code: [/instead of grep, rg or reading whole files/, /2,500 tokens/, /`next:` line/],
       find_symbol: [/instead of grepping for a name/, /2,000 tokens/],
+      find_references: [/instead of grep or rg for a name/, /2,000 tokens/, /`next:` line/],
       get_context_pack: [/instead of many searches or reading whole files/, /6,000/],
       read_span: [/instead of whole files/, /300 lines and 6,000 tokens/],
     };

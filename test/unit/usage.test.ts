@@ -50,6 +50,7 @@ function engine(): ToolEngine {
     search: async (query) => ({ query, results: THREE_HITS, total: 3, tookMs: 0, index, warnings: [], diagnostics: [] }),
     searchFiles: async (query) => ({ query, files: [], total: 0, tookMs: 0, index, warnings: [], diagnostics: [] }),
     findSymbol: async (name) => ({ query: name, exact: false, results: [], tookMs: 0, index, diagnostics: [] }),
+    references: async (name) => ({ name, definitions: [], references: [], byFile: [], total: 0, certain: 0, truncated: false, tookMs: 0, index, diagnostics: [] }),
     buildPack: async (task) => ({
       task,
       budgetTokens: 6000,

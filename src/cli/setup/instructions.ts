@@ -12,6 +12,7 @@ const GUIDANCE = [
   '',
   '- `search_code` — where something is handled or described, in words or identifiers; returns ranked `path:start-end` spans. Use it before grep for anything but an exact string (then pass `provider: "ripgrep"`).',
   '- `find_symbol` — go to a definition by name (`parseConfig`, `HttpServer.start`); exact matches come first.',
+  '- `find_references` — where a name is used (callers, imports) before changing or renaming it: code only, never comments or strings; `[certain]` references resolve to the definition, `[name]` ones only share its name.',
   '- `get_context_pack` — before a change that spans files: what to read for the task, why, and what was left out, within a token budget.',
   '- `read_span` — read just the lines a result names (`src/app.ts:40-80`) instead of opening the whole file.',
   '- After editing files, call `refresh_index` so the next search sees the change.',

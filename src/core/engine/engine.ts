@@ -509,6 +509,11 @@ export class Engine {
     const reader = new FileReader(this.root);
     const hitOf = (seg: number, doc: number) => reader.hit(view.snapshot.segments[seg] as Snapshot['segments'][number], doc, 0, undefined);
     if (!view.graph) view.graph = this.importGraph(view);
+    const [{ buildPack }, { certainCallersOf }] = await Promise.all([import('../pack/build'), import('../pack/callers')]);
+    const chunkAt = (path: string, line: number) => {
+      const ref = view.locator.locate(path, line);
+      return ref ? hitOf(ref.seg, ref.doc) : undefined;
+    };
     const ctx: PackContext = {
       search: (query, o) => this.search(query, { ...o, refresh: 'never' }),
       definitions: (name, limit) => {
@@ -538,9 +543,9 @@ export class Engine {
         return seg && seg.record(ref.doc).span ? reader.chunkText(seg, ref.doc) : reader.text(hit.path, hit.startLine, hit.endLine);
       },
       graph: view.graph,
+      certainCallers: (def, limit) => certainCallersOf(this.referenceSources(view), def, limit, chunkAt),
       guidance: options.guidance,
     };
-    const { buildPack } = await import('../pack/build');
     const pack = await buildPack(ctx, task, options);
     pack.diagnostics.unshift(...diagnostics);
     return pack;

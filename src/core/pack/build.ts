@@ -5,8 +5,9 @@
 //   3. one score per candidate with a breakdown (lexical, exact names, dependency distance,
 //      source authority, the caller's negative examples), stable order
 //   4. must-inspect spans with their text under a hard token budget (cut to fit, never silently
-//      dropped), related files, and the rejected candidates with reasons
-import { isTestPath, isVendoredPath } from '../index/fields';
+//      dropped), related files (first the tests and the certain callers of the must-inspect
+//      definitions), and the rejected candidates with reasons
+import { DEFINITION_KINDS, isTestPath, isVendoredPath } from '../index/fields';
 import { bucketOf } from '../languages';
 import { compilePathFilter } from '../search/filters';
 import { round } from '../search/search';
@@ -42,6 +43,8 @@ export interface PackContext {
   /** A span's text as the working tree has it: its chunk's own characters (or its lines). */
   text(hit: SearchHit): string | undefined;
   graph: ImportGraph;
+  /** Chunks that certainly call `def` (index references that resolve to it), at most `limit`. */
+  certainCallers?(def: SearchHit, limit: number): SearchHit[];
   guidance?(task: string): Promise<GuidanceEntry[]>;
 }
 
@@ -53,6 +56,9 @@ const MAX_REJECTED_LISTED = 15;
 const WEAK_SHARE = 0.1;
 /** At most this many tests of the must-inspect spans are moved to the head of the related files. */
 const MAX_PREFERRED_TESTS = 3;
+/** Certain callers of each must-inspect definition listed with the related files, and in all. */
+const CALLERS_PER_DEFINITION = 3;
+const MAX_CALLERS = 6;
 
 /** Weight of each relation relative to its seed's lexical strength. */
 const RELATION_WEIGHT: Record<PackRelation, number> = {
@@ -61,6 +67,7 @@ const RELATION_WEIGHT: Record<PackRelation, number> = {
   'named-symbol': 0,
   lexical: 0,
   'called-definition': 0.45,
+  caller: 0.3,
   imported: 0.3,
   importer: 0.25,
   test: 0.3,
@@ -292,7 +299,24 @@ export async function buildPack(ctx: PackContext, task: string, options: PackOpt
     // A test that was left out as a weak match is not left out any more.
     for (let i = rejected.length - 1; i >= 0; i--) if (rejected[i]?.path === t.path) rejected.splice(i, 1);
   }
-  const relatedPool = [...movedToRelated, ...preferredTests, ...relatedCandidates.map(toRelated)];
+  // Then the code that certainly calls a must-inspect definition: where a change to it lands.
+  const callers: RelatedFile[] = [];
+  for (const item of finalMust) {
+    if (!ctx.certainCallers || callers.length >= MAX_CALLERS || !DEFINITION_KINDS.has(item.kind as SearchHit['kind'])) continue;
+    const def = candidates.get(item.docid)?.hit;
+    if (!def) continue;
+    const strength = Math.min(1, item.score / LEXICAL_WEIGHT);
+    for (const hit of ctx.certainCallers(def, CALLERS_PER_DEFINITION)) {
+      if (callers.length >= MAX_CALLERS) break;
+      if (relatedPaths.has(hit.path) || preferredTests.some((t) => t.path === hit.path) || callers.some((c) => c.path === hit.path) || negative(hit.path, hit.docid)) continue;
+      const known = candidates.get(hit.docid);
+      const reason = `calls \`${def.symbol}\` (${item.docid})`;
+      const c: Candidate = known ?? { hit, relation: 'caller', reasons: [], parts: [dependency('caller', strength)] };
+      callers.push({ ...toRelated(c), relation: 'caller', reason: shortReason([reason, ...c.reasons.filter((r) => r !== reason)]) });
+      for (let i = rejected.length - 1; i >= 0; i--) if (rejected[i]?.docid === hit.docid) rejected.splice(i, 1);
+    }
+  }
+  const relatedPool = [...movedToRelated, ...preferredTests, ...callers, ...relatedCandidates.map(toRelated)];
   for (const r of relatedPool) {
     if (relatedPaths.has(r.path) && !movedToRelated.includes(r)) continue;
     if (related.length >= maxRelated + movedToRelated.length) {
@@ -383,7 +407,7 @@ function dependency(relation: PackRelation, strength: number): ScoreComponent {
 }
 
 function priority(r: PackRelation): number {
-  return ['doc', 'test', 'importer', 'imported', 'called-definition', 'lexical', 'named-symbol', 'named-file', 'named-span'].indexOf(r);
+  return ['doc', 'test', 'importer', 'caller', 'imported', 'called-definition', 'lexical', 'named-symbol', 'named-file', 'named-span'].indexOf(r);
 }
 
 function total(parts: readonly ScoreComponent[]): number {

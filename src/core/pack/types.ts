@@ -10,6 +10,7 @@ export type PackRelation =
   | 'named-symbol' // the task names this definition
   | 'lexical' // matches the task's words
   | 'called-definition' // defines something a top hit calls or mentions
+  | 'caller' // calls a must-inspect definition (a certain reference)
   | 'imported' // a top file imports it
   | 'importer' // it imports a top file
   | 'test' // a test exercising a top file

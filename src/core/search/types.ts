@@ -287,6 +287,24 @@ export interface ReferenceHit {
   stale?: true;
 }
 
+/**
+ * Who vouches for a reference: the index's occurrence tables, or a language server (the
+ * VS Code front end asks the editor's own for the definitions' files and merges both answers).
+ */
+export type ReferenceSource = 'index' | 'language server';
+
+/** A reference with the source that found or confirmed it; a language server's are `certain`. */
+export interface SourcedReferenceHit extends ReferenceHit {
+  source: ReferenceSource;
+}
+
+/** References merged from the index and language servers (the VS Code front end's answer). */
+export interface SourcedReferencesResponse extends Omit<ReferencesResponse, 'references'> {
+  references: SourcedReferenceHit[];
+  /** One line on who answered: `typescript language server for 1 definition, the index for the rest`. */
+  sources: string;
+}
+
 /** The references of one file (over all of them, not only those returned). */
 export interface ReferenceFileGroup {
   path: string;

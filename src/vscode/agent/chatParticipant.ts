@@ -1,5 +1,6 @@
-// `@cairn` in the chat view: "where is …" (symbols, then search) and "what do I need to read
-// to …" (a context pack), answered with anchors to the exact spans. The spans always come from
+// `@cairn` in the chat view: "where is …" (symbols, then search), "where is X used" / `/refs X`
+// (references, the language server's where there is one) and "what do I need to read to …" (a
+// context pack), answered with anchors to the exact spans. The spans always come from
 // the engine; the request's model only phrases a short summary of them, marked as such.
 import type { ContextPack, SearchHit, Span } from '../../core/api';
 import * as vscode from 'vscode';
@@ -7,20 +8,26 @@ import type { CairnServices, FolderHit } from '../services';
 import { count, formatNumber } from '../format';
 import { OPEN_PACK_COMMAND } from '../pack';
 import type { LastEditor } from '../pack/folders';
+import { findMergedReferences } from '../references/findReferences';
 
 export const CHAT_PARTICIPANT_ID = 'cairn.chat';
 
-export type ChatIntent = 'where' | 'pack';
+export type ChatIntent = 'where' | 'refs' | 'pack';
 
 const WHERE = /^\s*(?:where(?:'s|\s+is|\s+are|\s+do(?:es)?|\s+did)?|find|locate|show\s+me|which\s+file(?:s)?(?:\s+(?:has|have|contains?|defines?))?)\b/i;
 /** "need to read", "should I look at", … followed by the task. */
 const READ_FOR = /\b(?:(?:need|have|got)\s+to|should\s+I|must\s+I|do\s+I)\s+(?:read|look\s+at|inspect|understand|know)\s+(?:first\s+)?(?:(?:in\s+order\s+)?to|for|before|when|if\s+I\s+want\s+to)?\s*(.*)$/i;
 const PACK = /\bcontext\s+(?:pack\s+)?for\b|\bto\s+(?:implement|fix|change|add|refactor|remove|rename|debug)\b/i;
 
+/** "who calls X", "where is X used", "references to X", "usages of X", "callers of X". */
+const REFS = /\b(?:who\s+(?:calls|uses|imports)|callers\s+of|(?:references|refs|usages?|uses)\s+(?:to|of)|where\s+(?:is|are)\s+\S+\s+(?:used|called|referenced|imported))\b/i;
+
 /** What the user asks: the slash command decides, else the wording; short questions are lookups. */
 export function classify(prompt: string, command?: string): ChatIntent {
   if (command === 'where') return 'where';
+  if (command === 'refs') return 'refs';
   if (command === 'pack') return 'pack';
+  if (REFS.test(prompt)) return 'refs';
   if (WHERE.test(prompt)) return 'where';
   if (READ_FOR.test(prompt) || PACK.test(prompt)) return 'pack';
   return prompt.trim().split(/\s+/).length <= 3 ? 'where' : 'pack';
@@ -38,6 +45,21 @@ export function whereSubject(prompt: string): { symbol?: string; query: string }
   if (ticked) return { symbol: ticked, query: query.replace(/`/g, '') || ticked };
   const identifier = query.split(' ').find((w) => /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*$/.test(w) && (/[A-Z_.$]/.test(w.slice(1)) || /^[A-Z]/.test(w) || query.split(' ').length === 1));
   return { ...(identifier ? { symbol: identifier } : {}), query: query || prompt.trim() };
+}
+
+/** Words of a references question that are not its subject. */
+const REFS_WORDS = new Set(['who', 'calls', 'uses', 'use', 'imports', 'callers', 'caller', 'references', 'reference', 'refs', 'usages', 'usage', 'where', 'is', 'are', 'the', 'a', 'an', 'used', 'called', 'referenced', 'imported', 'function', 'method', 'class', 'of', 'to', 'in', 'find', 'show', 'me', 'all']);
+
+/** The name in "who calls `parseConfig`", "where is Vector.length used", `/refs greet`. */
+export function refsSubject(prompt: string): string | undefined {
+  const ticked = /`([^`]+)`/.exec(prompt)?.[1]?.trim();
+  if (ticked) return ticked;
+  const words = prompt
+    .replace(/[?!,]+/g, ' ')
+    .split(/\s+/)
+    .filter((w) => /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*$/.test(w) && !REFS_WORDS.has(w.toLowerCase()));
+  // Prefer what looks like code (camelCase, snake_case, a qualified name) over a plain word.
+  return words.find((w) => /[A-Z_.$]/.test(w.slice(1)) || /^[A-Z]/.test(w)) ?? words[0];
 }
 
 /** The task in "what do I need to read to <task>". */
@@ -109,6 +131,39 @@ async function answerWhere(services: CairnServices, folder: vscode.WorkspaceFold
   return { intent: 'where', spans, facts: facts.join('\n') };
 }
 
+/** References grouped by file: an anchor per reference at its line and column, marked certain or a name match and by whom. */
+async function answerRefs(services: CairnServices, folder: vscode.WorkspaceFolder, prompt: string, stream: vscode.ChatResponseStream): Promise<Answer> {
+  const name = refsSubject(prompt);
+  if (!name) {
+    stream.markdown('Name a function, class or method to find where it is used, e.g. `/refs parseConfig` or `/refs Server.start`.');
+    return { intent: 'refs', spans: [], facts: '' };
+  }
+  stream.progress(`Finding the references to ${name} in ${folder.name}…`);
+  const r = await findMergedReferences(services.engine, name, { folder, limit: 50, folderOf: () => folder });
+  if (r.references.length === 0) {
+    stream.markdown(`${plain(r.note ?? `No references to ${name} in ${folder.name}'s code.`)}\n`);
+    return { intent: 'refs', spans: [], facts: '' };
+  }
+  stream.markdown(`**${plain(name)}**: ${count(r.total, 'reference')} (${formatNumber(r.certain)} certain) in ${count(r.byFile.length, 'file')} — _${plain(r.sources)}_\n\n`);
+  const spans: string[] = [];
+  const facts: string[] = [];
+  let path: string | undefined;
+  for (const ref of r.references.slice(0, 30)) {
+    if (ref.path !== path) stream.markdown(`${path === undefined ? '' : '\n'}\`${plain(ref.path)}\`\n\n`);
+    path = ref.path;
+    const at = `${ref.path}:${ref.line}:${ref.column}`;
+    const uri = vscode.Uri.joinPath(folder.uri, ...ref.path.split('/'));
+    stream.markdown('- ');
+    stream.anchor(new vscode.Location(uri, new vscode.Position(ref.line - 1, ref.column - 1)), at);
+    const mark = `${ref.certainty === 'certain' ? 'certain' : 'name match'}, ${ref.source}`;
+    stream.markdown(` — ${mark}${ref.context ? ` in \`${plain(ref.context)}\`` : ''}\n`);
+    spans.push(at);
+    facts.push(`${at} (${mark}${ref.context ? `, in ${ref.context}` : ''}): ${ref.text}`);
+  }
+  if (r.references.length > 30 || r.truncated) stream.markdown(`\n_${formatNumber(r.total - Math.min(30, r.references.length))} more; the Results view lists them all._\n`);
+  return { intent: 'refs', spans, facts: facts.join('\n'), button: { command: 'cairn.findReferences', title: 'Show in the Results view', arguments: [name] } };
+}
+
 function renderPackAnswer(stream: vscode.ChatResponseStream, folder: vscode.WorkspaceFolder, pack: ContextPack): string[] {
   const spans: string[] = [];
   if (!pack.mustInspect.length) {
@@ -176,7 +231,8 @@ export function registerChatParticipant(services: CairnServices, lastEditor: Las
     }
     const intent = classify(request.prompt, request.command);
     try {
-      const answer = intent === 'where' ? await answerWhere(services, folder, request.prompt, stream) : await answerPack(services, folder, request.prompt, stream);
+      const answer =
+        intent === 'where' ? await answerWhere(services, folder, request.prompt, stream) : intent === 'refs' ? await answerRefs(services, folder, request.prompt, stream) : await answerPack(services, folder, request.prompt, stream);
       if (!token.isCancellationRequested) await summarise(request, answer, stream, token, services.log);
       if (answer.button) stream.button(answer.button);
       return { metadata: { intent: answer.intent, spans: answer.spans } };

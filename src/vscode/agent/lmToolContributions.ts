@@ -15,6 +15,7 @@ interface LmToolMeta {
 const META: Record<string, LmToolMeta> = {
   search_code: { referenceName: 'cairnSearch', displayName: 'Cairn: Search Code', userDescription: 'Ranked search over the workspace’s indexed code and docs; returns file:line spans.', icon: '$(search)' },
   find_symbol: { referenceName: 'cairnSymbol', displayName: 'Cairn: Find Symbol', userDescription: 'Where a function, class or type is defined, by name.', icon: '$(symbol-class)' },
+  find_references: { referenceName: 'cairnReferences', displayName: 'Cairn: Find References', userDescription: 'Where a name is used in code, grouped by file; certain references first (language servers where present).', icon: '$(references)' },
   get_context_pack: { referenceName: 'cairnPack', displayName: 'Cairn: Context Pack', userDescription: 'What to read for a task, within a token budget, with reasons.', icon: '$(book)' },
   read_span: { referenceName: 'cairnReadSpan', displayName: 'Cairn: Read Span', userDescription: 'The current text of path:start-end, confined to the workspace folder.', icon: '$(file-code)' },
   context_search: { referenceName: 'cairnContextSearch', displayName: 'Cairn: Search Context Registry', userDescription: 'Guidance packs from the repository’s context registry (advisory).', icon: '$(library)' },

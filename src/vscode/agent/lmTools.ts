@@ -28,6 +28,8 @@ function invocationMessage(spec: ToolSpec, input: ToolInput, folder: string): st
       return `Searching ${folder} for ${quote(input.query)}`;
     case 'find_symbol':
       return `Finding the definition of ${quote(input.name)} in ${folder}`;
+    case 'find_references':
+      return `Finding the references to ${quote(input.name)} in ${folder}`;
     case 'get_context_pack':
       return `Building a context pack in ${folder} for ${quote(input.task)}`;
     case 'read_span':

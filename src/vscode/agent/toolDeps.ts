@@ -15,6 +15,7 @@ import { ToolError } from '../../tools/errors';
 import type { ToolDeps, ToolEngine } from '../../tools/tools';
 import { usageAllowedByEnv, UsageCounters } from '../../tools/usage';
 import { storeDirFor } from '../assets';
+import { findMergedReferences } from '../references/findReferences';
 import type { CairnServices, FolderState } from '../services';
 
 /** How long a tool call waits for a running refresh before answering from the index as it is. */
@@ -153,6 +154,12 @@ export function folderToolEngine(services: CairnServices, folder: vscode.Workspa
         index: searchFreshness(stateOf(services, folder)),
         diagnostics: r.warnings.map((message) => ({ severity: 'warning' as const, code: 'folder-error', message })),
       };
+    },
+    async references(name, options) {
+      // The index's references merged with the language servers' (the CLI and MCP server have only the index).
+      const { refresh: _refresh, ...rest } = options;
+      const { folder: _name, ...answer } = await findMergedReferences(services.engine, name, { ...rest, folder, folderOf: () => folder });
+      return answer;
     },
     async buildPack(task, options) {
       // The worker adds registry guidance itself; the engine client never refreshes on a read.

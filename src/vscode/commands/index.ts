@@ -5,6 +5,7 @@ import { addToContextPackCommand } from './addToContextPack';
 import { clearSearchResultsCommand } from './clearSearchResults';
 import { copyResultReferenceCommand } from './copyResultReference';
 import { copySpanReferenceCommand } from './copySpanReference';
+import { findReferencesCommand } from './findReferences';
 import { goToSymbolCommand } from './goToSymbol';
 import { openSpanCommand } from './openSpan';
 import { pauseIndexingCommand } from './pauseIndexing';
@@ -19,6 +20,7 @@ import type { CairnCommand, CommandDeps } from './types';
 export const COMMANDS: readonly CairnCommand[] = [
   searchCommand,
   goToSymbolCommand,
+  findReferencesCommand,
   pauseIndexingCommand,
   resumeIndexingCommand,
   rebuildIndexCommand,

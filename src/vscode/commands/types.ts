@@ -3,6 +3,7 @@ import type * as vscode from 'vscode';
 import type { WorkerEngineClient } from '../engineClient';
 import type { LastSearch } from '../lastSearch';
 import type { CairnServices } from '../services';
+import type { ShownReferences } from '../views/referenceNodes';
 import type { FileNode, HitNode } from '../views/resultsView';
 
 export interface CommandDeps {
@@ -11,6 +12,8 @@ export interface CommandDeps {
   lastSearch: LastSearch;
   /** Shows the Results view (and focuses it when `focus`). */
   revealResults(focus?: boolean): Promise<void>;
+  /** Shows "References of X" in the Results view (until the next search) and reveals it. */
+  showReferences(shown: ShownReferences): Promise<void>;
   /** The row (a file or a chunk) selected in the Results view, if any. */
   selectedResult(): FileNode | HitNode | undefined;
 }

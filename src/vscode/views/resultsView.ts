@@ -2,13 +2,15 @@
 // chunks. A chunk opens at its matched line; its tooltip explains the score; its context menu (and
 // Ctrl+C on the focused row) copies `path:start-end`, or adds it to the context pack. While
 // indexing is paused the first row says so and resumes it. The view is empty (and shows its
-// welcome content) until a search ran.
+// welcome content) until a search ran. It can show "References of X" instead (referenceNodes.ts)
+// until the next search.
 import * as vscode from 'vscode';
 import type { SearchHit } from '../../core/api';
 import { count, formatNumber, hitTitle, kindIcon, labelHighlights, matchedLine } from '../format';
 import type { LastSearch, SavedSearch } from '../lastSearch';
 import type { EngineClient, FolderHit } from '../services';
 import { hitTooltip } from './hitTooltip';
+import { groupReferences, refFileItem, refItem, referencesMessage, type RefFileNode, type RefNode, type ShownReferences } from './referenceNodes';
 
 export const RESULTS_VIEW_ID = 'cairn.results';
 /** The first files are expanded; the rest stay folded so the list stays scannable. */
@@ -39,7 +41,13 @@ interface PausedNode {
   type: 'paused';
 }
 
-export type ResultNode = FileNode | HitNode | EmptyNode | PausedNode;
+/** References found nothing: the row says why. */
+interface NoReferencesNode {
+  type: 'noReferences';
+  message: string;
+}
+
+export type ResultNode = FileNode | HitNode | EmptyNode | PausedNode | RefFileNode | RefNode | NoReferencesNode;
 
 const PAUSED_NODE: PausedNode = { type: 'paused' };
 export const PAUSED_ROW_LABEL = 'Indexing paused — Resume';
@@ -71,6 +79,8 @@ export class ResultsTreeProvider implements vscode.TreeDataProvider<ResultNode>,
   private readonly emitter = new vscode.EventEmitter<void>();
   readonly onDidChangeTreeData = this.emitter.event;
   private roots: ResultNode[] = [];
+  /** The references shown instead of the last search, until the next search. */
+  private shownReferences: ShownReferences | undefined;
 
   constructor(lastSearch: LastSearch, private readonly paused: () => boolean) {
     this.load(lastSearch.current);
@@ -81,7 +91,20 @@ export class ResultsTreeProvider implements vscode.TreeDataProvider<ResultNode>,
     this.emitter.fire();
   }
 
+  get references(): ShownReferences | undefined {
+    return this.shownReferences;
+  }
+
+  /** Shows "References of X" in place of the last search. */
+  showReferences(shown: ShownReferences): void {
+    this.shownReferences = shown;
+    const files = groupReferences(shown);
+    this.roots = files.length ? files : [{ type: 'noReferences', message: referencesMessage(shown) }];
+    this.emitter.fire();
+  }
+
   load(saved: SavedSearch | undefined): void {
+    this.shownReferences = undefined;
     if (!saved) this.roots = [];
     else if (saved.result.results.length === 0) this.roots = [{ type: 'empty', query: saved.query, warnings: saved.result.warnings }];
     else this.roots = groupByFile(saved.result.results, saved.result.files);
@@ -91,10 +114,12 @@ export class ResultsTreeProvider implements vscode.TreeDataProvider<ResultNode>,
   getChildren(node?: ResultNode): ResultNode[] {
     if (!node) return this.roots.length && this.paused() ? [PAUSED_NODE, ...this.roots] : this.roots;
     if (node.type === 'file') return node.hits.map((hit) => ({ type: 'hit', hit }));
+    if (node.type === 'refFile') return node.refs.map((ref) => ({ type: 'ref', ref, folder: node.folder, folderUri: node.folderUri }));
     return [];
   }
 
   getParent(node: ResultNode): ResultNode | undefined {
+    if (node.type === 'ref') return this.roots.find((r) => r.type === 'refFile' && r.refs.includes(node.ref));
     if (node.type !== 'hit') return undefined;
     return this.roots.find((r) => r.type === 'file' && r.hits.includes(node.hit));
   }
@@ -109,6 +134,14 @@ export class ResultsTreeProvider implements vscode.TreeDataProvider<ResultNode>,
       item.tooltip = 'Indexing is paused: files changed since are not searched as they are now. Click to resume indexing.';
       item.command = { command: 'cairn.resumeIndexing', title: 'Resume Indexing' };
       item.contextValue = 'cairn.paused';
+      return item;
+    }
+    if (node.type === 'refFile') return refFileItem(node, multi);
+    if (node.type === 'ref') return refItem(node);
+    if (node.type === 'noReferences') {
+      const item = new vscode.TreeItem(node.message);
+      item.iconPath = new vscode.ThemeIcon('search-stop');
+      item.contextValue = 'cairn.empty';
       return item;
     }
     if (node.type === 'empty') {
@@ -157,8 +190,16 @@ export class ResultsTreeProvider implements vscode.TreeDataProvider<ResultNode>,
   }
 }
 
+export interface ResultsView {
+  view: vscode.TreeView<ResultNode>;
+  provider: ResultsTreeProvider;
+  /** Shows "References of X" until the next search. */
+  showReferences(shown: ShownReferences): void;
+  disposables: vscode.Disposable[];
+}
+
 /** Creates the Results view; it follows the last search and says what it shows. */
-export function createResultsView(lastSearch: LastSearch, engine: EngineClient): { view: vscode.TreeView<ResultNode>; provider: ResultsTreeProvider; disposables: vscode.Disposable[] } {
+export function createResultsView(lastSearch: LastSearch, engine: EngineClient): ResultsView {
   const provider = new ResultsTreeProvider(lastSearch, () => engine.paused);
   const view = vscode.window.createTreeView(RESULTS_VIEW_ID, { treeDataProvider: provider, showCollapseAll: true });
   const describe = (saved: SavedSearch | undefined) => {
@@ -183,5 +224,11 @@ export function createResultsView(lastSearch: LastSearch, engine: EngineClient):
       provider.refresh();
     }),
   ];
-  return { view, provider, disposables };
+  const showReferences = (shown: ShownReferences): void => {
+    provider.showReferences(shown);
+    view.description = `References of ${shown.name}`;
+    view.message = referencesMessage(shown);
+    void vscode.commands.executeCommand('setContext', 'cairn.hasResults', true);
+  };
+  return { view, provider, showReferences, disposables };
 }

@@ -24,6 +24,7 @@ export const RELATION_LABEL: Record<PackRelation, string> = {
   'named-symbol': 'named symbol',
   lexical: 'matches task',
   'called-definition': 'called',
+  caller: 'caller',
   imported: 'imported',
   importer: 'importer',
   test: 'test',

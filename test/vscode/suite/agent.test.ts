@@ -55,7 +55,7 @@ describe('Agent features', function () {
     it('are declared in package.json exactly as registered, with the MCP descriptions and schemas', () => {
       const declared = (vscode.extensions.getExtension('cairn-dev.cairn')!.packageJSON as { contributes: { languageModelTools: unknown } }).contributes.languageModelTools;
       assert.deepEqual(declared, languageModelToolContributions());
-      for (const name of ['search_code', 'find_symbol', 'get_context_pack', 'read_span', 'context_search', 'context_get', 'index_status', 'refresh_index']) {
+      for (const name of ['search_code', 'find_symbol', 'find_references', 'get_context_pack', 'read_span', 'context_search', 'context_get', 'index_status', 'refresh_index']) {
         const tool = vscode.lm.tools.find((t) => t.name === `cairn_${name}`);
         assert.ok(tool, `cairn_${name} is not in vscode.lm.tools`);
         assert.ok(tool.inputSchema && tool.description.length > 50, `cairn_${name} has no schema or description`);

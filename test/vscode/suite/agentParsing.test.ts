@@ -2,14 +2,18 @@
 // how the runtime for the MCP server / eval child process is chosen.
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
-import { classify, packTask, whereSubject } from '../../../src/vscode/agent/chatParticipant';
+import { classify, packTask, refsSubject, whereSubject } from '../../../src/vscode/agent/chatParticipant';
 import { invocationMessages } from '../../../src/vscode/agent/lmTools';
 import { findOnPath, pickNodeRuntime } from '../../../src/vscode/agent/nodeRuntime';
 import { toolSpecs } from '../../../src/tools/tools';
 
 describe('Agent features: reading questions and picking a runtime', () => {
   it('classifies chat questions', () => {
-    const cases: Array<[string, string | undefined, 'where' | 'pack']> = [
+    const cases: Array<[string, string | undefined, 'where' | 'refs' | 'pack']> = [
+      ['who calls createGreeter?', undefined, 'refs'],
+      ['where is Vector.length used', undefined, 'refs'],
+      ['references to greet', undefined, 'refs'],
+      ['greet', 'refs', 'refs'],
       ['where is Greeter defined?', undefined, 'where'],
       ["where's the retry logic", undefined, 'where'],
       ['find parseConfig', undefined, 'where'],
@@ -27,6 +31,14 @@ describe('Agent features: reading questions and picking a runtime', () => {
     assert.deepEqual(whereSubject('where is `greet_all` implemented'), { symbol: 'greet_all', query: 'greet_all' });
     assert.deepEqual(whereSubject('where is Vector.normalize'), { symbol: 'Vector.normalize', query: 'Vector.normalize' });
     assert.deepEqual(whereSubject('where is the greeting punctuation handled?'), { query: 'greeting punctuation handled' });
+  });
+
+  it('finds the name a references question is about', () => {
+    assert.equal(refsSubject('who calls createGreeter?'), 'createGreeter');
+    assert.equal(refsSubject('where is Vector.length used'), 'Vector.length');
+    assert.equal(refsSubject('references to `greet_all`'), 'greet_all');
+    assert.equal(refsSubject('greet'), 'greet');
+    assert.equal(refsSubject('who uses it'), 'it');
   });
 
   it('takes the task out of "what do I need to read to …"', () => {
