@@ -486,7 +486,9 @@ export class Engine {
       },
       resolveImport: (from, spec) => {
         const r = imports();
-        const key = `${from}\u0000${spec}`;
+        // A module path (`express`, `flask.app`, `com.acme.Order`) resolves the same from every
+        // file: one resolution serves them all. Relative ones depend on the importing file.
+        const key = dependsOnImporter(spec) ? `${from}\u0000${spec}` : spec;
         let targets = r.resolved.get(key);
         if (!targets) r.resolved.set(key, (targets = r.resolver.resolve(from, spec)));
         return targets;
@@ -679,6 +681,12 @@ export class Engine {
 }
 
 export { compareHits };
+
+/** A specifier pack/graph.ts resolves against the importing file's folder: `./x`, `../x`, Python's `.x`, a C header `x.h`. */
+function dependsOnImporter(spec: string): boolean {
+  const s = spec.trim();
+  return s.startsWith('.') || s.startsWith('/') || (!s.includes(':') && /\.(h|hpp|hh|c|cc|cpp|php|rb|css|scss)['">]?$/.test(s));
+}
 
 /** Error codes of a store that cannot be written now although it can be read. */
 const UNWRITABLE = new Set(['EACCES', 'EPERM', 'EROFS', 'ENOSPC', 'EDQUOT']);

@@ -302,7 +302,10 @@ class Resolver {
     const exporters = new Map<string, Set<string>>();
     const add = (file: string, def: string): boolean => {
       let set = exporters.get(file);
-      if (!set) exporters.set(file, (set = new Set()));
+      if (!set) {
+        exporters.set(file, (set = new Set()));
+        this.addHints(file);
+      }
       if (set.has(def)) return false;
       set.add(def);
       return true;
@@ -346,46 +349,48 @@ class Resolver {
   }
 
   /**
-   * The files among `targets` that `path` imports. Only specifiers that can name one of them —
-   * holding a target's file stem or its folder's name — are resolved: resolving every import
-   * of every file the name occurs in was most of a lookup (Python's dotted modules try every
-   * `__init__.py` of the tree).
+   * The files among `targets` (the exporters) that `path` imports. Only specifiers that can
+   * name one of them — a segment of the specifier is a target's file stem or folder name — are
+   * resolved: resolving every import of every file the name occurs in was most of a lookup
+   * (Python's dotted modules try every `__init__.py` of the tree).
    */
   private importsAmong(path: string, targets: ReadonlyMap<string, unknown>): string[] {
     const specs = this.src.importsOf(path);
     if (!specs?.length || targets.size === 0) return [];
-    const hints = this.hintsOf(targets);
     const out: string[] = [];
     for (const spec of specs) {
-      if (!mayName(spec, hints)) continue;
+      if (!mayName(spec, this.hints)) continue;
       for (const target of this.src.resolveImport(path, spec)) if (target !== path && targets.has(target) && !out.includes(target)) out.push(target);
     }
     return out;
   }
 
-  private hintCache?: { size: number; hints: string[] };
+  /** Segments a specifier naming an exporter holds: file stems and folder names (packages, `index`, `__init__`, `mod`). */
+  private readonly hints = new Set<string>();
 
-  /** What a specifier naming one of `targets` holds: file stems, and folder names (packages, `index`, `__init__`, `mod`). */
-  private hintsOf(targets: ReadonlyMap<string, unknown>): string[] {
-    if (this.hintCache?.size === targets.size) return this.hintCache.hints;
-    const hints = new Set<string>();
-    for (const t of targets.keys()) {
-      const base = posix.basename(t);
-      const stem = base.replace(/(\.d)?\.[^.]+$/, '');
-      if (stem) hints.add(stem);
-      const dir = posix.basename(posix.dirname(t));
-      if (dir && dir !== '.') hints.add(dir);
-    }
-    this.hintCache = { size: targets.size, hints: [...hints] };
-    return this.hintCache.hints;
+  private addHints(file: string): void {
+    const stem = firstPart(posix.basename(file));
+    if (stem) this.hints.add(stem);
+    const dir = firstPart(posix.basename(posix.dirname(file)));
+    if (dir && dir !== '.') this.hints.add(dir);
   }
 }
 
-/** Whether an import specifier may name a file with one of these stems or folder names (`.` and `..` name folders' index files). */
-function mayName(spec: string, hints: readonly string[]): boolean {
-  if (/^[./]*$/.test(spec)) return true;
-  for (const h of hints) if (spec.includes(h)) return true;
-  return false;
+/** A file or folder name up to its first dot: what a specifier names it by (`foo.test.ts` → `foo`). */
+function firstPart(name: string): string {
+  const dot = name.indexOf('.');
+  return dot < 0 ? name : name.slice(0, dot);
+}
+
+/** Whether an import specifier may name a file whose stem or folder is in `hints` (`.` and `..` name folders' index files). */
+function mayName(spec: string, hints: ReadonlySet<string>): boolean {
+  let any = false;
+  for (const segment of spec.split(/[/.:\\\s'"<>@]+/)) {
+    if (!segment) continue;
+    any = true;
+    if (hints.has(segment)) return true;
+  }
+  return !any;
 }
 
 /** Certain first, then source before tests and vendored code, then by place. */
