@@ -8,15 +8,15 @@
 // visits every node as a match candidate). A name's end is found by scanning the text, not by
 // asking the node: a wasm call per identifier was a tenth of the walk.
 import type { Node } from 'web-tree-sitter';
-import type { Chunk, FileOccurrences, OccurrenceRole } from '../../types';
+import type { Chunk, FileOccurrences } from '../../types';
 import { OCCURRENCE_ROLES } from '../../types';
 import type { SourceText } from './source';
 import { typeTableFor } from './units';
 
-export const ROLE_CODE = OCCURRENCE_ROLES.indexOf('code');
-export const ROLE_MEMBER = OCCURRENCE_ROLES.indexOf('member');
-export const ROLE_IMPORT = OCCURRENCE_ROLES.indexOf('import');
-export const ROLE_DEFINITION = OCCURRENCE_ROLES.indexOf('definition');
+const ROLE_CODE = OCCURRENCE_ROLES.indexOf('code');
+const ROLE_MEMBER = OCCURRENCE_ROLES.indexOf('member');
+const ROLE_IMPORT = OCCURRENCE_ROLES.indexOf('import');
+const ROLE_DEFINITION = OCCURRENCE_ROLES.indexOf('definition');
 
 /** What one grammar records: identifier-like node types, statements that import, text scanned for words. */
 interface OccurrenceRule {
@@ -82,11 +82,6 @@ export interface RawOccurrences {
 export const MAX_OCCURRENCES_PER_FILE = 200_000;
 /** Longer names are not recorded (generated identifiers, base64 read as a word). */
 const MAX_NAME_CHARS = 200;
-
-/** True when a grammar records occurrences. */
-export function recordsOccurrences(grammar: string): boolean {
-  return RULES[grammar] !== undefined;
-}
 
 /**
  * The occurrences of names in a parsed file, in text order. `definitionsAt` holds the offsets
@@ -253,7 +248,7 @@ function lineCount(c: Chunk): number {
 }
 
 /** True when the name at `start` follows `.`, `?.`, `->` or `::` (not `..`, a range or a spread). */
-export function followsAccess(text: string, start: number): boolean {
+function followsAccess(text: string, start: number): boolean {
   let i = start - 1;
   while (i >= 0 && isSpace(text.charCodeAt(i))) i--;
   const c = text.charCodeAt(i);
@@ -328,9 +323,4 @@ function isLowerLetter(c: number): boolean {
 
 function isSpace(c: number): boolean {
   return c === 32 || c === 9 || c === 10 || c === 13;
-}
-
-/** The role names, for readers of FileOccurrences. */
-export function roleName(role: number): OccurrenceRole {
-  return OCCURRENCE_ROLES[role] ?? 'code';
 }
