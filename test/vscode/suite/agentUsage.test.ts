@@ -35,6 +35,8 @@ describe('Agent tool use counters', function () {
   });
 
   it('the language-model tools count into the folder\'s store, and the Index view shows it', async () => {
+    // Calls of earlier suites may still be unwritten: let their flush land before counting from it.
+    await sleep(USAGE_FLUSH_MS + 1500);
     const before = counted(file)?.tools ?? {};
     const found = await invoke('cairn_search_code', { query: 'Greeter greet' });
     const next = /^next: read_span (\{.*\}) — /m.exec(found)?.[1];
