@@ -13,9 +13,9 @@ import { SYSTEM_KINDS, type SystemKind } from '../../core/eval/types';
 import { DEFAULT_VARIANT, VariantError, variantFromSettings, variantsFromConfig, type EvalVariant } from '../../core/eval/variants';
 import { intOption, UsageError, type CommandSpec, type OptionValues, type ParsedArgs } from '../args';
 import { findOnPath, locateAssets } from '../assets';
-import { formatMisses, formatSymbolSummary, formatSymbolTable, type SymbolCheckReport } from '../../core/eval/symbolCheck';
+import { formatMisses, formatSymbolSummary, formatSymbolTable } from '../../core/eval/symbolCheck';
 import { CAIRN_SYSTEM, CtagsError, DEFAULT_SYMBOL_SAMPLE, DEFAULT_SYMBOL_SEED, GREP_SYSTEM, runSymbolCheck } from '../../core/eval/symbolRun';
-import { formatRefsMisses, formatRefsNotes, formatRefsTable, type RefsCheckReport } from '../../core/eval/refsCheck';
+import { formatRefsMisses, formatRefsNotes, formatRefsTable } from '../../core/eval/refsCheck';
 import { DEFAULT_REFS_SAMPLE, runRefsCheck } from '../../core/eval/refsRun';
 import type { Command } from '../command';
 import { JSON_OPTION, listOption, resolveRoot, ROOT_OPTION } from '../engineSetup';
@@ -110,39 +110,29 @@ function progressText(p: EvalProgress): string {
 const SYMBOL_ONLY = ['sample', 'seed', 'misses', 'ctags', 'nested'] as const;
 const HISTORY_ONLY = ['commits', 'max-files', 'since', 'max-age', 'rev', 'budget', 'param', 'name', 'config', 'systems'] as const;
 
-async function runSymbols(args: ParsedArgs, out: Output): Promise<number> {
-  for (const o of HISTORY_ONLY) if (args.values[o] !== undefined) throw new UsageError(`--${o} does not apply to --symbols`);
-  const roots = args.positionals.length ? args.positionals.map((p) => resolveRoot(args.values, p)) : [resolveRoot(args.values)];
-  const sample = intOption(args.values, 'sample', 1) ?? DEFAULT_SYMBOL_SAMPLE;
-  const seed = intOption(args.values, 'seed', 0) ?? DEFAULT_SYMBOL_SEED;
-  const misses = intOption(args.values, 'misses', 0) ?? 0;
-  const ctagsPath = typeof args.values.ctags === 'string' ? args.values.ctags : findOnPath('ctags');
-  if (!ctagsPath) throw new CliError('ctags-missing', 'universal-ctags was not found on PATH: apt-get install universal-ctags (or pass --ctags PATH)');
-  const assets = locateAssets();
+/**
+ * Runs a check over each root in a scratch store of its own (removed afterwards unless
+ * --keep-scratch), with a progress line, Ctrl-C stopping it between steps.
+ */
+async function checkEachRoot<R>(
+  args: ParsedArgs,
+  out: Output,
+  roots: readonly string[],
+  scratchPrefix: string,
+  check: (root: string, storeDir: string, signal: AbortSignal, onProgress: (message: string, done: number, total: number) => void) => Promise<R>,
+): Promise<R[]> {
   const progress = new ProgressLine(out);
   const stop = new AbortController();
   const onSignal = (): void => stop.abort();
   process.once('SIGINT', onSignal).once('SIGTERM', onSignal);
   const scratchParent = typeof args.values.scratch === 'string' ? args.values.scratch : os.tmpdir();
   fs.mkdirSync(scratchParent, { recursive: true });
-  const reports: SymbolCheckReport[] = [];
+  const reports: R[] = [];
   try {
     for (const root of roots) {
-      const storeDir = fs.mkdtempSync(path.join(scratchParent, 'cairn-symbol-check-'));
+      const storeDir = fs.mkdtempSync(path.join(scratchParent, scratchPrefix));
       try {
-        reports.push(
-          await runSymbolCheck({
-            root,
-            ctagsPath,
-            storeDir,
-            engine: { grammarsDir: assets.grammarsDir, workerScript: assets.chunkWorker, indexWorkerScript: assets.indexWorker, ripgrepPath: ripgrepPath(args.values) },
-            sample,
-            seed,
-            nested: args.values.nested === true,
-            signal: stop.signal,
-            onProgress: (message, done, total) => progress.update(`${path.basename(root)}: ${total > 1 ? `${done}/${total} ` : ''}${message}`),
-          }),
-        );
+        reports.push(await check(root, storeDir, stop.signal, (message, done, total) => progress.update(`${path.basename(root)}: ${total > 1 ? `${done}/${total} ` : ''}${message}`)));
       } finally {
         if (args.values['keep-scratch'] === true) out.note(`index store kept at ${storeDir}`);
         else fs.rmSync(storeDir, { recursive: true, force: true });
@@ -156,6 +146,31 @@ async function runSymbols(args: ParsedArgs, out: Output): Promise<number> {
     process.off('SIGINT', onSignal).off('SIGTERM', onSignal);
     progress.clear();
   }
+  return reports;
+}
+
+async function runSymbols(args: ParsedArgs, out: Output): Promise<number> {
+  for (const o of HISTORY_ONLY) if (args.values[o] !== undefined) throw new UsageError(`--${o} does not apply to --symbols`);
+  const roots = args.positionals.length ? args.positionals.map((p) => resolveRoot(args.values, p)) : [resolveRoot(args.values)];
+  const sample = intOption(args.values, 'sample', 1) ?? DEFAULT_SYMBOL_SAMPLE;
+  const seed = intOption(args.values, 'seed', 0) ?? DEFAULT_SYMBOL_SEED;
+  const misses = intOption(args.values, 'misses', 0) ?? 0;
+  const ctagsPath = typeof args.values.ctags === 'string' ? args.values.ctags : findOnPath('ctags');
+  if (!ctagsPath) throw new CliError('ctags-missing', 'universal-ctags was not found on PATH: apt-get install universal-ctags (or pass --ctags PATH)');
+  const assets = locateAssets();
+  const reports = await checkEachRoot(args, out, roots, 'cairn-symbol-check-', (root, storeDir, signal, onProgress) =>
+    runSymbolCheck({
+      root,
+      ctagsPath,
+      storeDir,
+      engine: { grammarsDir: assets.grammarsDir, workerScript: assets.chunkWorker, indexWorkerScript: assets.indexWorker, ripgrepPath: ripgrepPath(args.values) },
+      sample,
+      seed,
+      nested: args.values.nested === true,
+      signal,
+      onProgress,
+    }),
+  );
   for (const report of reports) {
     if (out.json) {
       out.record(report);
@@ -188,42 +203,18 @@ async function runRefs(args: ParsedArgs, out: Output): Promise<number> {
   const rg = ripgrepPath(args.values);
   if (!rg) throw new CliError('rg-missing', 'ripgrep was not found: pass --rg PATH');
   const assets = locateAssets();
-  const progress = new ProgressLine(out);
-  const stop = new AbortController();
-  const onSignal = (): void => stop.abort();
-  process.once('SIGINT', onSignal).once('SIGTERM', onSignal);
-  const scratchParent = typeof args.values.scratch === 'string' ? args.values.scratch : os.tmpdir();
-  fs.mkdirSync(scratchParent, { recursive: true });
-  const reports: RefsCheckReport[] = [];
-  try {
-    for (const root of roots) {
-      const storeDir = fs.mkdtempSync(path.join(scratchParent, 'cairn-refs-check-'));
-      try {
-        reports.push(
-          await runRefsCheck({
-            root,
-            ctagsPath,
-            storeDir,
-            engine: { grammarsDir: assets.grammarsDir, workerScript: assets.chunkWorker, indexWorkerScript: assets.indexWorker, ripgrepPath: rg },
-            sample,
-            seed,
-            signal: stop.signal,
-            onProgress: (message, done, total) => progress.update(`${path.basename(root)}: ${total > 1 ? `${done}/${total} ` : ''}${message}`),
-          }),
-        );
-      } finally {
-        if (args.values['keep-scratch'] === true) out.note(`index store kept at ${storeDir}`);
-        else fs.rmSync(storeDir, { recursive: true, force: true });
-      }
-    }
-  } catch (e) {
-    if (stop.signal.aborted) throw new CliError('interrupted', 'interrupted');
-    if (e instanceof CtagsError) throw new CliError('ctags-failed', e.message);
-    throw e;
-  } finally {
-    process.off('SIGINT', onSignal).off('SIGTERM', onSignal);
-    progress.clear();
-  }
+  const reports = await checkEachRoot(args, out, roots, 'cairn-refs-check-', (root, storeDir, signal, onProgress) =>
+    runRefsCheck({
+      root,
+      ctagsPath,
+      storeDir,
+      engine: { grammarsDir: assets.grammarsDir, workerScript: assets.chunkWorker, indexWorkerScript: assets.indexWorker, ripgrepPath: rg },
+      sample,
+      seed,
+      signal,
+      onProgress,
+    }),
+  );
   if (out.json) {
     for (const report of reports) out.record(report);
     return 0;

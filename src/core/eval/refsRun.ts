@@ -3,7 +3,6 @@
 // tree-sitter classifies each of ripgrep's matches as code, comment or string, and the two
 // are compared (refsCheck.ts). The ctags and ripgrep binaries are passed in.
 import * as posix from 'node:path/posix';
-import { spawn } from 'node:child_process';
 import type { EngineOptions } from '../api';
 import { astLanguageFor, firstGrammar } from '../chunking/ast';
 import { GrammarCache, initRuntime, safeParse } from '../chunking/ast/runtime';
@@ -14,7 +13,7 @@ import { ImportGraph } from '../pack/graph';
 import { git } from './git';
 import { classifyAncestry, compareName, summariseRefs, type NameRefs, type RefsCheckReport, type WordMatch } from './refsCheck';
 import { groundTruth, parseCtagsJson, sampleNames } from './symbolCheck';
-import { CTAGS_ARGS, CtagsError, ctagsVersion } from './symbolRun';
+import { CTAGS_ARGS, CtagsError, ctagsVersion, run } from './symbolRun';
 import * as path from 'node:path';
 
 export const DEFAULT_REFS_SAMPLE = 300;
@@ -35,25 +34,6 @@ export interface RefsCheckOptions {
 const RG_BATCH = 2000;
 /** The timed lookup: what `cairn refs` asks by default. */
 const TIMED_LIMIT = 100;
-
-function run(file: string, args: readonly string[], o: { cwd: string; input?: string; signal?: AbortSignal; okCodes?: number[] }): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(file, args, { cwd: o.cwd, stdio: [o.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'], signal: o.signal, windowsHide: true });
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    child.stdout?.on('data', (c: Buffer) => out.push(c));
-    child.stderr?.on('data', (c: Buffer) => err.push(c));
-    child.on('error', reject);
-    child.on('close', (code) => {
-      if (code !== null && (o.okCodes ?? [0]).includes(code)) resolve(Buffer.concat(out).toString('utf8'));
-      else reject(new Error(`${file} exited with ${code}: ${Buffer.concat(err).toString('utf8').trim().split('\n')[0] ?? ''}`));
-    });
-    if (o.input !== undefined && child.stdin) {
-      child.stdin.on('error', () => {});
-      child.stdin.end(o.input);
-    }
-  });
-}
 
 /** A whole-word match before it is classified: its place and where it starts in the file's text. */
 interface RawMatch {

@@ -50,7 +50,8 @@ export class CtagsError extends Error {
   override readonly name = 'CtagsError';
 }
 
-function run(file: string, args: readonly string[], o: { cwd: string; input?: string; signal?: AbortSignal; okCodes?: number[] }): Promise<string> {
+/** Runs a tool to completion and resolves with its stdout; other exit codes than `okCodes` reject with its first stderr line. */
+export function run(file: string, args: readonly string[], o: { cwd: string; input?: string; signal?: AbortSignal; okCodes?: number[] }): Promise<string> {
   return new Promise((resolve, reject) => {
     const child = spawn(file, args, { cwd: o.cwd, stdio: [o.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'], signal: o.signal, windowsHide: true });
     const out: Buffer[] = [];
