@@ -218,40 +218,23 @@ export function distanceWithin(target: string, max: number): (s: string) => numb
       }
       if (Math.max(unmatched, n - (s.length - unmatched)) > max) return max + 1;
     }
-    // The rows run over `target`, the columns over `s`, as boundedLevenshtein(target, s) does.
-    const m = s.length;
-    if (prev.length < m + 1) {
-      prev2 = new Int32Array(m + 1);
-      prev = new Int32Array(m + 1);
-      curr = new Int32Array(m + 1);
+    if (prev.length < s.length + 1) {
+      prev2 = new Int32Array(s.length + 1);
+      prev = new Int32Array(s.length + 1);
+      curr = new Int32Array(s.length + 1);
     }
-    prev2.fill(0, 0, m + 1);
-    for (let j = 0; j <= m; j++) prev[j] = j;
-    for (let i = 1; i <= n; i++) {
-      curr[0] = i;
-      let rowMin = i;
-      const ca = target.charCodeAt(i - 1);
-      for (let j = 1; j <= m; j++) {
-        const cb = s.charCodeAt(j - 1);
-        let v = Math.min(prev[j]! + 1, curr[j - 1]! + 1, prev[j - 1]! + (ca === cb ? 0 : 1));
-        if (i > 1 && j > 1 && ca === s.charCodeAt(j - 2) && target.charCodeAt(i - 2) === cb) v = Math.min(v, prev2[j - 2]! + 1);
-        curr[j] = v;
-        if (v < rowMin) rowMin = v;
-      }
-      if (rowMin > max) return max + 1;
-      [prev2, prev, curr] = [prev, curr, prev2];
-    }
-    return prev[m]!;
+    return withinRows(target, s, max, prev2, prev, curr);
   };
 }
 
-export function boundedLevenshtein(a: string, b: string, max: number): number {
-  if (Math.abs(a.length - b.length) > max) return max + 1;
-  if (a === b) return 0;
+/**
+ * The edit distance of `a` and `b` (a transposition is one edit), or max + 1 once every cell
+ * of a row is past `max`: rows over `a`, columns over `b`, in three rows of at least b.length + 1
+ * cells that it overwrites.
+ */
+function withinRows(a: string, b: string, max: number, prev2: Int32Array, prev: Int32Array, curr: Int32Array): number {
   const n = b.length;
-  let prev2 = new Array<number>(n + 1).fill(0);
-  let prev = new Array<number>(n + 1);
-  let curr = new Array<number>(n + 1);
+  prev2.fill(0, 0, n + 1);
   for (let j = 0; j <= n; j++) prev[j] = j;
   for (let i = 1; i <= a.length; i++) {
     curr[0] = i;
@@ -259,13 +242,20 @@ export function boundedLevenshtein(a: string, b: string, max: number): number {
     const ca = a.charCodeAt(i - 1);
     for (let j = 1; j <= n; j++) {
       const cb = b.charCodeAt(j - 1);
-      let v = Math.min((prev[j] as number) + 1, (curr[j - 1] as number) + 1, (prev[j - 1] as number) + (ca === cb ? 0 : 1));
-      if (i > 1 && j > 1 && ca === b.charCodeAt(j - 2) && a.charCodeAt(i - 2) === cb) v = Math.min(v, (prev2[j - 2] as number) + 1);
+      let v = Math.min(prev[j]! + 1, curr[j - 1]! + 1, prev[j - 1]! + (ca === cb ? 0 : 1));
+      if (i > 1 && j > 1 && ca === b.charCodeAt(j - 2) && a.charCodeAt(i - 2) === cb) v = Math.min(v, prev2[j - 2]! + 1);
       curr[j] = v;
       if (v < rowMin) rowMin = v;
     }
     if (rowMin > max) return max + 1;
     [prev2, prev, curr] = [prev, curr, prev2];
   }
-  return prev[n] as number;
+  return prev[n]!;
+}
+
+export function boundedLevenshtein(a: string, b: string, max: number): number {
+  if (Math.abs(a.length - b.length) > max) return max + 1;
+  if (a === b) return 0;
+  const n = b.length + 1;
+  return withinRows(a, b, max, new Int32Array(n), new Int32Array(n), new Int32Array(n));
 }
