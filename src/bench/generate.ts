@@ -4,6 +4,7 @@
 // so every run and every build measures the same tree; written once under .bench/ and reused.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { seededRandom } from '../core/eval/symbolCheck';
 
 export interface GeneratedTree {
   root: string;
@@ -38,18 +39,6 @@ const RESERVED = new Set(['default', 'export', 'import', 'package', 'range', 'sw
 const NOUNS = WORDS.filter((w) => !RESERVED.has(w));
 const VERBS = 'add apply build check clear close compute create decode delete describe encode ensure fetch find flush format get handle init list load lookup merge move normalize open parse prepare read refresh register remove render reset resolve save scan send set sort split start stop store sync test track update validate write'.split(' ');
 const PROSE = 'the a this that each every when while after before with without for from into over under and or but not only also then so'.split(' ');
-
-/** mulberry32: small, fast, and the same sequence on every machine. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface Names {
   pick<T>(list: readonly T[]): T;
@@ -166,7 +155,7 @@ export function generateTree(dir: string, files: number, seed = 1): GeneratedTre
     if (saved.key === key && fs.existsSync(dir)) return { root: saved.root, files: saved.files, bytes: saved.bytes, parseable: saved.parseable };
   }
   fs.rmSync(dir, { recursive: true, force: true });
-  const n = namesFrom(prng(seed));
+  const n = namesFrom(seededRandom(seed));
   const packages = Math.ceil(files / FILES_PER_PACKAGE);
   const modulePath = (p: number, f: number) => `pkg${Math.floor(p / 50)}/${WORDS[p % WORDS.length]}${p}/m${f}`;
   let bytes = 0;

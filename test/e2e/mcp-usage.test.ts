@@ -8,6 +8,7 @@ import * as path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { CLI, runCairn } from './cli';
+import type { ToolUsage } from '../../src/tools/usage';
 
 const CONFIG_TS = [
   '/** Parses the application configuration from its JSON text. */',
@@ -31,14 +32,7 @@ const SERVER_TS = [
   '',
 ].join('\n');
 
-interface Counters {
-  calls: number;
-  errors: number;
-  results: number;
-  tokensServed: number;
-  wholeFileTokens: number;
-  spansLaterRead: number;
-}
+type Counters = ToolUsage;
 
 interface UsageJson {
   storeDir: string;
