@@ -1,5 +1,5 @@
-// `npm run bench -- --section serve`: `cairn serve` as users meet it. Fresh `cairn search` and
-// `cairn symbol` processes answered by a running server (each answer guaranteed fresh), beside
+// `npm run bench -- --section serve`: `cairn serve` as users meet it. Fresh `cairn search`,
+// `cairn symbol` and `cairn refs` processes answered by a running server (each answer guaranteed fresh), beside
 // `rg -w` for the same identifier and the in-process default (`--no-server`: it checks the tree
 // first), in interleaved rounds; then, over the socket itself, the server's own latency, how
 // soon a saved file is searchable, whether an edit made 200 ms before a query is always seen,
@@ -68,24 +68,29 @@ export async function serveSection(o: ServeBenchOptions): Promise<void> {
     };
     const search = summary('cairn search, served', fresh.served.search);
     const symbol = summary('cairn symbol, served', fresh.served.symbol);
+    const refs = summary('cairn refs, served', fresh.served.refs);
     const rg = summary('rg -w', fresh.rg);
     const todaySearch = summary('cairn search --no-server (checks the tree first)', fresh.inProcess.search);
     const todaySymbol = summary('cairn symbol --no-server (checks the tree first)', fresh.inProcess.symbol);
+    const todayRefs = summary('cairn refs --no-server (checks the tree first)', fresh.inProcess.refs);
     summary('node -e 0', fresh.node);
     o.log(`${files} files; ${o.rounds} interleaved rounds of ${idents.length} identifiers; the median of the rounds' p50 and p95, and their spread (min-max over rounds)`);
     o.log(table(['fresh process', 'p50 ms', 'p50 spread', 'p95 ms', 'p95 spread'], rows));
 
     // Over the socket: the server's own answer time, without a process start.
     // Round trips (connect, hello, the command's own code, JSON out), and the engine's own tookMs.
-    const inServer = { search: [] as number[], symbol: [] as number[], searchEngine: [] as number[], symbolEngine: [] as number[] };
+    const inServer = { search: [] as number[], symbol: [] as number[], refs: [] as number[], searchEngine: [] as number[], symbolEngine: [] as number[], refsEngine: [] as number[] };
     const took = (stdout: string): number => (JSON.parse(stdout) as { tookMs: number }).tookMs;
     for (const id of [...idents, ...idents]) {
       const s = await ask(socket, ['search', id, '--json', '--limit', '10'], o.root, o.storeDir);
       const y = await ask(socket, ['symbol', id, '--json', '--limit', '10'], o.root, o.storeDir);
+      const f = await ask(socket, ['refs', id, '--json', '--limit', '100'], o.root, o.storeDir);
       inServer.search.push(s.ms);
       inServer.symbol.push(y.ms);
+      inServer.refs.push(f.ms);
       inServer.searchEngine.push(took(s.stdout));
       inServer.symbolEngine.push(took(y.stdout));
+      inServer.refsEngine.push(took(f.stdout));
     }
     const edits = await saveToSearchable(socket, o.root, o.storeDir);
     await new Promise((resolve) => setTimeout(resolve, 3000));
@@ -98,6 +103,8 @@ export async function serveSection(o: ServeBenchOptions): Promise<void> {
           ['symbol', fmt(percentile(inServer.symbol, 50), 1), fmt(percentile(inServer.symbol, 95), 1)],
           ['search, engine tookMs', fmt(percentile(inServer.searchEngine, 50), 1), fmt(percentile(inServer.searchEngine, 95), 1)],
           ['symbol, engine tookMs', fmt(percentile(inServer.symbolEngine, 50), 2), fmt(percentile(inServer.symbolEngine, 95), 2)],
+          ['refs (limit 100)', fmt(percentile(inServer.refs, 50), 1), fmt(percentile(inServer.refs, 95), 1)],
+          ['refs, engine tookMs', fmt(percentile(inServer.refsEngine, 50), 1), fmt(percentile(inServer.refsEngine, 95), 1)],
           ['save -> searchable (polling)', fmt(percentile(edits.searchable, 50), 0), fmt(percentile(edits.searchable, 95), 0)],
         ],
       ),
@@ -116,9 +123,11 @@ export async function serveSection(o: ServeBenchOptions): Promise<void> {
     };
     vsRg('cairn search', search, todaySearch);
     vsRg('cairn symbol', symbol, todaySymbol);
+    vsRg('cairn refs', refs, todayRefs);
     o.goals.push({ goal: 'in the server: search p95 (socket round trip)', target: '<= 20 ms', measured: `${fmt(percentile(inServer.search, 95), 1)} ms`, ok: percentile(inServer.search, 95) <= 20 });
     o.goals.push({ goal: 'in the server: symbol p95 (socket round trip)', target: '<= 2 ms', measured: `${fmt(percentile(inServer.symbol, 95), 1)} ms`, ok: percentile(inServer.symbol, 95) <= 2 });
     o.goals.push({ goal: 'in the server: findSymbol p95 (engine tookMs, reference)', target: '-', measured: `${fmt(percentile(inServer.symbolEngine, 95), 2)} ms`, ok: undefined });
+    o.goals.push({ goal: 'in the server: refs p95 (socket round trip)', target: '<= 50 ms', measured: `${fmt(percentile(inServer.refs, 95), 1)} ms`, ok: percentile(inServer.refs, 95) <= 50 });
     o.goals.push({ goal: 'save -> searchable p95 (served)', target: '<= 300 ms', measured: `${fmt(percentile(edits.searchable, 95), 0)} ms`, ok: percentile(edits.searchable, 95) <= 300 });
     o.goals.push({ goal: 'an edit written 200 ms before a query is in its answer', target: 'always', measured: `${edits.seenAfter200}/${edits.tries}`, ok: edits.seenAfter200 === edits.tries });
     if (idle) {
@@ -132,8 +141,8 @@ export async function serveSection(o: ServeBenchOptions): Promise<void> {
 }
 
 export interface ServeFreshTimes {
-  served: { search: number[][]; symbol: number[][] };
-  inProcess: { search: number[][]; symbol: number[][] };
+  served: { search: number[][]; symbol: number[][]; refs: number[][] };
+  inProcess: { search: number[][]; symbol: number[][]; refs: number[][] };
   rg: number[][];
   node: number[][];
 }
@@ -148,28 +157,33 @@ export function serveFreshProcesses(cli: string, rg: string, root: string, store
     if (r.status !== 0 && command !== rg) throw new Error(`${args.join(' ')} failed: ${r.stderr}`);
     return ms;
   };
-  const cairn = (cmd: string, id: string, extra: string[] = []): number => run(process.execPath, [cli, cmd, id, '--root', root, '--store', storeDir, '--json', '--limit', '10', ...extra]);
-  const times: ServeFreshTimes = { served: { search: [], symbol: [] }, inProcess: { search: [], symbol: [] }, rg: [], node: [] };
+  // refs at its default limit (rg prints every match; search and symbol a first page).
+  const cairn = (cmd: string, id: string, extra: string[] = []): number => run(process.execPath, [cli, cmd, id, '--root', root, '--store', storeDir, '--json', '--limit', cmd === 'refs' ? '100' : '10', ...extra]);
+  const times: ServeFreshTimes = { served: { search: [], symbol: [], refs: [] }, inProcess: { search: [], symbol: [], refs: [] }, rg: [], node: [] };
   // Unmeasured: each command's code cache, the page cache for rg.
-  for (const cmd of ['search', 'symbol']) {
+  for (const cmd of ['search', 'symbol', 'refs']) {
     cairn(cmd, idents[0] as string);
     cairn(cmd, idents[0] as string, ['--no-server']);
   }
   run(rg, ['-w', '-n', idents[0] as string, root]);
   for (let round = 0; round < rounds; round++) {
-    const r = { search: [] as number[], symbol: [] as number[], searchIn: [] as number[], symbolIn: [] as number[], rg: [] as number[], node: [] as number[] };
+    const r = { search: [] as number[], symbol: [] as number[], refs: [] as number[], searchIn: [] as number[], symbolIn: [] as number[], refsIn: [] as number[], rg: [] as number[], node: [] as number[] };
     for (const id of idents) {
       r.search.push(cairn('search', id));
       r.symbol.push(cairn('symbol', id));
+      r.refs.push(cairn('refs', id));
       r.rg.push(run(rg, ['-w', '-n', id, root]));
       r.searchIn.push(cairn('search', id, ['--no-server']));
       r.symbolIn.push(cairn('symbol', id, ['--no-server']));
+      r.refsIn.push(cairn('refs', id, ['--no-server']));
       r.node.push(run(process.execPath, ['-e', '0']));
     }
     times.served.search.push(r.search);
     times.served.symbol.push(r.symbol);
+    times.served.refs.push(r.refs);
     times.inProcess.search.push(r.searchIn);
     times.inProcess.symbol.push(r.symbolIn);
+    times.inProcess.refs.push(r.refsIn);
     times.rg.push(r.rg);
     times.node.push(r.node);
   }
