@@ -28,11 +28,15 @@ export interface CairnSettings {
   resultLimit: number;
   search: { scope: Scope };
   registry: { dir: string };
+  /** Milliseconds the language servers get to answer a references request (all definitions together); 0 = the index only. */
+  references: { languageServerTimeout: number };
   /** Local tool-use counters in the folder's store (never sent anywhere). */
   agent: { usageCounters: boolean; serveTerminal: boolean };
 }
 
 export const SECTION = 'cairn';
+/** `cairn.references.languageServerTimeout`'s default: enough for a warm server, not a cold start on a big project. */
+export const DEFAULT_LANGUAGE_SERVER_TIMEOUT_MS = 4000;
 
 const SCOPES: readonly Scope[] = ['auto', 'code', 'docs', 'all'];
 
@@ -68,6 +72,7 @@ export function readSettings(scope?: vscode.ConfigurationScope): CairnSettings {
     resultLimit: Math.min(500, positiveInt(c.get('resultLimit'), 50)),
     search: { scope: scopeSetting && SCOPES.includes(scopeSetting) ? scopeSetting : 'auto' },
     registry: { dir: (c.get<string>('registry.dir') ?? '').trim() },
+    references: { languageServerTimeout: positiveInt(c.get('references.languageServerTimeout'), DEFAULT_LANGUAGE_SERVER_TIMEOUT_MS, 0) },
     agent: { usageCounters: c.get<boolean>('agent.usageCounters') !== false, serveTerminal: c.get<boolean>('agent.serveTerminal') === true },
   };
 }

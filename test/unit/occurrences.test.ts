@@ -116,6 +116,11 @@ describe('occurrences: where names occur as code, by language', () => {
         expected: ['2:10 definition', '2:40 member', '2:48 code'],
       },
       {
+        name: "php: a name after `.` is joined to a string, not a member; `::` reaches a static one",
+        input: ['b.php', ['<?php', 'function f() { return $a . $total . total() . A::$total; }', ''].join('\n'), '$total'],
+        expected: ['2:28 code', '2:50 member'],
+      },
+      {
         name: 'html: a script is read for names, past its comments and strings; text and attribute values are not',
         input: ['a.html', ['<p title="load">load the page</p>', '<script>load("load"); // load', 'page.load()</script>', ''].join('\n'), 'load'],
         expected: ['2:9 code', '3:6 member'],

@@ -5,6 +5,8 @@ import type { Engine } from '../../src/core/engine/engine';
 import { ImportGraph } from '../../src/core/pack/graph';
 import { estimateTokens, renderPackMarkdown } from '../../src/core/pack/markdown';
 import { calledNames } from '../../src/core/pack/build';
+import { useOf } from '../../src/core/pack/callers';
+import type { ChunkKind } from '../../src/core/types';
 
 const repo = {
   'src/io/files.ts': 'export function readFileText(path: string): string {\n  return fs.readFileSync(path, "utf8");\n}\n',
@@ -246,7 +248,48 @@ const callerRepo = {
   'src/legacy.ts': 'export function legacyLength(p: Point): number {\n  return distance(p, p);\n}\n',
   // A member of something else.
   'src/sensor.ts': 'export function sensorRange(s: Sensor): number {\n  return s.distance(s.origin);\n}\n',
+  // A class: constructed, extended and used as a type by the files importing it.
+  'src/shop/cart.ts': 'export class Cart {\n  items: string[] = [];\n}\n',
+  'src/checkout.ts': "import { Cart } from './shop/cart';\n\nexport function checkout(): number {\n  return new Cart().items.length;\n}\n",
+  'src/bigCart.ts': "import { Cart } from './shop/cart';\n\nexport class BigCart extends Cart {\n  limit = 100;\n}\n",
+  'src/summary.ts': "import { Cart } from './shop/cart';\n\nexport function summary(cart: Cart): string {\n  return cart.items.join(', ');\n}\n",
+  'shop/models.py': 'class Order:\n    def total(self):\n        return 0\n',
+  'shop/views.py': 'from .models import Order\n\ndef show():\n    return Order().total()\n',
+  'shop/special.py': 'from .models import Order\n\nclass Special(Order):\n    pass\n',
 };
+
+describe('what a caller does with a definition', () => {
+  checkAll<[ChunkKind, string, string, string], string>(
+    [
+      { name: 'a function is called', input: ['function', 'typescript', 'distance(a, b)', 'distance'], expected: 'calls' },
+      { name: 'a method is called', input: ['method', 'python', 'cart.total()', 'total'], expected: 'calls' },
+      { name: 'new X', input: ['class', 'typescript', 'const c = new Cart();', 'Cart'], expected: 'constructs' },
+      { name: 'new with a qualifier', input: ['class', 'java', 'Cart c = new shop.Cart();', 'Cart'], expected: 'constructs' },
+      { name: 'PHP new with a namespace', input: ['class', 'php', '$c = new \\Shop\\Cart();', 'Cart'], expected: 'constructs' },
+      { name: 'a Python class called', input: ['class', 'python', '    order = Order(items)', 'Order'], expected: 'constructs' },
+      { name: 'Ruby X.new', input: ['class', 'ruby', 'cart = Cart.new', 'Cart'], expected: 'constructs' },
+      { name: 'Java X::new', input: ['class', 'java', 'Supplier<Cart> s = Cart::new;', 'Cart'], expected: 'constructs' },
+      { name: 'a Go composite literal', input: ['struct', 'go', 'c := &Cart{Items: nil}', 'Cart'], expected: 'constructs' },
+      { name: 'a Go slice of them is not', input: ['struct', 'go', 'cs := []Cart{}', 'Cart'], expected: 'uses' },
+      { name: 'a TypeScript class called without new is used, not constructed', input: ['class', 'typescript', 'Cart(1)', 'Cart'], expected: 'uses' },
+      { name: 'TS extends', input: ['class', 'typescript', 'export class BigCart extends Cart {', 'Cart'], expected: 'extends' },
+      { name: 'an interface extending several', input: ['interface', 'typescript', 'interface Big extends Small, Cart {', 'Cart'], expected: 'extends' },
+      { name: 'implements after extends', input: ['interface', 'java', 'public class A extends B implements Runnable, Cart {', 'Cart'], expected: 'implements' },
+      { name: 'Python bases', input: ['class', 'python', 'class Special(Base, Order):', 'Order'], expected: 'extends' },
+      { name: 'a Python metaclass is not a base', input: ['class', 'python', 'class Special(Base, metaclass=Order):', 'Order'], expected: 'uses' },
+      { name: 'Ruby <', input: ['class', 'ruby', 'class Admin < User', 'User'], expected: 'extends' },
+      { name: 'C# :', input: ['class', 'csharp', 'public sealed class Admin : User, IDisposable', 'User'], expected: 'extends' },
+      { name: 'Rust impl Trait for', input: ['trait', 'rust', 'impl Display for Cart {', 'Display'], expected: 'implements' },
+      { name: 'a generic bound in a function is not a heritage clause', input: ['interface', 'typescript', 'function f<T extends Cart>(t: T) {', 'Cart'], expected: 'uses' },
+      { name: 'a type annotation', input: ['class', 'typescript', 'function summary(cart: Cart): string {', 'Cart'], expected: 'uses' },
+      { name: 'a constant', input: ['constant', 'typescript', 'return LIMIT * 2;', 'LIMIT'], expected: 'uses' },
+    ],
+    ([kind, language, line, name]) => {
+      const column = line.lastIndexOf(name) + 1;
+      return useOf(kind, language, line, column, column + name.length);
+    },
+  );
+});
 
 describe('context packs: the certain callers of a must-inspect definition', function () {
   this.timeout(30000);
@@ -268,6 +311,20 @@ describe('context packs: the certain callers of a must-inspect definition', func
     for (const c of callers) assert.match(c.reason, /^Calls `distance` \(src\/geo\/distance\.ts:1-4\)/);
     const everything = [...pack.mustInspect, ...pack.relatedFiles];
     for (const p of ['src/legacy.ts', 'src/sensor.ts']) assert.ok(!everything.some((i) => i.path === p && /calls `distance`/i.test(i.reason)), `${p} only shares the name`);
+  });
+
+  it("says what a caller does with a class: constructs, extends or uses it, never 'calls'", async () => {
+    const reasons = async (task: string) => {
+      const pack = await ws.engine().buildPack(task, { refresh: 'never', maxMustInspect: 1 });
+      return [pack.mustInspect[0]?.docid, ...pack.relatedFiles.filter((r) => r.relation === 'caller').map((r) => `${r.docid} ${r.reason.replace(/ \(.*/, '')}`).sort()];
+    };
+    assert.deepEqual(await reasons('fix the Cart class'), [
+      'src/shop/cart.ts:1-3',
+      'src/bigCart.ts:3-5 Extends `Cart`',
+      'src/checkout.ts:3-5 Constructs `Cart`',
+      'src/summary.ts:3-5 Uses `Cart`',
+    ]);
+    assert.deepEqual(await reasons('fix the Order class'), ['shop/models.py:1-3', 'shop/special.py:3-4 Extends `Order`', 'shop/views.py:3-4 Constructs `Order`']);
   });
 
   it('keeps the callers within the token budget', async () => {

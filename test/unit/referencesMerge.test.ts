@@ -92,6 +92,10 @@ describe('references merged with a language server', () => {
         input: [answered(), { definition: { ...def, language: 'python' }, status: 'none', locations: [] } as ServerAnswer, { definition: def, status: 'timeout', locations: [] } as ServerAnswer],
         expected: 'typescript language server for 1 definition; the index only for python (no language server answered); the index only for 1 definition whose language server did not answer in time',
       },
+      {
+        input: [{ definition: def, status: 'off', locations: [] } as ServerAnswer, { definition: { ...def, line: 40 }, status: 'off', locations: [] } as ServerAnswer],
+        expected: 'the index only (language servers not asked: cairn.references.languageServerTimeout is 0)',
+      },
     ],
     (answers) => describeSources(answers),
   );

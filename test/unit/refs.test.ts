@@ -44,6 +44,10 @@ const FILES: Record<string, string> = {
   'py/models.py': ['def fetch():', '    return 1', ''].join('\n'),
   'py/views.py': ['from .models import fetch', '', 'def show():', '    return fetch()', ''].join('\n'),
   'py/other.py': ['def show_other(fetch):', '    return fetch', ''].join('\n'),
+  // Sigil forms: Ruby's `@x`, `@@x`, `$x` and PHP's `$x` are the plain name's variables; JavaScript's `$x` is another name.
+  'rb/cart.rb': ['class Cart', '  attr_reader :owner', '  @@owner = nil', '  def owner', '    @owner || @@owner || $owner', '  end', 'end', ''].join('\n'),
+  'php/User.php': ['<?php', 'class User {', '    private $email;', '    public function mail() {', '        return $this->email . $email;', '    }', '}', ''].join('\n'),
+  'src/dollar.ts': ['export const $owner = 1;', ''].join('\n'),
 };
 
 /** A reference as `path:line:column role certainty`. */
@@ -96,6 +100,16 @@ describe('references through the engine', function () {
         expected: ['py/models.py:1:5 definition certain', 'py/views.py:1:21 import certain', 'py/views.py:4:12 code certain', 'py/other.py:1:16 code name-match', 'py/other.py:2:12 code name-match'],
       },
       { name: 'a name only in comments and strings has no references', input: 'onlyInComments', expected: [] },
+      {
+        name: "ruby: a plain name finds its instance, class and global variables too, as name matches (a variable is not the method), but not JavaScript's $owner",
+        input: 'owner',
+        expected: ['rb/cart.rb:2:16 code certain', 'rb/cart.rb:4:7 definition certain', 'rb/cart.rb:3:3 code name-match', 'rb/cart.rb:5:5 code name-match', 'rb/cart.rb:5:15 code name-match', 'rb/cart.rb:5:26 code name-match'],
+      },
+      { name: 'ruby: a query with the sigil finds exactly that form', input: '@owner', expected: ['rb/cart.rb:5:5 code name-match'] },
+      { name: 'ruby: @@ is its own form', input: '@@owner', expected: ['rb/cart.rb:3:3 code name-match', 'rb/cart.rb:5:15 code name-match'] },
+      { name: '$owner: the Ruby global and the JavaScript name spelled so', input: '$owner', expected: ['src/dollar.ts:1:14 definition certain', 'rb/cart.rb:5:26 code name-match'] },
+      { name: 'php: a plain name finds the property declared as $email and the variable, with $this->email', input: 'email', expected: ['php/User.php:3:13 code name-match', 'php/User.php:5:23 member name-match', 'php/User.php:5:31 code name-match'] },
+      { name: 'php: $email finds the variables only, not the member access', input: '$email', expected: ['php/User.php:3:13 code name-match', 'php/User.php:5:31 code name-match'] },
     ],
     async (name) => (await refs(name)).references.map(brief),
   );

@@ -77,7 +77,7 @@ describe('vscode adapter', () => {
     const settings: CairnSettings = {
       include: ['src/**'], exclude: ['docs/**'], maxFileSize: 1000, languages: [],
       chunking: { strategy: 'lines', lineChunkChars: { code: 900, prose: 800, config: 700 }, astMaxChars: 2000 },
-      indexOnSave: true, resultLimit: 10, search: { scope: 'all' }, registry: { dir: '' }, agent: { usageCounters: true, serveTerminal: true },
+      indexOnSave: true, resultLimit: 10, search: { scope: 'all' }, registry: { dir: '' }, references: { languageServerTimeout: 4000 }, agent: { usageCounters: true, serveTerminal: true },
     };
     it('maps include/exclude/size and leaves the language allow-list to the engine when every language is on', () => {
       assert.deepEqual(discoveryOptions(settings), { include: ['src/**'], exclude: ['docs/**'], maxFileBytes: 1000 });

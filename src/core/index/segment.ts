@@ -1101,6 +1101,11 @@ export class Segment {
     return this.languageNames[this.fileLanguages[i] as number] as string;
   }
 
+  /** Whether any file of the segment is in `language`. */
+  hasLanguage(language: string): boolean {
+    return this.languageNames.includes(language);
+  }
+
   /**
    * A file's path. Paths are decoded one by one (a query's hits and ties need a few); once
    * many are asked for, all are decoded together.

@@ -15,6 +15,7 @@ import type { IndexFreshness, ScoreComponent, SearchHit, SearchOptions } from '.
 import type { Diagnostic } from '../types';
 import { exactNames } from '../providers/providers';
 import type { ImportGraph } from './graph';
+import type { CertainCaller } from './callers';
 import {
   estimateTokens,
   renderCut,
@@ -43,8 +44,8 @@ export interface PackContext {
   /** A span's text as the working tree has it: its chunk's own characters (or its lines). */
   text(hit: SearchHit): string | undefined;
   graph: ImportGraph;
-  /** Chunks that certainly call `def` (index references that resolve to it), at most `limit`. */
-  certainCallers?(def: SearchHit, limit: number): SearchHit[];
+  /** Chunks that certainly refer to `def` (index references that resolve to it), at most `limit`, with what each does with it. */
+  certainCallers?(def: SearchHit, limit: number): CertainCaller[];
   guidance?(task: string): Promise<GuidanceEntry[]>;
 }
 
@@ -306,11 +307,11 @@ export async function buildPack(ctx: PackContext, task: string, options: PackOpt
     const def = candidates.get(item.docid)?.hit;
     if (!def) continue;
     const strength = Math.min(1, item.score / LEXICAL_WEIGHT);
-    for (const hit of ctx.certainCallers(def, CALLERS_PER_DEFINITION)) {
+    for (const { chunk: hit, use } of ctx.certainCallers(def, CALLERS_PER_DEFINITION)) {
       if (callers.length >= MAX_CALLERS) break;
       if (relatedPaths.has(hit.path) || preferredTests.some((t) => t.path === hit.path) || callers.some((c) => c.path === hit.path) || negative(hit.path, hit.docid)) continue;
       const known = candidates.get(hit.docid);
-      const reason = `calls \`${def.symbol}\` (${item.docid})`;
+      const reason = `${use} \`${def.symbol}\` (${item.docid})`;
       const c: Candidate = known ?? { hit, relation: 'caller', reasons: [], parts: [dependency('caller', strength)] };
       callers.push({ ...toRelated(c), relation: 'caller', reason: shortReason([reason, ...c.reasons.filter((r) => r !== reason)]) });
       for (let i = rejected.length - 1; i >= 0; i--) if (rejected[i]?.docid === hit.docid) rejected.splice(i, 1);

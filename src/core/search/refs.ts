@@ -64,6 +64,18 @@ const IMPLICIT_RECEIVER: ReadonlySet<string> = new Set(['java', 'csharp', 'cpp',
 const FOLDER_PACKAGES: ReadonlySet<string> = new Set(['go', 'java', 'kotlin', 'scala']);
 const MEMBER_KINDS: ReadonlySet<ChunkKind> = new Set<ChunkKind>(['method', 'constructor', 'property']);
 const C_SOURCE = /\.(c|cc|cpp|cxx|m|mm)$/;
+/**
+ * The sigil forms a plain name also has, and the languages that write them: Ruby's instance,
+ * class and global variables, PHP's variables. The occurrence table keeps the sigil (`@name` is
+ * not the method `name`), so a plain query looks these up as well; a query written with the
+ * sigil looks up only that form.
+ */
+const SIGIL_FORMS: ReadonlyArray<{ sigil: string; languages: readonly string[] }> = [
+  { sigil: '@', languages: ['ruby'] },
+  { sigil: '@@', languages: ['ruby'] },
+  { sigil: '$', languages: ['ruby', 'php'] },
+];
+const PLAIN_NAME = /^[\p{L}_]/u;
 
 /** `Class.method`, `Class::method`, `Class#method` → the class and the method; a plain name → the name. */
 export function parseReferenceName(query: string): { name: string; qualifier?: string } {
@@ -79,6 +91,8 @@ export function parseReferenceName(query: string): { name: string; qualifier?: s
 interface Occurrence {
   seg: number;
   doc: number;
+  /** The name as the table spells it: the query's name, or a sigil form of it (`@name`, `$name`). */
+  spelling: string;
   file: FileInfo;
   line: number;
   column: number;
@@ -106,7 +120,7 @@ export function findReferences(src: ReferenceSources, query: string, options: Re
   const base = { name, ...(qualifier ? { qualifier } : {}), definitions };
   if (!name) return { ...base, references: [], byFile: [], total: 0, certain: 0, truncated: false, note: 'no name to look up', diagnostics: [] };
 
-  const occurrences = occurrencesOf(src.snapshot, name, options);
+  const occurrences = occurrencesOf(src.snapshot, name, options, true);
   const resolver = new Resolver(src, name, definitions, qualifier !== undefined, occurrences);
   for (const o of occurrences) resolver.judge(o);
   occurrences.sort(compareOccurrences);
@@ -116,7 +130,7 @@ export function findReferences(src: ReferenceSources, query: string, options: Re
   const contexts = new ContextOf(src.snapshot);
   for (const o of occurrences) {
     if (references.length >= limit) break;
-    const hit = hitOf(src.snapshot, src.reader, o, name, contexts, options.lineText !== false);
+    const hit = hitOf(src.snapshot, src.reader, o, contexts, options.lineText !== false);
     if (hit) references.push(hit);
     else dropped++;
   }
@@ -160,13 +174,25 @@ function definitionsOf(src: ReferenceSources, name: string, qualifier: string | 
   return out;
 }
 
-/** Every live occurrence of `name` that passes the path and language filters, unjudged. */
-function occurrencesOf(snapshot: Snapshot, name: string, options: ReferenceOptions): Occurrence[] {
+/**
+ * Every live occurrence of `name` that passes the path and language filters, unjudged; for a
+ * plain name, with its sigil forms in the languages that write them (`sigils`).
+ */
+function occurrencesOf(snapshot: Snapshot, name: string, options: ReferenceOptions, sigils = false): Occurrence[] {
+  const out: Occurrence[] = [];
+  collectOccurrences(snapshot, name, undefined, options, out);
+  if (sigils && PLAIN_NAME.test(name)) for (const form of SIGIL_FORMS) collectOccurrences(snapshot, form.sigil + name, form.languages, options, out);
+  return out;
+}
+
+/** Appends the live occurrences of one spelling to `out`, in files of `only` languages when given. */
+function collectOccurrences(snapshot: Snapshot, spelling: string, only: readonly string[] | undefined, options: ReferenceOptions, out: Occurrence[]): void {
   const langs = options.languages?.length ? new Set(options.languages.flatMap(resolveLanguageFilter)) : undefined;
   const pathOk = compilePathFilter(options.paths);
-  const out: Occurrence[] = [];
   snapshot.segments.forEach((seg, s) => {
-    const list = seg.occurrenceTable().lookup(name);
+    // A segment without a file of the form's languages is not asked for it.
+    if (only && !only.some((l) => seg.hasLanguage(l))) return;
+    const list = seg.occurrenceTable().lookup(spelling);
     if (!list) return;
     const deleted = snapshot.deleted[s] as Uint8Array;
     const files = new Map<number, FileInfo | null>();
@@ -184,7 +210,7 @@ function occurrencesOf(snapshot: Snapshot, name: string, options: ReferenceOptio
         if (known === undefined) {
           const path = seg.filePath(index);
           const language = seg.fileLanguage(index);
-          known = (!langs || langs.has(language)) && (!pathOk || pathOk(path)) ? { seg: s, index, path, language, imports: false, test: (seg.docFlags.at(doc) & FLAG_TEST) !== 0 } : null;
+          known = (!langs || langs.has(language)) && (!only || only.includes(language)) && (!pathOk || pathOk(path)) ? { seg: s, index, path, language, imports: false, test: (seg.docFlags.at(doc) & FLAG_TEST) !== 0 } : null;
           files.set(index, known);
         }
         file = known;
@@ -194,10 +220,9 @@ function occurrencesOf(snapshot: Snapshot, name: string, options: ReferenceOptio
       if (!file) continue;
       const role = OCCURRENCE_ROLES[list.roles[i] as number] ?? 'code';
       if (role === 'import') file.imports = true;
-      out.push({ seg: s, doc, file, line: startLine + (list.lineOffsets[i] as number), column: list.columns[i] as number, role, certainty: 'name-match', reason: '', penalised });
+      out.push({ seg: s, doc, spelling, file, line: startLine + (list.lineOffsets[i] as number), column: list.columns[i] as number, role, certainty: 'name-match', reason: '', penalised });
     }
   });
-  return out;
 }
 
 /** Decides which occurrences resolve to the definitions. */
@@ -233,6 +258,8 @@ class Resolver {
   }
 
   private verdict(o: Occurrence): [ReferenceCertainty, string] {
+    // `@name`, `$name`: a variable spelled like the name, never a call of the definition.
+    if (o.spelling !== this.name) return ['name-match', `the variable ${o.spelling}`];
     if (this.definitions.length === 0) return ['name-match', 'not defined in the index'];
     const path = o.file.path;
     if (o.role === 'definition' && this.defPlaces.has(`${path}:${o.line}:${o.column}`)) return ['certain', 'definition'];
@@ -430,7 +457,8 @@ class ContextOf {
 const NAME_CHAR = /[\p{L}\p{N}_$]/u;
 
 /** A reference as returned: its line read from the working tree. Undefined when its file changed and the name is not there any more. */
-function hitOf(snapshot: Snapshot, reader: FileReader, o: Occurrence, name: string, contexts: ContextOf, lineText: boolean): ReferenceHit | undefined {
+function hitOf(snapshot: Snapshot, reader: FileReader, o: Occurrence, contexts: ContextOf, lineText: boolean): ReferenceHit | undefined {
+  const name = o.spelling;
   const { context, kind } = contexts.at(o.seg, o.doc, o.line);
   let text = '';
   let stale = false;

@@ -87,6 +87,11 @@ function spanLine(stream: vscode.ChatResponseStream, folder: vscode.WorkspaceFol
 }
 
 const plain = (text: string): string => text.replace(/[\\*_[\]<>]/g, (c) => `\\${c}`);
+/** Inline code: Markdown escapes are literal there, so a fence longer than any backtick run in the text. */
+function code(text: string): string {
+  const fence = '`'.repeat(Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length)) + 1);
+  return `${fence}${fence.length > 1 || text.startsWith('`') || text.endsWith('`') ? ` ${text} ` : text}${fence}`;
+}
 
 interface Answer {
   intent: ChatIntent;
@@ -149,14 +154,14 @@ async function answerRefs(services: CairnServices, folder: vscode.WorkspaceFolde
   const facts: string[] = [];
   let path: string | undefined;
   for (const ref of r.references.slice(0, 30)) {
-    if (ref.path !== path) stream.markdown(`${path === undefined ? '' : '\n'}\`${plain(ref.path)}\`\n\n`);
+    if (ref.path !== path) stream.markdown(`${path === undefined ? '' : '\n'}${code(ref.path)}\n\n`);
     path = ref.path;
     const at = `${ref.path}:${ref.line}:${ref.column}`;
     const uri = vscode.Uri.joinPath(folder.uri, ...ref.path.split('/'));
     stream.markdown('- ');
     stream.anchor(new vscode.Location(uri, new vscode.Position(ref.line - 1, ref.column - 1)), at);
     const mark = `${ref.certainty === 'certain' ? 'certain' : 'name match'}, ${ref.source}`;
-    stream.markdown(` — ${mark}${ref.context ? ` in \`${plain(ref.context)}\`` : ''}\n`);
+    stream.markdown(` — ${mark}${ref.context ? ` in ${code(ref.context)}` : ''}\n`);
     spans.push(at);
     facts.push(`${at} (${mark}${ref.context ? `, in ${ref.context}` : ''}): ${ref.text}`);
   }

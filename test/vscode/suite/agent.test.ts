@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import { languageModelToolContributions } from '../../../src/vscode/agent/lmToolContributions';
 import type { CairnApi } from '../../../src/vscode/extension';
 import { cairnApi, indexWithRegistryEntry, poll, REGISTRY_ENTRY_ID, removeFromWorkspace, workspaceFolder } from './packHelpers';
-import { screenshot, ui, uiAvailable, waitForText } from './ui';
+import { click, getText, screenshot, ui, uiAvailable, waitForText } from './ui';
 
 async function invoke(name: string, input: Record<string, unknown>): Promise<string> {
   const result = await vscode.lm.invokeTool(name, { input, toolInvocationToken: undefined });
@@ -32,6 +32,27 @@ interface FakeLm {
 const pill = (s: { path: string; startLine: number; endLine: number }): string =>
   `${s.path.split('/').pop()}:${s.startLine}${s.endLine > s.startLine ? `-${s.endLine}` : ''}`;
 
+const WELCOME_PATH = 'app/welcome.py';
+const WELCOME = ['from .models import User', '', '', 'def welcome(user: User) -> str:', '    return "Welcome, " + user.display_name()', ''].join('\n');
+
+/** The lines of the last chat answer that starts with `header`, up to its summary. */
+async function chatAnswer(header: string): Promise<string[]> {
+  const text = await getText('.interactive-list');
+  const from = text.lastIndexOf(`\n${header}`);
+  assert.ok(from >= 0, text);
+  const to = text.indexOf('\nSummary', from);
+  return text.slice(from, to < 0 ? undefined : to).split('\n').map((l) => l.trim()).filter(Boolean);
+}
+
+/** The active editor's caret, 1-based, once the editor shows `path`. */
+async function activeCaret(path: string): Promise<[number, number]> {
+  const editor = await poll(`${path} to open`, () => {
+    const e = vscode.window.activeTextEditor;
+    return e && vscode.workspace.asRelativePath(e.document.uri, false) === path ? e : undefined;
+  });
+  return [editor.selection.active.line + 1, editor.selection.active.character + 1];
+}
+
 const textOf = (m: vscode.LanguageModelChatMessage): string => m.content.map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('');
 
 describe('Agent features', function () {
@@ -42,13 +63,15 @@ describe('Agent features', function () {
   before(async () => {
     api = await cairnApi();
     folder = workspaceFolder();
+    // A caller of `User.display_name` (Python: no language server in this host).
+    fs.writeFileSync(vscode.Uri.joinPath(folder.uri, ...WELCOME_PATH.split('/')).fsPath, WELCOME);
     await indexWithRegistryEntry(api, folder);
   });
 
   after(async () => {
     await vscode.commands.executeCommand('workbench.action.closeAuxiliaryBar');
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    if (api && folder) await removeFromWorkspace(api, folder, ['.agent-context', 'src/extra.ts']);
+    if (api && folder) await removeFromWorkspace(api, folder, ['.agent-context', 'src/extra.ts', WELCOME_PATH]);
   });
 
   describe('language-model tools', () => {
@@ -171,6 +194,40 @@ describe('Agent features', function () {
       const asked = lm.requests.slice(before).map((r) => r.messages.map(textOf).join('\n')).join('\n');
       assert.ok(asked.includes(greeter.docid), asked);
       await screenshot('agent-chat-where');
+    });
+
+    it('answers /refs NAME with an anchor per reference at its line, each marked certain and with its source', async () => {
+      // tsserver loads the project on its first request: wait for it, so its answer is in the chat's.
+      const uri = vscode.Uri.joinPath(folder.uri, 'src', 'greeter.ts');
+      await poll('the TypeScript language server to answer', async () => ((await vscode.commands.executeCommand<vscode.Location[]>('vscode.executeReferenceProvider', uri, new vscode.Position(15, 2))) ?? []).length >= 2, 90000, 500);
+      lm.setResponder(() => [new vscode.LanguageModelTextPart('FAKE-REFS-SUMMARY')]);
+      await vscode.commands.executeCommand('workbench.action.chat.open', { query: '@cairn /refs greet' });
+      await waitForText('FAKE-REFS-SUMMARY');
+      assert.deepEqual(await chatAnswer('greet: '), [
+        'greet: 2 references (2 certain) in 1 file — typescript language server for 1 definition',
+        'src/greeter.ts',
+        'greeter.ts:16 — certain, language server in Greeter.greet',
+        'greeter.ts:24 — certain, language server in Greeter.greetAll',
+      ]);
+      await screenshot('agent-chat-refs');
+      // The anchor opens the reference's file at its line and column.
+      await click({ text: 'greeter.ts:24', exact: true });
+      assert.deepEqual(await activeCaret('src/greeter.ts'), [24, 34]);
+    });
+
+    it('answers "who calls NAME" from the index where the language has no server, and says so', async () => {
+      lm.setResponder(() => [new vscode.LanguageModelTextPart('FAKE-CALLERS-SUMMARY')]);
+      await vscode.commands.executeCommand('workbench.action.chat.open', { query: '@cairn who calls display_name?' });
+      await waitForText('FAKE-CALLERS-SUMMARY');
+      assert.deepEqual(await chatAnswer('display_name: '), [
+        'display_name: 2 references (2 certain) in 2 files — the index only for python (no language server answered)',
+        'app/models.py',
+        'models.py:19 — certain, index in User.display_name',
+        'app/welcome.py',
+        'welcome.py:5 — certain, index in welcome',
+      ]);
+      await click({ text: 'welcome.py:5', exact: true });
+      assert.deepEqual(await activeCaret(WELCOME_PATH), [5, 31]);
     });
 
     it('answers "what do I need to read to" with the context pack spans', async () => {

@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import type { MergedReferences } from '../../../src/vscode/references/findReferences';
 import type { RefFileNode, RefNode } from '../../../src/vscode/views/referenceNodes';
-import { api, closeEditors, fixturePath, folder, poll, ready, sleep } from './cairnHelpers';
+import { api, closeEditors, fixturePath, folder, poll, ready, setSetting, sleep } from './cairnHelpers';
 import { screenshot, uiAvailable, waitForText } from './ui';
 
 /** Another class's `length`, used in another file: the same name, not Vector's method. */
@@ -109,6 +109,22 @@ describe('Cairn: references', function () {
     assert.match(text, /^sources: typescript language server for 1 definition/m, text);
     assert.match(text, /^ {2}24:22 {2}\[certain, language server\] {2}Vector\.normalize {2}const len = this\.length\(\);$/m, text);
     assert.match(text, /^ {2}8:12 {2}\[name\] {2}rulerLength {2}return r\.length\(\);$/m, text);
+  });
+
+  it('cairn.references.languageServerTimeout 0: the command and the tool ask no language server, and say so', async () => {
+    await setSetting('references.languageServerTimeout', 0);
+    try {
+      const answer = (await vscode.commands.executeCommand('cairn.findReferences', 'Vector.length')) as MergedReferences;
+      assert.equal(answer.sources, 'the index only (language servers not asked: cairn.references.languageServerTimeout is 0)');
+      assert.ok(answer.references.every((r) => r.source === 'index'), JSON.stringify(answer.references));
+      // What the language server confirmed above is the index's name match again.
+      assert.equal(at(answer, 'src/math/vector.ts', 24)?.certainty, 'name-match');
+      const text = await invoke('cairn_find_references', { name: 'Vector.length' });
+      assert.match(text, /^sources: the index only \(language servers not asked/m, text);
+      assert.doesNotMatch(text, /language server\]/, text);
+    } finally {
+      await setSetting('references.languageServerTimeout', undefined);
+    }
   });
 
   it('Python (no language server in this host): the index’s references, marked index, and the answer says so', async () => {

@@ -36,6 +36,8 @@ interface OccurrenceRule {
   exactEnds?: boolean;
   /** No name is a member: `.` starts a CSS class, not an access. */
   noMembers?: boolean;
+  /** `.` is not an access (PHP's `.` joins strings; `->` and `::` reach members). */
+  dotJoins?: boolean;
 }
 
 const JS: OccurrenceRule = {
@@ -62,7 +64,7 @@ const RULES: Readonly<Record<string, OccurrenceRule>> = {
   cpp: { ...C_RULE, names: [...C_RULE.names, 'namespace_identifier'], imports: ['using_declaration'] },
   csharp: { names: ['identifier'], imports: ['using_directive'] },
   ruby: { names: ['identifier', 'constant', 'simple_symbol', 'hash_key_symbol', 'instance_variable', 'class_variable', 'global_variable'], exactEnds: true },
-  php: { names: ['name', 'variable_name'], imports: ['namespace_use_declaration'] },
+  php: { names: ['name', 'variable_name'], imports: ['namespace_use_declaration'], dotJoins: true },
   swift: { names: ['simple_identifier', 'type_identifier'], imports: ['import_declaration'] },
   bash: { names: ['variable_name', 'command_name'], dashes: true, exactEnds: true },
   css: { names: ['class_name', 'id_name', 'keyframes_name', 'property_name', 'tag_name'], dashes: true, noMembers: true },
@@ -116,7 +118,7 @@ export function scanOccurrences(root: Node, grammar: string, src: SourceText, de
     // A require's binding is a top-level variable to go-to-symbol, and an import here.
     if (start < importEnd) role = ROLE_IMPORT;
     else if (definitionsAt.has(start)) role = ROLE_DEFINITION;
-    else if (!rule.noMembers && followsAccess(text, start)) role = ROLE_MEMBER;
+    else if (!rule.noMembers && followsAccess(text, start, rule.dotJoins === true)) role = ROLE_MEMBER;
     if (count * 4 + 4 > entries.length) {
       const next = new Int32Array(entries.length * 2);
       next.set(entries);
@@ -247,13 +249,13 @@ function lineCount(c: Chunk): number {
   return c.endLine - c.startLine;
 }
 
-/** True when the name at `start` follows `.`, `?.`, `->` or `::` (not `..`, a range or a spread). */
-function followsAccess(text: string, start: number): boolean {
+/** True when the name at `start` follows `.` (unless `dotJoins`), `?.`, `->` or `::` (not `..`, a range or a spread). */
+function followsAccess(text: string, start: number, dotJoins: boolean): boolean {
   let i = start - 1;
   while (i >= 0 && isSpace(text.charCodeAt(i))) i--;
   const c = text.charCodeAt(i);
   const before = i > 0 ? text.charCodeAt(i - 1) : 0;
-  if (c === 46 /* . */) return before !== 46;
+  if (c === 46 /* . */) return !dotJoins && before !== 46;
   if (c === 62 /* > */) return before === 45 /* - */;
   if (c === 58 /* : */) return before === 58;
   return false;
