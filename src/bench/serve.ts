@@ -8,7 +8,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
-import { encodeMessage, LineDecoder, OUR_IDENTITY, socketPathFor } from '../server/protocol';
+import { encodeMessage, LineDecoder, OUR_IDENTITY, SERVER_NODE_FLAGS, socketPathFor } from '../server/protocol';
 import { fmt, median, percentile, table } from './stats';
 
 export interface BenchGoal {
@@ -51,7 +51,7 @@ export async function serveSection(o: ServeBenchOptions): Promise<void> {
   const idents = (await o.identifiers(o.storeDir)).slice(0, Math.max(3, o.runs));
   const socket = socketPathFor(o.storeDir);
   if (!socket) throw new Error('the store path is too long for a socket');
-  const server = spawn(process.execPath, [o.cli, 'serve', '--root', o.root, '--store', o.storeDir, '--idle-timeout', '30'], { stdio: 'ignore', env: SERVER_ENV() });
+  const server = spawn(process.execPath, [...SERVER_NODE_FLAGS, o.cli, 'serve', '--root', o.root, '--store', o.storeDir, '--idle-timeout', '30'], { stdio: 'ignore', env: SERVER_ENV() });
   try {
     await waitForWatching(socket, o.root, o.storeDir);
     const debug = spawnSync(process.execPath, [o.cli, 'search', idents[0] as string, '--root', o.root, '--store', o.storeDir], { encoding: 'utf8', env: { ...SERVER_ENV(), CAIRN_DEBUG: '1' } });

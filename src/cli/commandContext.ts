@@ -15,6 +15,8 @@ export type QueryEngine = Pick<Engine, 'search' | 'searchFiles' | 'findSymbol' |
 export interface ServedBy {
   pid: number;
   startedAtMs: number;
+  /** Resident memory of the process serving (in VS Code: the extension host's, all of it). */
+  rssBytes: number;
   freshness: FreshnessSummary;
 }
 

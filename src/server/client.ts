@@ -15,6 +15,7 @@ import {
   OUR_IDENTITY,
   parseServerMessage,
   SERVED_COMMANDS,
+  SERVER_NODE_FLAGS,
   serverStarting,
   socketPathFor,
   type RunRequest,
@@ -243,7 +244,7 @@ function writeQuietly(stream: NodeJS.WriteStream, text: string): void {
  */
 export function startServer(target: Target, cliScript: string, env: NodeJS.ProcessEnv): boolean {
   if (!fs.existsSync(path.join(target.storeDir, 'manifest.json')) || serverStarting(target.storeDir)) return false;
-  const args = [cliScript, 'serve', '--root', target.root, '--store', target.storeDir];
+  const args = [...SERVER_NODE_FLAGS, cliScript, 'serve', '--root', target.root, '--store', target.storeDir];
   const idle = env.CAIRN_SERVER_IDLE_TIMEOUT;
   if (idle) args.push('--idle-timeout', idle);
   try {

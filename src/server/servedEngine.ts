@@ -20,7 +20,7 @@ export class ServedEngine implements QueryEngine {
   constructor(private readonly o: ServedEngineOptions) {}
 
   get served(): ServedBy {
-    return { pid: process.pid, startedAtMs: this.o.startedAtMs, freshness: this.o.host.queue(this.o.key).describe() };
+    return { pid: process.pid, startedAtMs: this.o.startedAtMs, rssBytes: process.memoryUsage.rss(), freshness: this.o.host.queue(this.o.key).describe() };
   }
 
   async search(query: string, options: SearchOptions & WithRefresh = {}): ReturnType<QueryEngine['search']> {

@@ -106,7 +106,13 @@ describe('cairn serve (bundled CLI, real processes)', function () {
     }
     const status = cairn(['status']);
     assert.equal(pidOf(status), pid);
-    assert.match(status.stdout, new RegExp(`^server    pid ${pid}, up \\d+s; watcher live; tree verified \\d+s ago$`, 'm'));
+    assert.match(status.stdout, new RegExp(`^server    pid ${pid}, up \\d+s, [\\d.]+ MB resident; watcher live; tree verified \\d+s ago$`, 'm'));
+    const json = JSON.parse(cairn(['status', '--json']).stdout) as { server: { pid: number; rssBytes: number } };
+    assert.ok(json.server.rssBytes > 10 * 1024 * 1024, `the server's own memory: ${json.server.rssBytes}`);
+    if (process.platform === 'linux') {
+      // Started on demand with the server's flags (a small young generation: see SERVER_NODE_FLAGS).
+      assert.match(fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8'), /--max-semi-space-size=1\0/);
+    }
     const mode = fs.lstatSync(socket).mode & 0o777;
     assert.equal(mode, 0o600, 'the socket is its owner\'s only');
   });

@@ -26,7 +26,7 @@ async function run(args: ParsedArgs, out: Output): Promise<number> {
     if (out.json) {
       // `server`: the `cairn serve` process that answered (absent: this process read the index).
       // `freshness.watching`: whether a watcher reports changes (false: each query checks the tree).
-      out.record(served ? { ...s, server: { pid: served.pid, startedAt: new Date(served.startedAtMs).toISOString() }, freshness: served.freshness } : { ...s, freshness: IN_PROCESS });
+      out.record(served ? { ...s, server: { pid: served.pid, startedAt: new Date(served.startedAtMs).toISOString(), rssBytes: served.rssBytes }, freshness: served.freshness } : { ...s, freshness: IN_PROCESS });
       return 0;
     }
     if (!s.exists) {
@@ -57,7 +57,7 @@ function describeServer(served: QueryEngine['served'], nowMs: number): string {
   const f = served.freshness;
   const verified = f.lastCheckedAtMs !== undefined ? `tree verified ${Math.max(0, Math.round((nowMs - f.lastCheckedAtMs) / 1000))}s ago` : 'tree not verified yet';
   const watch = f.watching ? 'watcher live' : 'no watcher (the tree is checked before each query)';
-  return `pid ${served.pid}, up ${Math.round((nowMs - served.startedAtMs) / 1000)}s; ${watch}; ${verified}`;
+  return `pid ${served.pid}, up ${Math.round((nowMs - served.startedAtMs) / 1000)}s, ${formatBytes(served.rssBytes)} resident; ${watch}; ${verified}`;
 }
 
 export const command: Command = { spec, run };
