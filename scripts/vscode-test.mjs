@@ -8,7 +8,9 @@
 //             from VSCODE_EXECUTABLE_PATH, .vscode-test/, or a download.
 // VSCODE_TEST_HOST=offline|electron forces one. With neither available it fails (exit 1).
 // Every folder under test/vscode/extensions/ (test-only helpers such as the fake language model) is
-// loaded too. Extra arguments go to the launcher (e.g. --verbose, --keep, --timeout 600). Artifacts (results.json,
+// loaded too. `--workspace DIR` opens DIR itself instead (no copy), and `--tests FILE` runs another
+// extensionTestsPath module (e.g. out/test/vscode/refsLs/index.js, scripts/refs-ls-check.mjs's
+// measurement). Extra arguments go to the launcher (e.g. --verbose, --keep, --timeout 600). Artifacts (results.json,
 // server.log, screenshots, final.png) land in test-artifacts/vscode/. The last line printed is always
 // `N passed, N failed`. Exit: 0 all passed, 1 otherwise.
 import { spawn } from 'node:child_process';
@@ -41,7 +43,21 @@ function offlineHostProblem() {
   return missing.length ? `offline host incomplete: missing ${missing.join(', ')}` : null;
 }
 
-const tests = path.join(root, 'out/test/vscode/suite/index.js');
+// `--NAME VALUE` taken out of the launcher's arguments, for this script to use.
+const passed = process.argv.slice(2);
+function takeOption(name) {
+  const at = passed.indexOf(`--${name}`);
+  if (at < 0) return undefined;
+  const value = passed[at + 1];
+  if (value === undefined) fail(`--${name} needs a value`);
+  passed.splice(at, 2);
+  return value;
+}
+const testsArg = takeOption('tests');
+const workspaceArg = takeOption('workspace');
+const artifactsArg = takeOption('artifacts');
+
+const tests = path.resolve(root, testsArg ?? 'out/test/vscode/suite/index.js');
 if (!fs.existsSync(tests)) fail(`${path.relative(root, tests)} not found: compile first (npx tsc -p . --outDir out, or npm run test:vscode)`);
 
 const forced = process.env.VSCODE_TEST_HOST;
@@ -51,16 +67,14 @@ const host = forced || (offlineProblem ? 'electron' : 'offline');
 if (host === 'offline' && offlineProblem) fail(`${offlineProblem}; ${SETUP_HINT}`);
 console.log(`vscode-test: host ${host}${forced ? ' (VSCODE_TEST_HOST)' : offlineProblem ? ` (${offlineProblem})` : ''}`);
 
-// A fresh copy of the fixture workspace per run: tests may write to it.
-const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-vscode-ws-'));
-const workspace = path.join(scratch, 'workspace');
-fs.cpSync(path.join(root, 'test/vscode/workspace'), workspace, { recursive: true });
-// `--artifacts DIR` (passed on to the launcher) picks another folder, so two runs on one machine
-// (e.g. two engineers' suites) do not wipe each other's screenshots.
-const passed = process.argv.slice(2);
-const artifactsArg = passed.findIndex((a) => a === '--artifacts');
-const artifacts = path.resolve(root, artifactsArg >= 0 && passed[artifactsArg + 1] ? passed[artifactsArg + 1] : 'test-artifacts/vscode');
-if (artifactsArg >= 0) passed.splice(artifactsArg, 2);
+// A fresh copy of the fixture workspace per run (tests may write to it), unless --workspace names one.
+const scratch = workspaceArg ? undefined : fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-vscode-ws-'));
+const workspace = scratch ? path.join(scratch, 'workspace') : path.resolve(workspaceArg);
+if (scratch) fs.cpSync(path.join(root, 'test/vscode/workspace'), workspace, { recursive: true });
+else if (!fs.statSync(workspace, { throwIfNoEntry: false })?.isDirectory()) fail(`--workspace ${workspaceArg}: not a folder`);
+// `--artifacts DIR` picks another folder, so two runs on one machine (e.g. two engineers'
+// suites) do not wipe each other's screenshots.
+const artifacts = path.resolve(root, artifactsArg ?? 'test-artifacts/vscode');
 fs.rmSync(artifacts, { recursive: true, force: true });
 fs.mkdirSync(artifacts, { recursive: true });
 
@@ -94,7 +108,7 @@ const code = await new Promise((resolve) => {
   child.on('error', (e) => { console.error(String(e)); resolve(1); });
 });
 if (pending.trim()) lastLine = pending;
-fs.rmSync(scratch, { recursive: true, force: true, maxRetries: 3 });
+if (scratch) fs.rmSync(scratch, { recursive: true, force: true, maxRetries: 3 });
 
 if (host === 'electron' && code === 2) {
   fail(`no VS Code test host available (${forced ? 'VSCODE_TEST_HOST=electron' : 'the offline host is not installed'}, and test-electron could not obtain VS Code); ${SETUP_HINT}`);

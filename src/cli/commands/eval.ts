@@ -27,7 +27,7 @@ const spec: CommandSpec = {
   usage:
     'cairn eval [ROOT] [--commits N] [--max-files N] [--since DATE | --max-age DAYS] [--rev REV] [--budget TOKENS] [--param KEY=VALUE]... [--config FILE.json] [--systems LIST] [--rg PATH] [--keep-scratch] [--json]\n' +
     '       cairn eval --symbols [ROOT...] [--sample N] [--seed S] [--nested] [--misses N] [--ctags PATH] [--json]\n' +
-    '       cairn eval --refs [ROOT...] [--sample N] [--seed S] [--misses N] [--ctags PATH] [--rg PATH] [--json]',
+    '       cairn eval --refs [ROOT...] [--sample N] [--seed S] [--misses N] [--ctags PATH] [--rg PATH] [--json [--all-refs]]',
   maxPositionals: 64,
   options: {
     ...ROOT_OPTION,
@@ -48,6 +48,7 @@ const spec: CommandSpec = {
     sample: { type: 'string', valueName: 'N', description: `with --symbols or --refs: names to look up per root (default ${DEFAULT_SYMBOL_SAMPLE}; ${DEFAULT_REFS_SAMPLE} with --refs)` },
     seed: { type: 'string', valueName: 'S', description: `with --symbols or --refs: sampling seed (default ${DEFAULT_SYMBOL_SEED})` },
     misses: { type: 'string', valueName: 'N', description: 'with --symbols or --refs: print N example misses (per system, or per root)' },
+    'all-refs': { type: 'boolean', description: 'with --refs --json: for each name defined once, its definition and every reference (role, certainty, reason), for scripts/refs-ls-check.mjs' },
     nested: { type: 'boolean', description: 'with --symbols: also functions, methods and classes nested in functions (closures, inner defs)' },
     ctags: { type: 'string', valueName: 'PATH', description: 'with --symbols or --refs: the universal-ctags binary (default: ctags on PATH)' },
     rg: { type: 'string', valueName: 'PATH', description: "the ripgrep binary (default: @vscode/ripgrep's, when installed); the extension passes VS Code's own" },
@@ -107,7 +108,7 @@ function progressText(p: EvalProgress): string {
   return `[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${p.done}/${p.total} ${p.message}`;
 }
 
-const SYMBOL_ONLY = ['sample', 'seed', 'misses', 'ctags', 'nested'] as const;
+const SYMBOL_ONLY = ['sample', 'seed', 'misses', 'ctags', 'nested', 'all-refs'] as const;
 const HISTORY_ONLY = ['commits', 'max-files', 'since', 'max-age', 'rev', 'budget', 'param', 'name', 'config', 'systems'] as const;
 
 /**
@@ -150,7 +151,7 @@ async function checkEachRoot<R>(
 }
 
 async function runSymbols(args: ParsedArgs, out: Output): Promise<number> {
-  for (const o of HISTORY_ONLY) if (args.values[o] !== undefined) throw new UsageError(`--${o} does not apply to --symbols`);
+  for (const o of [...HISTORY_ONLY, 'all-refs'] as const) if (args.values[o] !== undefined) throw new UsageError(`--${o} does not apply to --symbols`);
   const roots = args.positionals.length ? args.positionals.map((p) => resolveRoot(args.values, p)) : [resolveRoot(args.values)];
   const sample = intOption(args.values, 'sample', 1) ?? DEFAULT_SYMBOL_SAMPLE;
   const seed = intOption(args.values, 'seed', 0) ?? DEFAULT_SYMBOL_SEED;
@@ -198,6 +199,8 @@ async function runRefs(args: ParsedArgs, out: Output): Promise<number> {
   const sample = intOption(args.values, 'sample', 1) ?? DEFAULT_REFS_SAMPLE;
   const seed = intOption(args.values, 'seed', 0) ?? DEFAULT_SYMBOL_SEED;
   const misses = intOption(args.values, 'misses', 0) ?? 0;
+  const allReferences = args.values['all-refs'] === true;
+  if (allReferences && !out.json) throw new UsageError('--all-refs needs --json');
   const ctagsPath = typeof args.values.ctags === 'string' ? args.values.ctags : findOnPath('ctags');
   if (!ctagsPath) throw new CliError('ctags-missing', 'universal-ctags was not found on PATH: apt-get install universal-ctags (or pass --ctags PATH)');
   const rg = ripgrepPath(args.values);
@@ -211,6 +214,7 @@ async function runRefs(args: ParsedArgs, out: Output): Promise<number> {
       engine: { grammarsDir: assets.grammarsDir, workerScript: assets.chunkWorker, indexWorkerScript: assets.indexWorker, ripgrepPath: rg },
       sample,
       seed,
+      allReferences,
       signal,
       onProgress,
     }),

@@ -57,6 +57,18 @@ export interface CairnReference {
   line: number;
   column: number;
   certain: boolean;
+  /** The occurrence's role (definition, import, member, code), when the report lists every reference. */
+  role?: string;
+  /** Why Cairn calls it certain or a name match, when the report lists every reference. */
+  reason?: string;
+}
+
+/** Where Cairn's one definition of a name is: its name's 1-based line and UTF-16 column. */
+export interface DefinitionPlace {
+  path: string;
+  line: number;
+  column: number;
+  kind: string;
 }
 
 /** The comparison of one name. */
@@ -83,6 +95,9 @@ export interface NameRefs {
   certainOutside: CairnReference[];
   /** ms of the timed lookup (limit 100, lines read). */
   ms: number;
+  /** With `allReferences` asked for, for a name Cairn defines once (ctags at most once): its definition, and every reference Cairn returns. */
+  definition?: DefinitionPlace;
+  allReferences?: CairnReference[];
 }
 
 export interface RefsSummary {

@@ -27,6 +27,11 @@ export interface RefsCheckOptions {
   engine: Pick<EngineOptions, 'grammarsDir' | 'workerScript' | 'indexWorkerScript' | 'ripgrepPath'>;
   sample?: number;
   seed?: number;
+  /**
+   * Also report, for each name Cairn defines once (and ctags at most once), its definition and every reference with its role
+   * and reason (for a check against a language server: scripts/refs-ls-check.mjs).
+   */
+  allReferences?: boolean;
   onProgress?: (message: string, done: number, total: number) => void;
   signal?: AbortSignal;
 }
@@ -209,7 +214,15 @@ export async function runRefsCheck(options: RefsCheckOptions): Promise<RefsCheck
       const only = definitions.length === 1 && all.definitions.length === 1 ? (definitions[0] as { path: string }).path : undefined;
       const matches: WordMatch[] = (perName.get(name) ?? []).map((m) => ({ ...m, class: classes.get(m) ?? 'no-grammar' }));
       const references = all.references.map((r) => ({ path: r.path, line: r.line, column: r.column, certain: r.certainty === 'certain' }));
-      results.push(compareName(name, definitions.length, matches, references, only ? (file) => reaches(graph, file, only) : undefined, ms));
+      const result = compareName(name, definitions.length, matches, references, only ? (file) => reaches(graph, file, only) : undefined, ms);
+      // Listed also where ctags knows no definition but Cairn one (`res.send = function send`):
+      // the language server, not ctags, is the judge of those.
+      const definition = all.definitions.length === 1 && definitions.length <= 1 ? all.definitions[0] : undefined;
+      if (options.allReferences && definition) {
+        result.definition = { path: definition.path, line: definition.line, column: definition.column, kind: definition.kind };
+        result.allReferences = all.references.map((r) => ({ path: r.path, line: r.line, column: r.column, certain: r.certainty === 'certain', role: r.role, reason: r.reason }));
+      }
+      results.push(result);
     }
   } finally {
     await engine.close();
