@@ -38,6 +38,11 @@ const FILES: Record<string, string> = {
   'src/other.ts': ['export function twice(shared: number): number {', '  return shared * 2; // not the function', '}', '', 'export function save(): void {}', ''].join('\n'),
   'src/getter.ts': ['export function get(key: string): string {', '  return key;', '}', ''].join('\n'),
   'src/use.ts': ["import { get } from './getter';", '', 'const cache = new Map<string, string>();', "export const value = get('a') + cache.get('b');", ''].join('\n'),
+  // CommonJS: `helpers` reaches the module object's members; its own `etag` is a local.
+  'lib/utils.js': ["var etag = require('etag');", 'exports.makeTag = function makeTag(body) {', '  return etag(body);', '};', ''].join('\n'),
+  'lib/response.js': ["var helpers = require('./utils');", "var { makeTag } = require('./utils');", 'function send(body) {', '  var etag;', '  etag = helpers.etag(body);', '  return etag || makeTag(body);', '}', ''].join('\n'),
+  // A named function expression's name is bound inside it only.
+  'lib/request.js': ['defineGetter(req, "host", function host() {', '  return host.name;', '});', '', 'defineGetter(req, "hostname", function hostname() {', '  var host = this.host;', '  return host;', '});', ''].join('\n'),
   'src/notes.ts': ['// onlyInComments appears here', "export const text = 'onlyInComments';", ''].join('\n'),
   'pkg/a.go': ['package pkg', '', 'func Helper() int { return 1 }', ''].join('\n'),
   'pkg/b.go': ['package pkg', '', 'func Use() int { return Helper() }', ''].join('\n'),
@@ -98,6 +103,21 @@ describe('references through the engine', function () {
         name: 'python: a from-import and its call are certain; a parameter of the name elsewhere a name match',
         input: 'fetch',
         expected: ['py/models.py:1:5 definition certain', 'py/views.py:1:21 import certain', 'py/views.py:4:12 code certain', 'py/other.py:1:16 code name-match', 'py/other.py:2:12 code name-match'],
+      },
+      {
+        name: 'javascript: in a file requiring the defining one, a bare name it does not import is its own (a local); a member of the module object is certain',
+        input: 'etag',
+        expected: ['lib/response.js:5:18 member certain', 'lib/utils.js:1:5 import certain', 'lib/utils.js:3:10 code certain', 'lib/response.js:4:7 code name-match', 'lib/response.js:5:3 code name-match', 'lib/response.js:6:10 code name-match'],
+      },
+      {
+        name: 'javascript: a name destructured from a require, and its call, are certain',
+        input: 'makeTag',
+        expected: ['lib/response.js:2:7 import certain', 'lib/response.js:6:18 code certain', 'lib/utils.js:2:9 definition certain', 'lib/utils.js:2:28 definition certain'],
+      },
+      {
+        name: 'javascript: a named function expression\'s name inside it is certain; the same name outside it (a local) a name match',
+        input: 'host',
+        expected: ['lib/request.js:1:36 definition certain', 'lib/request.js:2:10 code certain', 'lib/request.js:6:7 code name-match', 'lib/request.js:6:19 member name-match', 'lib/request.js:7:10 code name-match'],
       },
       { name: 'a name only in comments and strings has no references', input: 'onlyInComments', expected: [] },
       {

@@ -60,6 +60,13 @@ const COMMON_MEMBERS: ReadonlySet<string> = new Set([
 
 /** Languages where a method's plain name inside its class calls it (no `this.` or `self.` needed). */
 const IMPLICIT_RECEIVER: ReadonlySet<string> = new Set(['java', 'csharp', 'cpp', 'c', 'ruby', 'swift', 'kotlin', 'scala']);
+/**
+ * Languages where a file that uses another's name imports it by that name (`import { x }`,
+ * `const { x } = require(…)`) or reaches it through a module object (`utils.x`, a member): a
+ * bare name in a file importing the defining one, without an import of the name, is its own
+ * (`var etag;` in a file that requires the `utils.js` that defines another `etag`).
+ */
+const NAMED_IMPORTS: ReadonlySet<string> = new Set(['typescript', 'tsx', 'javascript']);
 /** Languages whose files of one folder are one package, referring to each other without imports. */
 const FOLDER_PACKAGES: ReadonlySet<string> = new Set(['go', 'java', 'kotlin', 'scala']);
 const MEMBER_KINDS: ReadonlySet<ChunkKind> = new Set<ChunkKind>(['method', 'constructor', 'property']);
@@ -116,12 +123,13 @@ interface FileInfo {
 export function findReferences(src: ReferenceSources, query: string, options: ReferenceOptions = {}): ReferencesAnswer {
   const { name, qualifier } = parseReferenceName(query);
   const limit = Math.max(0, options.limit ?? DEFAULT_REFERENCE_LIMIT);
-  const definitions = definitionsOf(src, name, qualifier, options.kinds);
+  const selfScoped = new Set<ReferenceDefinition>();
+  const definitions = definitionsOf(src, name, qualifier, options.kinds, selfScoped);
   const base = { name, ...(qualifier ? { qualifier } : {}), definitions };
   if (!name) return { ...base, references: [], byFile: [], total: 0, certain: 0, truncated: false, note: 'no name to look up', diagnostics: [] };
 
   const occurrences = occurrencesOf(src.snapshot, name, options, true);
-  const resolver = new Resolver(src, name, definitions, qualifier !== undefined, occurrences);
+  const resolver = new Resolver(src, name, definitions, qualifier !== undefined, occurrences, selfScoped);
   for (const o of occurrences) resolver.judge(o);
   occurrences.sort(compareOccurrences);
 
@@ -153,8 +161,29 @@ export function findReferences(src: ReferenceSources, query: string, options: Re
   return answer;
 }
 
-/** The definitions go-to-symbol finds for the name (exact spelling; `Class.method` qualified), code kinds only. */
-function definitionsOf(src: ReferenceSources, name: string, qualifier: string | undefined, kinds: readonly string[] | undefined): ReferenceDefinition[] {
+/**
+ * Before a function's name, what makes it a declaration: nothing (a statement), a block's
+ * brace, `export`, `export default`; `async` and `*` aside. Anything else (`(`, `,`, `=`,
+ * `return`) makes it a function expression.
+ */
+const DECLARATION_BEFORE = /(?:^|[;{}]|\bexport(?:\s+default)?)\s*(?:async\s+)?function\s*\*?\s*$/;
+const FUNCTION_BEFORE = /\bfunction\s*\*?\s*$/;
+
+/**
+ * Whether a JavaScript function's name is bound only inside the function: a named function
+ * expression (`defineGetter(req, 'host', function host() {…})`), read from its name's line.
+ */
+function namesOnlyItself(src: ReferenceSources, seg: Segment, doc: number, hit: { language: string; kind: string; nameLine?: number; nameColumn?: number }): boolean {
+  if (!NAMED_IMPORTS.has(hit.language) || hit.kind !== 'function' || hit.nameLine === undefined || hit.nameColumn === undefined) return false;
+  const before = src.reader.lineOf(seg.fileOf(doc), hit.nameLine, hit.nameColumn).text?.slice(0, hit.nameColumn - 1);
+  return before !== undefined && FUNCTION_BEFORE.test(before) && !DECLARATION_BEFORE.test(before);
+}
+
+/**
+ * The definitions go-to-symbol finds for the name (exact spelling; `Class.method` qualified),
+ * code kinds only; the named function expressions among them are added to `selfScoped`.
+ */
+function definitionsOf(src: ReferenceSources, name: string, qualifier: string | undefined, kinds: readonly string[] | undefined, selfScoped: Set<ReferenceDefinition>): ReferenceDefinition[] {
   if (!name) return [];
   const { candidates } = src.symbols.find(qualifier ? `${qualifier}.${name}` : name, { ...(kinds?.length ? { kinds: [...kinds] } : {}), limit: MAX_DEFINITIONS });
   const out: ReferenceDefinition[] = [];
@@ -169,7 +198,9 @@ function definitionsOf(src: ReferenceSources, name: string, qualifier: string | 
     const key = `${hit.path}:${line}:${column}`;
     if (seen.has(key)) continue;
     seen.add(key);
-    out.push({ path: hit.path, startLine: hit.startLine, endLine: hit.endLine, line, column, kind: hit.kind, qualifiedName: c.qualifiedName, language: hit.language });
+    const definition: ReferenceDefinition = { path: hit.path, startLine: hit.startLine, endLine: hit.endLine, line, column, kind: hit.kind, qualifiedName: c.qualifiedName, language: hit.language };
+    out.push(definition);
+    if (c.nested && namesOnlyItself(src, seg, c.doc, hit)) selfScoped.add(definition);
   }
   return out;
 }
@@ -241,6 +272,8 @@ class Resolver {
     private readonly definitions: readonly ReferenceDefinition[],
     private readonly qualified: boolean,
     private readonly occurrences: readonly Occurrence[],
+    /** Named function expressions: their name is bound inside them only. */
+    private readonly selfScoped: ReadonlySet<ReferenceDefinition> = new Set(),
   ) {
     this.memberDefinitions = definitions.length > 0 && definitions.every((d) => MEMBER_KINDS.has(d.kind));
     for (const d of definitions) {
@@ -272,6 +305,8 @@ class Resolver {
         if (common) return ['name-match', 'common member name'];
         return ['certain', 'same file'];
       }
+      // A function expression's name outside it is another binding (`var host = this.host`).
+      if (o.role === 'code' && here.every((d) => this.selfScoped.has(d) && (o.line < d.startLine || o.line > d.endLine))) return ['name-match', 'outside the function expression it names'];
       // A method's bare name calls it only where an implicit receiver does.
       if (o.role === 'code' && (members || this.qualified) && !IMPLICIT_RECEIVER.has(o.file.language)) return ['name-match', 'not a member access'];
       return ['certain', 'same file'];
@@ -288,6 +323,7 @@ class Resolver {
         if (!reach.defs.has(d) && (o.file.test || !isTestPath(d)) && list.some((x) => MEMBER_KINDS.has(x.kind))) return ['name-match', 'defined elsewhere too'];
       }
     }
+    if (o.role === 'code' && !o.file.imports && NAMED_IMPORTS.has(o.file.language)) return ['name-match', 'the name is not imported here'];
     if (reach.defs.size > 1) return ['name-match', 'imports several definitions'];
     return ['certain', reach.via];
   }
