@@ -59,75 +59,62 @@ export async function serveSection(o: ServeBenchOptions): Promise<void> {
 
     const fresh = o.child(['serve-fresh', o.root, o.storeDir, JSON.stringify({ idents, rounds: o.rounds })]) as unknown as ServeFreshTimes;
     const rows: string[][] = [];
-    const summary = (name: string, perRound: number[][]): { p50: number; p95: number; spread: string } => {
+    const summary = (name: string, perRound: number[][]): { p50: number; p95: number } => {
       const p50s = perRound.map((r) => percentile(r, 50));
       const p95s = perRound.map((r) => percentile(r, 95));
-      const spread = `${fmt(Math.min(...p50s), 0)}-${fmt(Math.max(...p50s), 0)}`;
-      rows.push([name, fmt(median(p50s), 0), spread, fmt(median(p95s), 0), `${fmt(Math.min(...p95s), 0)}-${fmt(Math.max(...p95s), 0)}`]);
-      return { p50: median(p50s), p95: median(p95s), spread };
+      rows.push([name, fmt(median(p50s), 0), `${fmt(Math.min(...p50s), 0)}-${fmt(Math.max(...p50s), 0)}`, fmt(median(p95s), 0), `${fmt(Math.min(...p95s), 0)}-${fmt(Math.max(...p95s), 0)}`]);
+      return { p50: median(p50s), p95: median(p95s) };
     };
-    const search = summary('cairn search, served', fresh.served.search);
-    const symbol = summary('cairn symbol, served', fresh.served.symbol);
-    const refs = summary('cairn refs, served', fresh.served.refs);
+    const served = Object.fromEntries(COMMANDS.map((c) => [c.name, summary(`cairn ${c.name}, served`, fresh.served[c.name])])) as Record<Command, { p50: number; p95: number }>;
     const rg = summary('rg -w', fresh.rg);
-    const todaySearch = summary('cairn search --no-server (checks the tree first)', fresh.inProcess.search);
-    const todaySymbol = summary('cairn symbol --no-server (checks the tree first)', fresh.inProcess.symbol);
-    const todayRefs = summary('cairn refs --no-server (checks the tree first)', fresh.inProcess.refs);
+    const today = Object.fromEntries(COMMANDS.map((c) => [c.name, summary(`cairn ${c.name} --no-server (checks the tree first)`, fresh.inProcess[c.name])])) as Record<Command, { p50: number; p95: number }>;
     summary('node -e 0', fresh.node);
     o.log(`${files} files; ${o.rounds} interleaved rounds of ${idents.length} identifiers; the median of the rounds' p50 and p95, and their spread (min-max over rounds)`);
     o.log(table(['fresh process', 'p50 ms', 'p50 spread', 'p95 ms', 'p95 spread'], rows));
 
     // Over the socket: the server's own answer time, without a process start.
     // Round trips (connect, hello, the command's own code, JSON out), and the engine's own tookMs.
-    const inServer = { search: [] as number[], symbol: [] as number[], refs: [] as number[], searchEngine: [] as number[], symbolEngine: [] as number[], refsEngine: [] as number[] };
-    const took = (stdout: string): number => (JSON.parse(stdout) as { tookMs: number }).tookMs;
+    const inServer = Object.fromEntries(COMMANDS.map((c) => [c.name, { trip: [] as number[], engine: [] as number[] }])) as Record<Command, { trip: number[]; engine: number[] }>;
     for (const id of [...idents, ...idents]) {
-      const s = await ask(socket, ['search', id, '--json', '--limit', '10'], o.root, o.storeDir);
-      const y = await ask(socket, ['symbol', id, '--json', '--limit', '10'], o.root, o.storeDir);
-      const f = await ask(socket, ['refs', id, '--json', '--limit', '100'], o.root, o.storeDir);
-      inServer.search.push(s.ms);
-      inServer.symbol.push(y.ms);
-      inServer.refs.push(f.ms);
-      inServer.searchEngine.push(took(s.stdout));
-      inServer.symbolEngine.push(took(y.stdout));
-      inServer.refsEngine.push(took(f.stdout));
+      for (const c of COMMANDS) {
+        const r = await ask(socket, [c.name, id, '--json', '--limit', String(c.limit)], o.root, o.storeDir);
+        inServer[c.name].trip.push(r.ms);
+        inServer[c.name].engine.push((JSON.parse(r.stdout) as { tookMs: number }).tookMs);
+      }
     }
     const edits = await saveToSearchable(socket, o.root, o.storeDir);
     await new Promise((resolve) => setTimeout(resolve, 3000));
     const idle = server.pid ? await idleCost(server.pid) : undefined;
+    const p = (xs: number[], q: number, digits = 1) => fmt(percentile(xs, q), digits);
     o.log(
-      table(
-        ['in the server (socket round trip)', 'p50 ms', 'p95 ms'],
-        [
-          ['search', fmt(percentile(inServer.search, 50), 1), fmt(percentile(inServer.search, 95), 1)],
-          ['symbol', fmt(percentile(inServer.symbol, 50), 1), fmt(percentile(inServer.symbol, 95), 1)],
-          ['search, engine tookMs', fmt(percentile(inServer.searchEngine, 50), 1), fmt(percentile(inServer.searchEngine, 95), 1)],
-          ['symbol, engine tookMs', fmt(percentile(inServer.symbolEngine, 50), 2), fmt(percentile(inServer.symbolEngine, 95), 2)],
-          ['refs (limit 100)', fmt(percentile(inServer.refs, 50), 1), fmt(percentile(inServer.refs, 95), 1)],
-          ['refs, engine tookMs', fmt(percentile(inServer.refsEngine, 50), 1), fmt(percentile(inServer.refsEngine, 95), 1)],
-          ['save -> searchable (polling)', fmt(percentile(edits.searchable, 50), 0), fmt(percentile(edits.searchable, 95), 0)],
-        ],
-      ),
+      table(['in the server (socket round trip)', 'p50 ms', 'p95 ms'], [
+        ...COMMANDS.flatMap((c) => [
+          [`${c.name} (limit ${c.limit})`, p(inServer[c.name].trip, 50), p(inServer[c.name].trip, 95)],
+          [`${c.name}, engine tookMs`, p(inServer[c.name].engine, 50, 2), p(inServer[c.name].engine, 95, 2)],
+        ]),
+        ['save -> searchable (polling)', p(edits.searchable, 50, 0), p(edits.searchable, 95, 0)],
+      ]),
     );
     o.log(`edits seen by a query 200 ms after the write: ${edits.seenAfter200}/${edits.tries}`);
     if (idle) o.log(`idle server: ${fmt(idle.cpuPercent, 2)}% CPU over ${idle.seconds} s, RSS ${fmt(idle.rssMb, 0)} MB`);
 
     const large = files >= LARGE_TREE_FILES;
-    const vsRg = (name: string, s: { p50: number; p95: number }, today: { p50: number }): void => {
+    for (const c of COMMANDS) {
+      const s = served[c.name];
+      const name = `cairn ${c.name}`;
       if (large) {
         o.goals.push({ goal: `${name}, served, fresh process p50 / rg -w p50`, target: '<= 0.5x', measured: `${fmt(s.p50 / rg.p50, 2)}x`, ok: s.p50 <= 0.5 * rg.p50 });
         o.goals.push({ goal: `${name}, served, fresh process p95 / rg -w p50`, target: '<= 0.75x', measured: `${fmt(s.p95 / rg.p50, 2)}x`, ok: s.p95 <= 0.75 * rg.p50 });
       } else {
-        o.goals.push({ goal: `${name}, served, fresh process p50 vs --no-server (small tree: no slower than today)`, target: '<= 1x', measured: `${fmt(s.p50 / today.p50, 2)}x (rg -w ${fmt(s.p50 / rg.p50, 2)}x)`, ok: s.p50 <= today.p50 });
+        const t = today[c.name];
+        o.goals.push({ goal: `${name}, served, fresh process p50 vs --no-server (small tree: no slower than today)`, target: '<= 1x', measured: `${fmt(s.p50 / t.p50, 2)}x (rg -w ${fmt(s.p50 / rg.p50, 2)}x)`, ok: s.p50 <= t.p50 });
       }
-    };
-    vsRg('cairn search', search, todaySearch);
-    vsRg('cairn symbol', symbol, todaySymbol);
-    vsRg('cairn refs', refs, todayRefs);
-    o.goals.push({ goal: 'in the server: search p95 (socket round trip)', target: '<= 20 ms', measured: `${fmt(percentile(inServer.search, 95), 1)} ms`, ok: percentile(inServer.search, 95) <= 20 });
-    o.goals.push({ goal: 'in the server: symbol p95 (socket round trip)', target: '<= 2 ms', measured: `${fmt(percentile(inServer.symbol, 95), 1)} ms`, ok: percentile(inServer.symbol, 95) <= 2 });
-    o.goals.push({ goal: 'in the server: findSymbol p95 (engine tookMs, reference)', target: '-', measured: `${fmt(percentile(inServer.symbolEngine, 95), 2)} ms`, ok: undefined });
-    o.goals.push({ goal: 'in the server: refs p95 (socket round trip)', target: '<= 50 ms', measured: `${fmt(percentile(inServer.refs, 95), 1)} ms`, ok: percentile(inServer.refs, 95) <= 50 });
+    }
+    for (const c of COMMANDS) {
+      const trip = percentile(inServer[c.name].trip, 95);
+      o.goals.push({ goal: `in the server: ${c.name} p95 (socket round trip)`, target: `<= ${c.goalMs} ms`, measured: `${fmt(trip, 1)} ms`, ok: trip <= c.goalMs });
+    }
+    o.goals.push({ goal: 'in the server: findSymbol p95 (engine tookMs, reference)', target: '-', measured: `${fmt(percentile(inServer.symbol.engine, 95), 2)} ms`, ok: undefined });
     o.goals.push({ goal: 'save -> searchable p95 (served)', target: '<= 300 ms', measured: `${fmt(percentile(edits.searchable, 95), 0)} ms`, ok: percentile(edits.searchable, 95) <= 300 });
     o.goals.push({ goal: 'an edit written 200 ms before a query is in its answer', target: 'always', measured: `${edits.seenAfter200}/${edits.tries}`, ok: edits.seenAfter200 === edits.tries });
     if (idle) {
@@ -140,9 +127,17 @@ export async function serveSection(o: ServeBenchOptions): Promise<void> {
   }
 }
 
+/** The commands measured, each at the limit an agent would ask for (rg prints every match; search and symbol a first page). */
+const COMMANDS = [
+  { name: 'search', limit: 10, goalMs: 20 },
+  { name: 'symbol', limit: 10, goalMs: 2 },
+  { name: 'refs', limit: 100, goalMs: 50 },
+] as const;
+type Command = (typeof COMMANDS)[number]['name'];
+
 export interface ServeFreshTimes {
-  served: { search: number[][]; symbol: number[][]; refs: number[][] };
-  inProcess: { search: number[][]; symbol: number[][]; refs: number[][] };
+  served: Record<Command, number[][]>;
+  inProcess: Record<Command, number[][]>;
   rg: number[][];
   node: number[][];
 }
@@ -157,35 +152,30 @@ export function serveFreshProcesses(cli: string, rg: string, root: string, store
     if (r.status !== 0 && command !== rg) throw new Error(`${args.join(' ')} failed: ${r.stderr}`);
     return ms;
   };
-  // refs at its default limit (rg prints every match; search and symbol a first page).
-  const cairn = (cmd: string, id: string, extra: string[] = []): number => run(process.execPath, [cli, cmd, id, '--root', root, '--store', storeDir, '--json', '--limit', cmd === 'refs' ? '100' : '10', ...extra]);
-  const times: ServeFreshTimes = { served: { search: [], symbol: [], refs: [] }, inProcess: { search: [], symbol: [], refs: [] }, rg: [], node: [] };
+  const cairn = (c: (typeof COMMANDS)[number], id: string, extra: string[] = []): number => run(process.execPath, [cli, c.name, id, '--root', root, '--store', storeDir, '--json', '--limit', String(c.limit), ...extra]);
+  const perCommand = () => Object.fromEntries(COMMANDS.map((c) => [c.name, [] as number[][]])) as Record<Command, number[][]>;
+  const times: ServeFreshTimes = { served: perCommand(), inProcess: perCommand(), rg: [], node: [] };
   // Unmeasured: each command's code cache, the page cache for rg.
-  for (const cmd of ['search', 'symbol', 'refs']) {
-    cairn(cmd, idents[0] as string);
-    cairn(cmd, idents[0] as string, ['--no-server']);
+  for (const c of COMMANDS) {
+    cairn(c, idents[0] as string);
+    cairn(c, idents[0] as string, ['--no-server']);
   }
   run(rg, ['-w', '-n', idents[0] as string, root]);
   for (let round = 0; round < rounds; round++) {
-    const r = { search: [] as number[], symbol: [] as number[], refs: [] as number[], searchIn: [] as number[], symbolIn: [] as number[], refsIn: [] as number[], rg: [] as number[], node: [] as number[] };
-    for (const id of idents) {
-      r.search.push(cairn('search', id));
-      r.symbol.push(cairn('symbol', id));
-      r.refs.push(cairn('refs', id));
-      r.rg.push(run(rg, ['-w', '-n', id, root]));
-      r.searchIn.push(cairn('search', id, ['--no-server']));
-      r.symbolIn.push(cairn('symbol', id, ['--no-server']));
-      r.refsIn.push(cairn('refs', id, ['--no-server']));
-      r.node.push(run(process.execPath, ['-e', '0']));
+    for (const c of COMMANDS) {
+      times.served[c.name].push([]);
+      times.inProcess[c.name].push([]);
     }
-    times.served.search.push(r.search);
-    times.served.symbol.push(r.symbol);
-    times.served.refs.push(r.refs);
-    times.inProcess.search.push(r.searchIn);
-    times.inProcess.symbol.push(r.symbolIn);
-    times.inProcess.refs.push(r.refsIn);
-    times.rg.push(r.rg);
-    times.node.push(r.node);
+    const rgTimes: number[] = [];
+    const nodeTimes: number[] = [];
+    for (const id of idents) {
+      for (const c of COMMANDS) times.served[c.name][round]?.push(cairn(c, id));
+      rgTimes.push(run(rg, ['-w', '-n', id, root]));
+      for (const c of COMMANDS) times.inProcess[c.name][round]?.push(cairn(c, id, ['--no-server']));
+      nodeTimes.push(run(process.execPath, ['-e', '0']));
+    }
+    times.rg.push(rgTimes);
+    times.node.push(nodeTimes);
   }
   return times;
 }
