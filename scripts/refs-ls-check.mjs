@@ -10,7 +10,8 @@
 //      jsconfig.json when ROOT has no tsconfig.json or jsconfig.json: a loose JS file would get an
 //      inferred project that holds only what it imports, so the server would not see its users);
 //   3. src/core/eval/lsRefs.ts scores them: precision (certain references, the definition left
-//      out, that the server reports at the same file, line and overlapping columns), recall vs the
+//      out, that the server reports at the same file, line and overlapping columns, or where its
+//      go-to-definition lands on the definition), recall vs the
 //      server, and the names with the most certain references the server does not confirm.
 //
 //   node scripts/refs-ls-check.mjs ROOT [--sample 200] [--seed 1] [--worst 15] [--out DIR]
@@ -89,7 +90,8 @@ function workspaceCopy() {
 function askLanguageServer(names) {
   const namesFile = path.join(outDir, 'names.json');
   const answersFile = path.join(outDir, 'answers.json');
-  fs.writeFileSync(namesFile, JSON.stringify(names.map((n) => ({ name: n.name, definition: n.definition }))));
+  const certain = (n) => (n.allReferences ?? []).filter((r) => r.certain).map(({ path, line, column, certain }) => ({ path, line, column, certain }));
+  fs.writeFileSync(namesFile, JSON.stringify(names.map((n) => ({ name: n.name, definition: n.definition, certain: certain(n) }))));
   fs.rmSync(answersFile, { force: true });
   const workspace = workspaceCopy();
   // Without a syntax server every request waits for the project: the syntax server answers a

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { checkAll } from './check';
-import { formatWorst, overlaps, scoreName, summariseLs, type LsLocation } from '../../src/core/eval/lsRefs';
+import { formatWorst, overlaps, scoreName, summariseLs, unconfirmedCertain, type LsLocation } from '../../src/core/eval/lsRefs';
 import type { CairnReference, DefinitionPlace } from '../../src/core/eval/refsCheck';
 
 /** A one-line range as a language server reports it (1-based here; end one past the name). */
@@ -54,6 +54,18 @@ describe('refs vs a language server: one name scored', () => {
       { names: s.names, answered: s.answered, certain: s.certain, confirmed: s.confirmed, precision: s.precision, recall: s.recall, certainRecall: s.certainRecall, member: s.byRole.member },
       { names: 2, answered: 1, certain: 4, confirmed: 3, precision: 0.75, recall: 0.8, certainRecall: 0.6, member: { certain: 1, confirmed: 0, precision: 0 } },
     );
+  });
+
+  it('a certain reference the references miss is confirmed when go-to-definition at it lands on the definition', () => {
+    // c.ts:4:12 is `utils.render()` through `exports.render = render`: tsserver's references miss it.
+    const asked = unconfirmedCertain('render', definition, cairn, server);
+    assert.deepEqual(asked.map((r) => `${r.path}:${r.line}:${r.column}`), ['c.ts:4:12']);
+    const toDefinition = scoreName('render', definition, cairn, { locations: server, definitionsAt: [{ path: 'c.ts', line: 4, column: 12, locations: [loc('a.ts', 2, 17, 6)] }] });
+    assert.deepEqual({ confirmed: toDefinition.confirmed, byDefinition: toDefinition.confirmedByDefinition, disconfirmed: toDefinition.disconfirmed.length }, { confirmed: 4, byDefinition: 1, disconfirmed: 0 });
+    // Landing elsewhere (another `render`) confirms nothing.
+    const elsewhere = scoreName('render', definition, cairn, { locations: server, definitionsAt: [{ path: 'c.ts', line: 4, column: 12, locations: [loc('c.ts', 1, 10, 6)] }] });
+    assert.deepEqual({ confirmed: elsewhere.confirmed, byDefinition: elsewhere.confirmedByDefinition }, { confirmed: 3, byDefinition: 0 });
+    assert.equal(summariseLs([toDefinition, elsewhere]).confirmedByDefinition, 1);
   });
 
   it('lists the names with the most unconfirmed certain references first, with Cairn’s reason', () => {

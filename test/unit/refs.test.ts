@@ -39,7 +39,7 @@ const FILES: Record<string, string> = {
   'src/getter.ts': ['export function get(key: string): string {', '  return key;', '}', ''].join('\n'),
   'src/use.ts': ["import { get } from './getter';", '', 'const cache = new Map<string, string>();', "export const value = get('a') + cache.get('b');", ''].join('\n'),
   // CommonJS: `helpers` reaches the module object's members; its own `etag` is a local.
-  'lib/utils.js': ["var etag = require('etag');", 'exports.makeTag = function makeTag(body) {', '  return etag(body);', '};', ''].join('\n'),
+  'lib/utils.js': ["var etag = require('etag');", "var isIP = require('node:net').isIP;", 'exports.makeTag = function makeTag(body) {', '  return etag(body) + isIP(body);', '};', ''].join('\n'),
   'lib/response.js': ["var helpers = require('./utils');", "var { makeTag } = require('./utils');", 'function send(body) {', '  var etag;', '  etag = helpers.etag(body);', '  return etag || makeTag(body);', '}', ''].join('\n'),
   // A named function expression's name is bound inside it only.
   'lib/request.js': ['defineGetter(req, "host", function host() {', '  return host.name;', '});', '', 'defineGetter(req, "hostname", function hostname() {', '  var host = this.host;', '  return host;', '});', ''].join('\n'),
@@ -105,14 +105,19 @@ describe('references through the engine', function () {
         expected: ['py/models.py:1:5 definition certain', 'py/views.py:1:21 import certain', 'py/views.py:4:12 code certain', 'py/other.py:1:16 code name-match', 'py/other.py:2:12 code name-match'],
       },
       {
-        name: 'javascript: in a file requiring the defining one, a bare name it does not import is its own (a local); a member of the module object is certain',
+        name: "javascript: a require's binding is used in its own file; elsewhere a bare name not imported is a local, and a member is the module's export, not the binding",
         input: 'etag',
-        expected: ['lib/response.js:5:18 member certain', 'lib/utils.js:1:5 import certain', 'lib/utils.js:3:10 code certain', 'lib/response.js:4:7 code name-match', 'lib/response.js:5:3 code name-match', 'lib/response.js:6:10 code name-match'],
+        expected: ['lib/utils.js:1:5 import certain', 'lib/utils.js:4:10 code certain', 'lib/response.js:4:7 code name-match', 'lib/response.js:5:3 code name-match', 'lib/response.js:5:18 member name-match', 'lib/response.js:6:10 code name-match'],
+      },
+      {
+        name: "javascript: `var isIP = require('node:net').isIP`: the binding and its call are certain, the module's own isIP a name match",
+        input: 'isIP',
+        expected: ['lib/utils.js:2:5 import certain', 'lib/utils.js:4:23 code certain', 'lib/utils.js:2:32 import name-match'],
       },
       {
         name: 'javascript: a name destructured from a require, and its call, are certain',
         input: 'makeTag',
-        expected: ['lib/response.js:2:7 import certain', 'lib/response.js:6:18 code certain', 'lib/utils.js:2:9 definition certain', 'lib/utils.js:2:28 definition certain'],
+        expected: ['lib/response.js:2:7 import certain', 'lib/response.js:6:18 code certain', 'lib/utils.js:3:9 definition certain', 'lib/utils.js:3:28 definition certain'],
       },
       {
         name: 'javascript: a named function expression\'s name inside it is certain; the same name outside it (a local) a name match',

@@ -1,6 +1,9 @@
 // Cairn's references against a language server's (scripts/refs-ls-check.mjs): for names Cairn
-// defines once, how many of the references it calls certain the language server also reports
-// at that place (precision), and how many of the server's references Cairn returns (recall).
+// defines once, how many of the references it calls certain the language server confirms
+// (precision), and how many of the server's references Cairn returns (recall). A certain
+// reference is confirmed when the server's references of the definition hold it, or when the
+// server's go-to-definition at it lands on the definition: tsserver's references miss calls
+// through a CommonJS alias (`exports.x = x`, then `utils.x()`) that its go-to-definition follows.
 // Pure scoring; the run (`cairn eval --refs --all-refs`, the in-host suite asking VS Code's
 // `vscode.executeReferenceProvider`) is the script's.
 //
@@ -18,12 +21,22 @@ export interface LsLocation {
   endColumn: number;
 }
 
+/** Where the server's go-to-definition at one of Cairn's references leads (inside the workspace). */
+export interface LsDefinitionsAt {
+  path: string;
+  line: number;
+  column: number;
+  locations: LsLocation[];
+}
+
 /** The server's answer for one name: `locations` inside the workspace, how many were outside it. */
 export interface LsAnswer {
   name: string;
   definition: DefinitionPlace;
   locations: LsLocation[];
   outside: number;
+  /** Go-to-definition at the certain references `locations` does not hold. */
+  definitionsAt?: LsDefinitionsAt[];
   error?: string;
   ms: number;
 }
@@ -41,6 +54,8 @@ export interface LsNameScore {
   answered: boolean;
   certain: number;
   confirmed: number;
+  /** Of `confirmed`, those only go-to-definition confirms. */
+  confirmedByDefinition: number;
   disconfirmed: Disconfirmed[];
   /** Roles of the certain references, and of those confirmed. */
   byRole: Record<string, { certain: number; confirmed: number }>;
@@ -58,6 +73,7 @@ export interface LsSummary {
   answered: number;
   certain: number;
   confirmed: number;
+  confirmedByDefinition: number;
   precision: number;
   byRole: Record<string, { certain: number; confirmed: number; precision: number }>;
   lsReferences: number;
@@ -76,26 +92,37 @@ export function overlaps(ref: { path: string; line: number; column: number }, le
   return before(ref.line, ref.column, loc.endLine, loc.endColumn) && before(loc.line, loc.column, ref.line, ref.column + length);
 }
 
-const isDefinition = (r: { path: string; line: number; column: number }, d: DefinitionPlace): boolean => r.path === d.path && r.line === d.line && r.column === d.column;
+type Place = { path: string; line: number; column: number };
+const samePlace = (r: Place, d: Place): boolean => r.path === d.path && r.line === d.line && r.column === d.column;
 
-export function scoreName(name: string, definition: DefinitionPlace, references: readonly CairnReference[], answer: Pick<LsAnswer, 'locations'>): LsNameScore {
+/** Cairn's certain references (the definition left out) whose places the server's references do not hold: where go-to-definition is asked. */
+export function unconfirmedCertain(name: string, definition: DefinitionPlace, references: readonly CairnReference[], locations: readonly LsLocation[]): CairnReference[] {
+  return references.filter((r) => r.certain && !samePlace(r, definition) && !locations.some((l) => overlaps(r, name.length, l)));
+}
+
+export function scoreName(name: string, definition: DefinitionPlace, references: readonly CairnReference[], answer: Pick<LsAnswer, 'locations' | 'definitionsAt'>): LsNameScore {
   const length = name.length;
   const answered = answer.locations.some((l) => overlaps(definition, length, l));
   const lsRefs = answer.locations.filter((l) => !overlaps(definition, length, l));
-  const ours = references.filter((r) => !isDefinition(r, definition));
+  const ours = references.filter((r) => !samePlace(r, definition));
   const byRole: LsNameScore['byRole'] = {};
   const disconfirmed: Disconfirmed[] = [];
+  const leadsToDefinition = (r: CairnReference): boolean =>
+    answer.definitionsAt?.some((d) => samePlace(d, r) && d.locations.some((l) => overlaps(definition, length, l))) ?? false;
   let certain = 0;
   let confirmed = 0;
+  let confirmedByDefinition = 0;
   for (const r of ours) {
     if (!r.certain) continue;
     const role = r.role ?? 'code';
     const tally = (byRole[role] ??= { certain: 0, confirmed: 0 });
     certain++;
     tally.certain++;
-    if (lsRefs.some((l) => overlaps(r, length, l))) {
+    const referenced = lsRefs.some((l) => overlaps(r, length, l));
+    if (referenced || leadsToDefinition(r)) {
       confirmed++;
       tally.confirmed++;
+      if (!referenced) confirmedByDefinition++;
     } else disconfirmed.push(r);
   }
   let found = 0;
@@ -108,19 +135,20 @@ export function scoreName(name: string, definition: DefinitionPlace, references:
       if (ref.certain) foundCertain++;
     } else if (missed.length < 5) missed.push(l);
   }
-  return { name, definition, answered, certain, confirmed, disconfirmed, byRole, lsReferences: lsRefs.length, found, foundCertain, missed };
+  return { name, definition, answered, certain, confirmed, confirmedByDefinition, disconfirmed, byRole, lsReferences: lsRefs.length, found, foundCertain, missed };
 }
 
 const share = (part: number, whole: number): number => (whole ? part / whole : 1);
 
 export function summariseLs(scores: readonly LsNameScore[]): LsSummary {
-  const s = { names: scores.length, answered: 0, certain: 0, confirmed: 0, lsReferences: 0, found: 0, foundCertain: 0 };
+  const s = { names: scores.length, answered: 0, certain: 0, confirmed: 0, confirmedByDefinition: 0, lsReferences: 0, found: 0, foundCertain: 0 };
   const roles: Record<string, { certain: number; confirmed: number }> = {};
   for (const n of scores) {
     if (!n.answered) continue;
     s.answered++;
     s.certain += n.certain;
     s.confirmed += n.confirmed;
+    s.confirmedByDefinition += n.confirmedByDefinition;
     s.lsReferences += n.lsReferences;
     s.found += n.found;
     s.foundCertain += n.foundCertain;
@@ -152,7 +180,7 @@ export function formatLsSummary(s: LsSummary): string[] {
   const roles = Object.entries(s.byRole).map(([role, r]) => `${role} ${r.confirmed}/${r.certain}`);
   return [
     `names: ${s.names} (${s.answered} whose language server answer holds the definition; the rest left out)`,
-    `precision of certain references: ${f3(s.precision)} (${s.confirmed} of ${s.certain} confirmed by the language server; by role: ${roles.join(', ') || 'none'})`,
+    `precision of certain references: ${f3(s.precision)} (${s.confirmed} of ${s.certain} confirmed by the language server, ${s.confirmedByDefinition} of them only by its go-to-definition; by role: ${roles.join(', ') || 'none'})`,
     `recall vs the language server: ${f3(s.recall)} (${s.found} of its ${s.lsReferences} references returned by Cairn), ${f3(s.certainRecall)} marked certain (${s.foundCertain})`,
   ];
 }

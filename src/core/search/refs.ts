@@ -265,6 +265,14 @@ class Resolver {
   private readonly reachCache = new Map<string, { defs: Set<string>; via: string }>();
   /** Every definition is a method or property: it travels with its class. */
   private readonly memberDefinitions: boolean;
+  /**
+   * Every definition is a binding of an imported module (`var etag = require('etag')`): another
+   * file reaches the module's export of the name, never this binding (`utils.etag` is whatever
+   * `exports.etag` was set to).
+   */
+  private readonly bindingDefinitions: boolean;
+  /** `path:line` of each definition that binds an import: other import names on its line are the imported module's. */
+  private readonly bindingLines = new Set<string>();
 
   constructor(
     private readonly src: ReferenceSources,
@@ -276,6 +284,10 @@ class Resolver {
     private readonly selfScoped: ReadonlySet<ReferenceDefinition> = new Set(),
   ) {
     this.memberDefinitions = definitions.length > 0 && definitions.every((d) => MEMBER_KINDS.has(d.kind));
+    const importPlaces = new Set(occurrences.filter((o) => o.role === 'import').map((o) => `${o.file.path}:${o.line}:${o.column}`));
+    const bindings = definitions.filter((d) => importPlaces.has(`${d.path}:${d.line}:${d.column}`));
+    this.bindingDefinitions = definitions.length > 0 && bindings.length === definitions.length;
+    for (const d of bindings) this.bindingLines.add(`${d.path}:${d.line}`);
     for (const d of definitions) {
       let list = this.defsByPath.get(d.path);
       if (!list) this.defsByPath.set(d.path, (list = []));
@@ -299,6 +311,8 @@ class Resolver {
     const here = this.defsByPath.get(path);
     const common = COMMON_MEMBERS.has(this.name);
     if (here) {
+      // `var isIP = require('node:net').isIP`: the second isIP is net's, which the binding names.
+      if (o.role === 'import' && this.bindingLines.has(`${path}:${o.line}`) && !this.defPlaces.has(`${path}:${o.line}:${o.column}`)) return ['name-match', "the imported module's own name"];
       const members = here.every((d) => MEMBER_KINDS.has(d.kind));
       if (o.role === 'member') {
         if (!here.some((d) => MEMBER_KINDS.has(d.kind)) && !this.qualified) return ['name-match', 'a member, and the definition here is not one'];
@@ -316,6 +330,7 @@ class Resolver {
     const reach = this.reach(path, o.file.language);
     if (reach.defs.size === 0) return ['name-match', this.defsByPath.size === 1 ? `no import of ${[...this.defsByPath.keys()][0]}` : 'no import of a defining file'];
     if (o.role === 'member' && common) return ['name-match', 'common member name'];
+    if (o.role === 'member' && this.bindingDefinitions) return ['name-match', 'the definition binds an imported module, which others do not reach through it'];
     // A member could be another class's method of the name: one this file does not reach. (A
     // definition in a test is seen by tests only.)
     if (o.role === 'member') {

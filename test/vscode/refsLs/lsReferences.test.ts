@@ -1,17 +1,21 @@
 // The measurement half of scripts/refs-ls-check.mjs, run inside VS Code with the measured
 // repository as the workspace: for each name in $CAIRN_REFS_LS_NAMES (Cairn's one definition of
 // it), the language server's references at the definition's name, written to
-// $CAIRN_REFS_LS_ANSWERS. The script scores them against Cairn's (src/core/eval/lsRefs.ts).
+// $CAIRN_REFS_LS_ANSWERS, and its go-to-definition at each of Cairn's certain references those
+// do not hold. The script scores them against Cairn's (src/core/eval/lsRefs.ts).
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { DefinitionPlace } from '../../../src/core/eval/refsCheck';
-import type { LsAnswer, LsLocation } from '../../../src/core/eval/lsRefs';
+import { unconfirmedCertain, type LsAnswer, type LsDefinitionsAt, type LsLocation } from '../../../src/core/eval/lsRefs';
+import type { CairnReference } from '../../../src/core/eval/refsCheck';
 
 interface NameToAsk {
   name: string;
   definition: DefinitionPlace;
+  /** Cairn's certain references. */
+  certain: CairnReference[];
 }
 
 /**
@@ -36,6 +40,15 @@ function locationOf(folder: vscode.Uri, loc: vscode.Location): LsLocation | unde
   if (rel.startsWith('..') || path.isAbsolute(rel)) return undefined;
   const r = loc.range;
   return { path: rel.split(path.sep).join('/'), line: r.start.line + 1, column: r.start.character + 1, endLine: r.end.line + 1, endColumn: r.end.character + 1 };
+}
+
+/** Go-to-definition at a place: its targets' name ranges where the server gives them. */
+async function definitionsAt(folder: vscode.Uri, at: { path: string; line: number; column: number }): Promise<LsDefinitionsAt> {
+  const found = (await vscode.commands.executeCommand<Array<vscode.Location | vscode.LocationLink> | undefined>('vscode.executeDefinitionProvider', vscode.Uri.joinPath(folder, at.path), new vscode.Position(at.line - 1, at.column - 1))) ?? [];
+  const locations = found
+    .map((l) => locationOf(folder, 'targetUri' in l ? new vscode.Location(l.targetUri, l.targetSelectionRange ?? l.targetRange) : l))
+    .filter((l): l is LsLocation => l !== undefined);
+  return { path: at.path, line: at.line, column: at.column, locations };
 }
 
 async function referencesAt(uri: vscode.Uri, d: DefinitionPlace): Promise<vscode.Location[]> {
@@ -82,7 +95,9 @@ describe('Language server references of sampled names (measurement)', function (
         error = e instanceof Error ? e.message : String(e);
       }
       const locations = found.map((l) => locationOf(folder, l)).filter((l): l is LsLocation => l !== undefined);
-      answers.push({ name: n.name, definition: n.definition, locations, outside: found.length - locations.length, ...(error ? { error } : {}), ms: Math.round(performance.now() - started) });
+      const checked: LsDefinitionsAt[] = [];
+      if (locations.length > 0) for (const r of unconfirmedCertain(n.name, n.definition, n.certain, locations)) checked.push(await definitionsAt(folder, r).catch(() => ({ ...r, locations: [] })));
+      answers.push({ name: n.name, definition: n.definition, locations, outside: found.length - locations.length, definitionsAt: checked, ...(error ? { error } : {}), ms: Math.round(performance.now() - started) });
       if (i % 20 === 0) {
         console.log(`[vscode-test] ${i + 1}/${names.length} ${n.name}: ${found.length} locations in ${Math.round(performance.now() - started)} ms`);
         save();
