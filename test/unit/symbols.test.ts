@@ -54,6 +54,17 @@ describe('symbol lookup', () => {
     );
   });
 
+  it('beside an exact match only prefixes fill the list: names sharing its humps come only when nothing matched as typed', () => {
+    const t = symbolIndex([
+      c('src/a.ts:1-3 function getUserName', 'function getUserName() {}'),
+      c('src/a.ts:5-7 function getUserNameNow', 'function getUserNameNow() {}'),
+      c('py/b.py:1-2 function get_user_name_now', 'def get_user_name_now(): pass'),
+    ]);
+    const hits = (q: string) => t.find(q).candidates.map((x) => `${x.match} ${x.qualifiedName}`);
+    assert.deepEqual(hits('getUserName'), ['exact getUserName', 'prefix getUserNameNow']);
+    assert.deepEqual(hits('getUserNam'), ['prefix getUserName', 'prefix getUserNameNow', 'camel-case get_user_name_now']);
+  });
+
   it('the exact-case match is listed before the same name in another case', () => {
     const r = table.find('getusername');
     assert.equal(r.candidates[0]?.match, 'exact');

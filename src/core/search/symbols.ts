@@ -5,6 +5,8 @@
 //
 // Match tiers, best first: exact (case-sensitive), exact ignoring case, qualified (`Class.method`,
 // `pkg.func`), prefix, camel-case humps / initials (`gUN` -> getUserName), fuzzy (edit distance).
+// After an exact match only prefixes fill the list; humps and edit distance stand in for a name
+// that matched nothing as typed.
 import { DEFINITION_KINDS, FLAG_CONTINUED, FLAG_TEST, FLAG_VENDORED, KINDS } from '../index/fields';
 import type { Segment } from '../index/segment';
 import { compareStrings, kindRank, pathDepth, RANK_OF_KIND, SYMBOL_KINDS, type SymbolDictionary, type SymbolEntry } from '../index/symbolDict';
@@ -194,7 +196,9 @@ export class SymbolIndex {
         if (lowerQuery.length >= 2) take((d) => d.prefixed(lowerQuery), 'prefix');
         const humps = camelHumps(q);
         const initials = humps.map((h) => h[0]).join('');
-        if (initials.length >= 2) {
+        // Humps are for a name not matched as typed (`gUN`): beside an exact match, other names
+        // that merely share its initials are noise, and scanning them was most of a lookup.
+        if (!exact && initials.length >= 2) {
           take((d, t) => camelCased(d, initials, humps, (row) => taken.has(rowKey(t, row))), 'camel-case');
         }
       }
