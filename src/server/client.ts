@@ -16,6 +16,7 @@ import {
   parseServerMessage,
   SERVED_COMMANDS,
   SERVER_NODE_FLAGS,
+  serverEnv,
   serverStarting,
   socketPathFor,
   type RunRequest,
@@ -247,10 +248,12 @@ export function startServer(target: Target, cliScript: string, env: NodeJS.Proce
   const args = [...SERVER_NODE_FLAGS, cliScript, 'serve', '--root', target.root, '--store', target.storeDir];
   const idle = env.CAIRN_SERVER_IDLE_TIMEOUT;
   if (idle) args.push('--idle-timeout', idle);
+  const release = env.CAIRN_SERVER_RELEASE_IDLE;
+  if (release) args.push('--release-idle', release);
   try {
     // Loaded here: a served query never starts a process, and node:child_process costs ~1 ms to load.
     const { spawn } = require('node:child_process') as typeof ChildProcess;
-    spawn(process.execPath, args, { detached: true, stdio: 'ignore', cwd: target.root, env, windowsHide: true }).unref();
+    spawn(process.execPath, args, { detached: true, stdio: 'ignore', cwd: target.root, env: serverEnv(env), windowsHide: true }).unref();
     return true;
   } catch {
     return false;

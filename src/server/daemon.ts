@@ -11,6 +11,12 @@ import { pidFileFor, serverStarting } from './protocol';
 
 export const DEFAULT_IDLE_TIMEOUT_MS = 30 * 60_000;
 /**
+ * Unused this long, the server lets go of what queries decoded (EngineHost's release): most of
+ * an idle server's memory. An agent's queries come minutes apart at most while it works; the
+ * first one after a release reads its pages again, as a process that just opened the index.
+ */
+export const DEFAULT_RELEASE_IDLE_MS = 5 * 60_000;
+/**
  * File events start their refresh at once: the watcher already holds a burst's later events
  * until it goes quiet (watch.ts), and events arriving during a run queue up as one more run.
  * Waiting 50 ms as well cost every save that much before it was searchable.
@@ -20,6 +26,7 @@ export const SERVER_DEBOUNCE_MS = 0;
 export interface DaemonOptions {
   engine: HostOpenOptions;
   idleTimeoutMs?: number;
+  releaseIdleMs?: number;
   /** Also print the log on stderr (foreground runs). */
   echo?: (line: string) => void;
   subscribe?: SubscribeFn;
@@ -55,7 +62,9 @@ async function serve(o: DaemonOptions, log: Log, listening: () => void): Promise
   const { root, storeDir } = o.engine;
   const startedAtMs = Date.now();
   const key = root;
-  const host = new EngineHost({}, { debounceMs: SERVER_DEBOUNCE_MS, minIntervalMs: 0, log });
+  // A full collection after a release hands the freed memory back (given --expose-gc, SERVER_NODE_FLAGS).
+  const gc = (globalThis as { gc?: () => void }).gc;
+  const host = new EngineHost({}, { debounceMs: SERVER_DEBOUNCE_MS, minIntervalMs: 0, log }, { releaseIdleMs: o.releaseIdleMs ?? DEFAULT_RELEASE_IDLE_MS, ...(gc ? { collectGarbage: gc } : {}) });
   await host.open(key, o.engine);
   const watcher = new RootWatcher({ host, key, root, storeDir, log, ...(o.subscribe ? { subscribe: o.subscribe } : {}) });
   const idleTimeoutMs = o.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;

@@ -110,8 +110,11 @@ describe('cairn serve (bundled CLI, real processes)', function () {
     const json = JSON.parse(cairn(['status', '--json']).stdout) as { server: { pid: number; rssBytes: number } };
     assert.ok(json.server.rssBytes > 10 * 1024 * 1024, `the server's own memory: ${json.server.rssBytes}`);
     if (process.platform === 'linux') {
-      // Started on demand with the server's flags (a small young generation: see SERVER_NODE_FLAGS).
-      assert.match(fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8'), /--max-semi-space-size=1\0/);
+      // Started on demand with the server's flags (a small young generation, gc() after a
+      // release: SERVER_NODE_FLAGS) and malloc settings that hand freed caches back (serverEnv).
+      assert.match(fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8'), /--max-semi-space-size=1\0--expose-gc\0/);
+      // (glibc splits the variable in place as it reads it: its `:` may read back as NUL.)
+      assert.match(fs.readFileSync(`/proc/${pid}/environ`, 'utf8'), /(^|\0)GLIBC_TUNABLES=glibc\.malloc\.mmap_threshold=16384[:\0]/);
     }
     const mode = fs.lstatSync(socket).mode & 0o777;
     assert.equal(mode, 0o600, 'the socket is its owner\'s only');
@@ -169,6 +172,19 @@ describe('cairn serve (bundled CLI, real processes)', function () {
     const third = await served();
     assert.notEqual(third, second);
     await until('the server whose socket was removed to exit', () => (alive(second) ? undefined : true));
+  });
+
+  it('lets go of its caches when unused, then answers the same', async function () {
+    cairn(['search', 'alpha'], { CAIRN_SERVER_RELEASE_IDLE: '0.005' });
+    const pid = await served();
+    const before = cairn(['symbol', 'parseAlphaConfig']);
+    assert.equal(pidOf(before), pid);
+    const log = path.join(store, 'serve.log');
+    await until('the server to release its caches', () => (/released the index's caches after \d+s unused/.test(fs.readFileSync(log, 'utf8')) ? true : undefined), 15_000);
+    const after = cairn(['symbol', 'parseAlphaConfig']);
+    assert.equal(pidOf(after), pid, 'the same server answers after the release');
+    assert.equal(after.stdout, before.stdout);
+    assert.equal(cairn(['refs', 'parseAlphaConfig']).stdout, cairn(['refs', 'parseAlphaConfig', '--no-server']).stdout);
   });
 
   it('exits when idle, removing its socket', async function () {

@@ -7,16 +7,17 @@ import { locateAssets } from '../assets';
 import { resolveRoot, ROOT_OPTION, STORE_OPTIONS } from '../engineSetup';
 import type { Output } from '../output';
 import { resolveStoreDir } from '../storeDir';
-import { DEFAULT_IDLE_TIMEOUT_MS, runDaemon } from '../../server/daemon';
+import { DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_RELEASE_IDLE_MS, runDaemon } from '../../server/daemon';
 
 const spec: CommandSpec = {
   name: 'serve',
-  usage: 'cairn serve [--root ROOT] [--store DIR] [--idle-timeout MIN]',
+  usage: 'cairn serve [--root ROOT] [--store DIR] [--idle-timeout MIN] [--release-idle MIN]',
   maxPositionals: 0,
   options: {
     ...ROOT_OPTION,
     ...STORE_OPTIONS,
     'idle-timeout': { type: 'string', valueName: 'MIN', description: `exit after this many minutes without a request (default ${DEFAULT_IDLE_TIMEOUT_MS / 60_000}; fractions allowed)` },
+    'release-idle': { type: 'string', valueName: 'MIN', description: `let go of the index's caches after this many minutes without a request (default ${DEFAULT_RELEASE_IDLE_MS / 60_000}); the next query reads them again` },
   },
 };
 
@@ -34,16 +35,17 @@ async function run(args: ParsedArgs, out: Output): Promise<number> {
       indexWorkerScript: assets.indexWorker,
       ripgrepPath: assets.ripgrep,
     },
-    idleTimeoutMs: idleTimeout(args.values['idle-timeout']),
+    idleTimeoutMs: minutesOption('--idle-timeout', args.values['idle-timeout'], DEFAULT_IDLE_TIMEOUT_MS),
+    releaseIdleMs: minutesOption('--release-idle', args.values['release-idle'], DEFAULT_RELEASE_IDLE_MS),
     ...(out.interactive || process.stderr.isTTY ? { echo: (line: string) => out.note(`cairn serve: ${line}`) } : {}),
   });
 }
 
 /** Minutes (a fraction allowed, so tests can use a second) as milliseconds. */
-function idleTimeout(value: unknown): number {
-  if (value === undefined) return DEFAULT_IDLE_TIMEOUT_MS;
+function minutesOption(flag: string, value: unknown, fallback: number): number {
+  if (value === undefined) return fallback;
   const minutes = typeof value === 'string' && /^\d+(\.\d+)?$/.test(value.trim()) ? Number(value) : NaN;
-  if (!(minutes > 0)) throw new UsageError(`--idle-timeout must be a positive number of minutes, got '${String(value)}'`);
+  if (!(minutes > 0)) throw new UsageError(`${flag} must be a positive number of minutes, got '${String(value)}'`);
   return Math.round(minutes * 60_000);
 }
 

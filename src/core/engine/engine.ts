@@ -180,6 +180,16 @@ export class Engine {
     }
   }
 
+  /**
+   * Lets go of what queries and warmUp decoded into memory (Store.releaseSegments): the next
+   * query reads what it needs again, as a process that just opened the index would. The state
+   * table and the chunker stay: saves still refresh at once.
+   */
+  releaseCaches(): void {
+    this.view = undefined;
+    this.store.releaseSegments();
+  }
+
   private async warmChunker(count: number): Promise<void> {
     try {
       const manifest = this.store.readManifest();

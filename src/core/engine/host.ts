@@ -1,9 +1,9 @@
 // EngineHost: the one owner of everything long-lived around engines, for every long-running
 // front end (the extension's engine thread, `cairn mcp`, `cairn serve`). Per root it holds the
 // engine, the context registry and the refresh queue (refreshQueue.ts: coalescing, quiet time
-// after file events, pause, the freshness policy), warms the engine up when idle, and keeps the
-// index status current without re-reading the state table after every save. Reads never
-// refresh on their own here: freshness is the queue's job.
+// after file events, pause, the freshness policy), warms the engine up when idle, lets go of its
+// caches once unused for a while, and keeps the index status current without re-reading the
+// state table after every save. Reads never refresh on their own here: freshness is the queue's job.
 import * as path from 'node:path';
 import { Engine } from './engine';
 import { RefreshQueue, type RefreshQueueOptions, type RefreshRequest } from './refreshQueue';
@@ -37,11 +37,24 @@ export interface EngineHostEvents {
 
 export type HostQueueOptions = Pick<RefreshQueueOptions, 'minIntervalMs' | 'waitMs' | 'debounceMs' | 'log' | 'now'>;
 
+export interface HostMemoryOptions {
+  /**
+   * After this long without a read or a refresh, a root's engine lets go of what it decoded
+   * (Engine.releaseCaches); its next query reads what it needs again. Unset or 0: never.
+   */
+  releaseIdleMs?: number;
+  /** Runs after a release (a full collection where the process exposes one), so the memory goes back at once. */
+  collectGarbage?: () => void;
+}
+
 interface Root {
   engine: Engine;
   registry: ContextRegistry;
   queue: RefreshQueue;
   status: IndexStatus;
+  /** When a read or a refresh last used the engine. */
+  lastUseMs: number;
+  releaseTimer?: NodeJS.Timeout;
 }
 
 /** Reads from a host answer from the index as it is; the queue keeps it fresh. */
@@ -53,6 +66,7 @@ export class EngineHost {
   constructor(
     private readonly events: EngineHostEvents = {},
     private readonly queueOptions: HostQueueOptions = {},
+    private readonly memory: HostMemoryOptions = {},
   ) {}
 
   /** Opens (or re-opens with new options) the engine for `key`. Never builds. */
@@ -71,12 +85,15 @@ export class EngineHost {
       onProgress: (p) => this.events.progress?.(key, p),
       onRefreshed: (report, request) => {
         const root = this.roots.get(key);
-        if (root?.queue === queue) root.status = statusAfter(engine, root.status, request.only === undefined);
+        if (root?.queue === queue) {
+          root.status = statusAfter(engine, root.status, request.only === undefined);
+          this.used(root);
+        }
         this.events.refreshed?.(key, report, request);
       },
     });
     if (paused) queue.pause();
-    const root: Root = { engine, registry, queue, status: engine.status() };
+    const root: Root = { engine, registry, queue, status: engine.status(), lastUseMs: this.now() };
     this.roots.set(key, root);
     return root.status;
   }
@@ -89,6 +106,42 @@ export class EngineHost {
     const r = this.roots.get(key);
     if (!r) throw new Error(`no engine open for ${key}`);
     return r;
+  }
+
+  /** The engine of a root about to answer a read. */
+  private reading(key: string): Engine {
+    const root = this.root(key);
+    this.used(root);
+    return root.engine;
+  }
+
+  private now(): number {
+    return (this.queueOptions.now ?? Date.now)();
+  }
+
+  /** Marks the root used now, and arms its release for when it has been unused long enough. */
+  private used(root: Root): void {
+    root.lastUseMs = this.now();
+    this.armRelease(root);
+  }
+
+  private armRelease(root: Root): void {
+    const after = this.memory.releaseIdleMs;
+    if (!after || root.releaseTimer) return;
+    root.releaseTimer = setTimeout(() => {
+      root.releaseTimer = undefined;
+      const unusedFor = this.now() - root.lastUseMs;
+      const queue = root.queue.state();
+      // Used since, or a refresh under way (it reads the segments it merges): look again later.
+      if (unusedFor < after || queue.kind === 'refreshing' || queue.queued) {
+        this.armRelease(root);
+        return;
+      }
+      root.engine.releaseCaches();
+      this.memory.collectGarbage?.();
+      this.queueOptions.log?.(`released the index's caches after ${Math.round(unusedFor / 1000)}s unused`);
+    }, Math.max(1, after - (this.now() - root.lastUseMs)));
+    root.releaseTimer.unref?.();
   }
 
   /** The engine of a root, for front ends that read in-process (the CLI, the MCP server). */
@@ -152,25 +205,25 @@ export class EngineHost {
   }
 
   search(key: string, query: string, options: SearchOptions): Promise<SearchResponse> {
-    return this.root(key).engine.search(query, { ...options, ...NEVER });
+    return this.reading(key).search(query, { ...options, ...NEVER });
   }
 
   searchFiles(key: string, query: string, options: SearchOptions): Promise<FileSearchResponse> {
-    return this.root(key).engine.searchFiles(query, { ...options, ...NEVER });
+    return this.reading(key).searchFiles(query, { ...options, ...NEVER });
   }
 
   findSymbol(key: string, name: string, options: SymbolOptions): Promise<SymbolResponse> {
-    return this.root(key).engine.findSymbol(name, { ...options, ...NEVER });
+    return this.reading(key).findSymbol(name, { ...options, ...NEVER });
   }
 
   references(key: string, name: string, options: ReferenceOptions): Promise<ReferencesResponse> {
-    return this.root(key).engine.references(name, { ...options, ...NEVER });
+    return this.reading(key).references(name, { ...options, ...NEVER });
   }
 
   /** A context pack, with registry guidance for the task. */
   buildPack(key: string, task: string, options: PackOptions): Promise<ContextPack> {
-    const { engine, registry } = this.root(key);
-    return engine.buildPack(task, { ...options, ...NEVER, guidance: registryGuidance(registry) });
+    const { registry } = this.root(key);
+    return this.reading(key).buildPack(task, { ...options, ...NEVER, guidance: registryGuidance(registry) });
   }
 
   contextSearch(key: string, query: string, options: RegistrySearchOptions): Promise<RegistrySearchResponse> {
@@ -185,6 +238,8 @@ export class EngineHost {
     const root = this.roots.get(key);
     if (!root) return;
     this.roots.delete(key);
+    clearTimeout(root.releaseTimer);
+    root.releaseTimer = undefined;
     await root.queue.close();
     await root.engine.close();
   }

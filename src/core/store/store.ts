@@ -184,6 +184,16 @@ export class IndexStore {
     return seg;
   }
 
+  /**
+   * Forgets the open segments and the last snapshot, with everything they decoded (postings,
+   * sections read whole, dictionary pages): the next snapshot opens the segment files again.
+   * A reader still holding a snapshot keeps reading it. For long-lived hosts gone idle.
+   */
+  releaseSegments(): void {
+    this.segmentCache.clear();
+    this.snapshotCache = undefined;
+  }
+
   /** Loads a snapshot of the current generation, retrying when a concurrent commit removed files. */
   snapshot(): Snapshot | undefined {
     for (let attempt = 0; ; attempt++) {
