@@ -20,7 +20,7 @@ import { compareBuilds } from './compare';
 import { assembleCorpus, defaultSources, type Corpus } from './corpus';
 import { generateTree } from './generate';
 import { fmt, mb, percentile, table, timed } from './stats';
-import { serveFreshProcesses, serveSection } from './serve';
+import { serveFreshProcesses, serveSection, serveSocketTimes } from './serve';
 
 const repoRoot = path.resolve(__dirname, '..');
 const dist = __dirname;
@@ -409,6 +409,9 @@ async function runChild(args: string[]): Promise<void> {
   } else if (task === 'serve-fresh') {
     const { idents, rounds } = JSON.parse(query ?? '{}') as { idents: string[]; rounds: number };
     process.stdout.write(`${JSON.stringify(serveFreshProcesses(cli, rgPath(), root, storeDir, idents, rounds))}\n`);
+  } else if (task === 'serve-socket') {
+    const { idents, unasked } = JSON.parse(query ?? '{}') as { idents: string[]; unasked: string[] };
+    process.stdout.write(`${JSON.stringify(await serveSocketTimes(root, storeDir, idents, unasked))}\n`);
   } else if (task === 'fresh-processes') {
     process.stdout.write(`${JSON.stringify(freshProcesses(root, storeDir, JSON.parse(query ?? '[]') as string[]))}\n`);
   }

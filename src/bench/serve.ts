@@ -79,23 +79,10 @@ export async function serveSection(o: ServeBenchOptions): Promise<void> {
     o.log(`${files} files; ${o.rounds} interleaved rounds of ${idents.length} identifiers; the median of the rounds' p50 and p95, and their spread (min-max over rounds)`);
     o.log(table(['fresh process', 'p50 ms', 'p50 spread', 'p95 ms', 'p95 spread'], rows));
 
-    // Over the socket: the server's own answer time, without a process start. Round trips
-    // (connect, hello, the command's own code, JSON out), and the engine's own tookMs: five
-    // passes over the names the fresh processes asked (a p95 of 50), then names not asked before.
-    const perCommand = () => Object.fromEntries(COMMANDS.map((c) => [c.name, { trip: [] as number[], engine: [] as number[] }])) as Record<Command, { trip: number[]; engine: number[] }>;
-    const inServer = perCommand();
-    const firstAsked = perCommand();
-    const measure = async (names: readonly string[], into: ReturnType<typeof perCommand>) => {
-      for (const id of names) {
-        for (const c of COMMANDS) {
-          const r = await ask(socket, [c.name, id, '--json', '--limit', String(c.limit)], o.root, o.storeDir);
-          into[c.name].trip.push(r.ms);
-          into[c.name].engine.push((JSON.parse(r.stdout) as { tookMs: number }).tookMs);
-        }
-      }
-    };
-    await measure(Array.from({ length: 5 }, () => idents).flat(), inServer);
-    await measure(unasked, firstAsked);
+    // Over the socket, from a small client process (the bench's own heap would add its pauses):
+    // the server's own answer time, five passes over the names the fresh processes asked, then
+    // names not asked before.
+    const { inServer, firstAsked } = o.child(['serve-socket', o.root, o.storeDir, JSON.stringify({ idents, unasked })]) as unknown as ServeSocketTimes;
     const edits = await saveToSearchable(socket, o.root, o.storeDir);
     const inUseMb = server.pid ? rssMb(server.pid) : undefined;
     await new Promise((resolve) => setTimeout(resolve, RELEASE_IDLE_MIN * 60_000 + 2000));
@@ -199,6 +186,37 @@ export function serveFreshProcesses(cli: string, rg: string, root: string, store
     times.node.push(nodeTimes);
   }
   return times;
+}
+
+type CommandTimes = Record<Command, { trip: number[]; engine: number[] }>;
+
+export interface ServeSocketTimes {
+  inServer: CommandTimes;
+  firstAsked: CommandTimes;
+}
+
+/**
+ * The `serve-socket` child: each command's round trip over the socket (connect, hello, the
+ * command's own code, JSON out) and the engine's own tookMs, for five passes over `idents`, then
+ * once for each of `unasked`.
+ */
+export async function serveSocketTimes(root: string, storeDir: string, idents: readonly string[], unasked: readonly string[]): Promise<ServeSocketTimes> {
+  const socket = socketPathFor(storeDir);
+  if (!socket) throw new Error('the store path is too long for a socket');
+  const perCommand = () => Object.fromEntries(COMMANDS.map((c) => [c.name, { trip: [] as number[], engine: [] as number[] }])) as CommandTimes;
+  const measure = async (names: readonly string[]): Promise<CommandTimes> => {
+    const into = perCommand();
+    for (const id of names) {
+      for (const c of COMMANDS) {
+        const r = await ask(socket, [c.name, id, '--json', '--limit', String(c.limit)], root, storeDir);
+        into[c.name].trip.push(r.ms);
+        into[c.name].engine.push((JSON.parse(r.stdout) as { tookMs: number }).tookMs);
+      }
+    }
+    return into;
+  };
+  const inServer = await measure(Array.from({ length: 5 }, () => idents).flat());
+  return { inServer, firstAsked: await measure(unasked) };
 }
 
 /** One client connection: hello, one command line, its result. */

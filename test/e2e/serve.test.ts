@@ -114,7 +114,7 @@ describe('cairn serve (bundled CLI, real processes)', function () {
       // release: SERVER_NODE_FLAGS) and malloc settings that hand freed caches back (serverEnv).
       assert.match(fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8'), /--max-semi-space-size=1\0--expose-gc\0/);
       // (glibc splits the variable in place as it reads it: its `:` may read back as NUL.)
-      assert.match(fs.readFileSync(`/proc/${pid}/environ`, 'utf8'), /(^|\0)GLIBC_TUNABLES=glibc\.malloc\.mmap_threshold=16384[:\0]/);
+      assert.match(fs.readFileSync(`/proc/${pid}/environ`, 'utf8'), /(^|\0)GLIBC_TUNABLES=glibc\.malloc\.mmap_threshold=8192[:\0]/);
     }
     const mode = fs.lstatSync(socket).mode & 0o777;
     assert.equal(mode, 0o600, 'the socket is its owner\'s only');
@@ -185,6 +185,13 @@ describe('cairn serve (bundled CLI, real processes)', function () {
     assert.equal(pidOf(after), pid, 'the same server answers after the release');
     assert.equal(after.stdout, before.stdout);
     assert.equal(cairn(['refs', 'parseAlphaConfig']).stdout, cairn(['refs', 'parseAlphaConfig', '--no-server']).stdout);
+    // A save after a release (the state table read again) is still refreshed and seen.
+    await until('another release', () => (fs.readFileSync(log, 'utf8').match(/released the index's caches/g)?.length === 2 ? true : undefined), 15_000);
+    fs.writeFileSync(path.join(root, 'src', 'gamma.ts'), 'export function gammaAfterRelease(): number {\n  return 3;\n}\n');
+    await new Promise((r) => setTimeout(r, 300));
+    const saved = cairn(['symbol', 'gammaAfterRelease']);
+    assert.equal(pidOf(saved), pid);
+    assert.match(saved.stdout, /src\/gamma\.ts:1/);
   });
 
   it('exits when idle, removing its socket', async function () {

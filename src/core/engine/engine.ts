@@ -181,13 +181,13 @@ export class Engine {
   }
 
   /**
-   * Lets go of what queries and warmUp decoded into memory (Store.releaseSegments): the next
-   * query reads what it needs again, as a process that just opened the index would. The state
-   * table and the chunker stay: saves still refresh at once.
+   * Lets go of what queries, refreshes and warmUp decoded into memory (IndexStore.releaseCaches):
+   * the next query reads what it needs again, as a process that just opened the index would.
+   * The chunker stays, so a save still refreshes at once.
    */
   releaseCaches(): void {
     this.view = undefined;
-    this.store.releaseSegments();
+    this.store.releaseCaches();
   }
 
   private async warmChunker(count: number): Promise<void> {

@@ -186,12 +186,16 @@ export class IndexStore {
 
   /**
    * Forgets the open segments and the last snapshot, with everything they decoded (postings,
-   * sections read whole, dictionary pages): the next snapshot opens the segment files again.
-   * A reader still holding a snapshot keeps reading it. For long-lived hosts gone idle.
+   * sections read whole, dictionary pages), and the state tables read: the next snapshot opens
+   * the segment files again, the next commit reads the state again. A reader still holding a
+   * snapshot keeps reading it. For long-lived hosts gone idle.
    */
-  releaseSegments(): void {
+  releaseCaches(): void {
     this.segmentCache.clear();
     this.snapshotCache = undefined;
+    this.stateCache = undefined;
+    this.baseCache = undefined;
+    this.deltaCache = undefined;
   }
 
   /** Loads a snapshot of the current generation, retrying when a concurrent commit removed files. */
