@@ -259,7 +259,8 @@ async function saveToSearchable(socket: string, root: string, storeDir: string):
   fs.mkdirSync(dir, { recursive: true });
   const searchable: number[] = [];
   let seenAfter200 = 0;
-  const tries = 10;
+  // Twenty, so that the p95 is not simply the slowest (one full collection of a large heap can be it).
+  const tries = 20;
   const stamp = Date.now().toString(36);
   try {
     for (let i = 0; i < tries; i++) {
