@@ -125,22 +125,27 @@ export class EngineHost {
     this.armRelease(root);
   }
 
-  private armRelease(root: Root): void {
+  /** Arms the release for when the root will have been unused `releaseIdleMs`, or in `delayMs`. */
+  private armRelease(root: Root, delayMs?: number): void {
     const after = this.memory.releaseIdleMs;
     if (!after || root.releaseTimer) return;
     root.releaseTimer = setTimeout(() => {
       root.releaseTimer = undefined;
       const unusedFor = this.now() - root.lastUseMs;
       const queue = root.queue.state();
-      // Used since, or a refresh under way (it reads the segments it merges): look again later.
-      if (unusedFor < after || queue.kind === 'refreshing' || queue.queued) {
+      // A refresh under way reads the segments it merges: look again a whole idle time later.
+      if (queue.kind === 'refreshing' || queue.queued) {
+        this.armRelease(root, after);
+        return;
+      }
+      if (unusedFor < after) {
         this.armRelease(root);
         return;
       }
       root.engine.releaseCaches();
       this.memory.collectGarbage?.();
       this.queueOptions.log?.(`released the index's caches after ${Math.round(unusedFor / 1000)}s unused`);
-    }, Math.max(1, after - (this.now() - root.lastUseMs)));
+    }, delayMs ?? Math.max(1, after - (this.now() - root.lastUseMs)));
     root.releaseTimer.unref?.();
   }
 
