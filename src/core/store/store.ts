@@ -394,11 +394,7 @@ export class IndexStore {
 
   /** Removes the index (not the lock). Call with the writer lock held. */
   clear(): void {
-    this.segmentCache.clear();
-    this.snapshotCache = undefined;
-    this.stateCache = undefined;
-    this.baseCache = undefined;
-    this.deltaCache = undefined;
+    this.releaseCaches();
     let names: string[] = [];
     try {
       names = fs.readdirSync(this.dir);
