@@ -170,18 +170,20 @@ export function serveFreshProcesses(cli: string, rg: string, root: string, store
   }
   run(rg, ['-w', '-n', idents[0] as string, root]);
   for (let round = 0; round < rounds; round++) {
-    for (const c of COMMANDS) {
-      times.served[c.name].push([]);
-      times.inProcess[c.name].push([]);
-    }
+    const served = COMMANDS.map(() => [] as number[]);
+    const inProcess = COMMANDS.map(() => [] as number[]);
     const rgTimes: number[] = [];
     const nodeTimes: number[] = [];
     for (const id of idents) {
-      for (const c of COMMANDS) times.served[c.name][round]?.push(cairn(c, id));
+      COMMANDS.forEach((c, k) => served[k]?.push(cairn(c, id)));
       rgTimes.push(run(rg, ['-w', '-n', id, root]));
-      for (const c of COMMANDS) times.inProcess[c.name][round]?.push(cairn(c, id, ['--no-server']));
+      COMMANDS.forEach((c, k) => inProcess[k]?.push(cairn(c, id, ['--no-server'])));
       nodeTimes.push(run(process.execPath, ['-e', '0']));
     }
+    COMMANDS.forEach((c, k) => {
+      times.served[c.name].push(served[k] as number[]);
+      times.inProcess[c.name].push(inProcess[k] as number[]);
+    });
     times.rg.push(rgTimes);
     times.node.push(nodeTimes);
   }
