@@ -165,6 +165,20 @@ export interface FileOccurrences {
 
 export type ChunkStrategy = 'ast' | 'lines';
 
+/** The terms of a file's chunks and their field frequencies, as the index stores them (built by `FileAnalyzer`). */
+export interface FileAnalysis {
+  /** Distinct terms of the file. */
+  terms: string[];
+  /** Chunk `d` owns entries `docStarts[d] .. docStarts[d+1]-1` of termRefs. */
+  docStarts: Uint32Array;
+  /** Index into `terms` of each (chunk, term) entry. */
+  termRefs: Uint32Array;
+  /** FIELD_COUNT field frequencies per (chunk, term) entry. */
+  tfs: Uint16Array;
+  /** FIELD_COUNT token counts per chunk. */
+  fieldLengths: Uint16Array;
+}
+
 /** Result of chunking one file. */
 export interface FileChunks {
   path: string;
@@ -177,5 +191,5 @@ export interface FileChunks {
   /** Where names occur as code, from the AST chunker (absent for line chunks). */
   occurrences?: FileOccurrences;
   /** The chunks analysed for the index (terms and frequencies), when the chunker was asked to. */
-  analysis?: import('./index/fields').FileAnalysis;
+  analysis?: FileAnalysis;
 }
