@@ -569,6 +569,7 @@ export class Engine {
     };
     const ctx: PackContext = {
       search: (query, o) => this.search(query, { ...o, refresh: 'never' }),
+      searchFiles: (query, o) => this.searchFiles(query, { ...o, refresh: 'never' }),
       definitions: (name, limit) => {
         const { exact, candidates } = view.symbols.find(name, { limit: limit * 3 });
         if (!exact) return [];

@@ -11,7 +11,7 @@ import { DEFINITION_KINDS, isTestPath, isVendoredPath } from '../index/fields';
 import { bucketOf } from '../languages';
 import { compilePathFilter } from '../search/filters';
 import { round } from '../search/search';
-import type { IndexFreshness, ScoreComponent, SearchHit, SearchOptions } from '../search/types';
+import type { FileHit, IndexFreshness, ScoreComponent, SearchHit, SearchOptions } from '../search/types';
 import type { Diagnostic } from '../types';
 import { exactNames } from '../providers/providers';
 import type { ImportGraph } from './graph';
@@ -34,6 +34,8 @@ import type { ContextPack, CutItem, GuidanceEntry, PackItem, PackOptions, PackRe
 /** What the pack builder needs from an engine (kept narrow so it is testable on its own). */
 export interface PackContext {
   search(query: string, options: SearchOptions): Promise<{ results: SearchHit[]; warnings: string[]; diagnostics: Diagnostic[]; index: IndexFreshness }>;
+  /** Files ranked for the task as `search --group file` ranks them (keywords plus the text's frames, paths and names). */
+  searchFiles?(query: string, options: SearchOptions): Promise<{ files: FileHit[] }>;
   /** Exact (or qualified) definitions named `name`. */
   definitions(name: string, limit: number): SearchHit[];
   /** The chunk with exactly these lines, or the smallest containing `startLine`. */
@@ -53,6 +55,15 @@ export const DEFAULT_BUDGET = 6000;
 const MIN_ITEM_TOKENS = 60;
 /** The best lexical hit scores this much; everything else is relative to it. */
 const LEXICAL_WEIGHT = 2;
+/**
+ * The best file of the file ranking gives its best span this much (relative to the file's score),
+ * more than any lexical chunk: the pack's must-inspect spans are the best functions of the best
+ * files, so its files come in the order file search gives them.
+ */
+const FILE_RANK_WEIGHT = 3;
+/** Files of the file ranking whose spans become candidates, and spans taken from each. */
+const RANKED_FILES = 8;
+const SPANS_PER_RANKED_FILE = 2;
 const MAX_REJECTED_LISTED = 15;
 const WEAK_SHARE = 0.1;
 /** At most this many tests of the must-inspect spans are moved to the head of the related files. */
@@ -144,6 +155,18 @@ export async function buildPack(ctx: PackContext, task: string, options: PackOpt
     // No search rank in the reason: the pack reorders its items, and "rank 8" on item 1 reads as a contradiction.
     add(hit, 'lexical', "matches the task's words", [{ kind: 'match', name: 'lexical match with the task', value: lexical }]);
   });
+
+  // --- 1c. the best spans of the best files --------------------------------------------------
+  if (ctx.searchFiles) {
+    const ranked = await ctx.searchFiles(plainWords(task), { limit: RANKED_FILES, languages: options.languages, paths: options.paths, previewLines: 0 });
+    const topFile = ranked.files[0]?.score || 1;
+    ranked.files.forEach((file, rank) => {
+      file.spans.slice(0, SPANS_PER_RANKED_FILE).forEach((span, i) => {
+        const value = round(((FILE_RANK_WEIGHT * file.score) / topFile) * (i === 0 ? 1 : 0.5));
+        add(span, 'lexical', `file ${rank + 1} for the task (as file search ranks it)`, [{ kind: 'match', name: 'file rank for the task', value }]);
+      });
+    });
+  }
 
   // --- 2. expansion from the seeds -------------------------------------------------------
   const seeds = [...candidates.values()].sort(byScore).slice(0, 6);
