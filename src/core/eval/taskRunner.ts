@@ -50,6 +50,8 @@ export interface TaskProgress {
 
 export interface TaskOutcome extends TaskScores {
   ms: number;
+  /** Why the system gave no answer (it threw); the task counts as a miss for it. */
+  error?: string;
 }
 
 export interface TaskCaseReport {
@@ -195,13 +197,24 @@ export async function runTaskEvaluation(options: TaskEvalOptions): Promise<TaskE
       const query = task.problemStatement;
       const record = async (system: TaskSystem, work: () => Promise<{ results: Array<{ path: string }>; spans?: Span[] }>): Promise<void> => {
         const t0 = performance.now();
-        const answer = await work();
+        let answer: { results: Array<{ path: string }>; spans?: Span[] };
+        let error: string | undefined;
+        try {
+          answer = await work();
+        } catch (e) {
+          // An issue's text is whatever its author wrote: a system that cannot take it has
+          // failed that task (and says so), the run goes on.
+          if (signal?.aborted) throw e;
+          error = e instanceof Error ? e.message : String(e);
+          warnings.push(`${system} failed on ${task.instanceId} (counted as a miss): ${error}`);
+          answer = { results: [], spans: [] };
+        }
         const ms = performance.now() - t0;
         const s = scoreTask(answer.results, goldPaths, answer.spans ? await functionsOf(answer.spans) : undefined);
         const row = scores.get(system) as { scores: TaskScores[]; ms: number[] };
         row.scores.push(s);
         row.ms.push(ms);
-        caseReport.outcomes[system] = { ...s, ms: Math.round(ms * 10) / 10 };
+        caseReport.outcomes[system] = { ...s, ms: Math.round(ms * 10) / 10, ...(error !== undefined ? { error } : {}) };
       };
       await record('cairn search', async () => {
         const r = await engine.search(query, { provider: 'index', limit: resultLimit, previewLines: 0, refresh: 'never', signal });
