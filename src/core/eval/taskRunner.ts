@@ -62,6 +62,8 @@ export interface TaskCaseReport {
   unsearchableGold: string[];
   /** `path#name@line` of each gold function; absent when the task gives no patch. */
   goldFunctions?: string[];
+  /** What the search said about the problem statement as a query (e.g. that it was cut to its first characters). */
+  queryWarnings?: string[];
   outcomes: Partial<Record<TaskSystem, TaskOutcome>>;
 }
 
@@ -218,6 +220,7 @@ export async function runTaskEvaluation(options: TaskEvalOptions): Promise<TaskE
       };
       await record('cairn search', async () => {
         const r = await engine.search(query, { provider: 'index', limit: resultLimit, previewLines: 0, refresh: 'never', signal });
+        if (r.warnings.length > 0) caseReport.queryWarnings = r.warnings;
         const spans = spansOf(r.results);
         return { results: spans, spans };
       });
@@ -241,6 +244,8 @@ export async function runTaskEvaluation(options: TaskEvalOptions): Promise<TaskE
   }
 
   if (missingCommit.length > 0) warnings.push(`${missingCommit.length} task(s) skipped: base commit not in this repository (${missingCommit.slice(0, 3).join(', ')}${missingCommit.length > 3 ? ', …' : ''})`);
+  const warned = cases.filter((c) => c.queryWarnings);
+  if (warned.length > 0) warnings.push(`${warned.length} task(s) searched with a warning about the problem statement as a query, e.g. ${warned[0]?.instanceId}: ${warned[0]?.queryWarnings?.[0]}`);
   if (noSearchableGold.length > 0) warnings.push(`${noSearchableGold.length} task(s) skipped: no gold file is searchable at the base commit (${noSearchableGold.slice(0, 3).join(', ')}${noSearchableGold.length > 3 ? ', …' : ''})`);
   return {
     repository: topLevel,
