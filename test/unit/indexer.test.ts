@@ -29,7 +29,7 @@ describe('incremental indexing', function () {
   });
   afterEach(() => ws.dispose());
 
-  it('a no-op refresh reads nothing and changes nothing', async () => {
+  it('a no-op refresh changes nothing', async () => {
     const gen = engine.status().generation;
     const r = await engine.refresh();
     assert.deepEqual([r.added, r.changed, r.removed, r.unchanged, r.chunksAdded], [0, 0, 0, 3, 0]);
