@@ -39,11 +39,24 @@ export interface SkippedFile {
   detail?: string;
 }
 
-export interface DiscoveredFile {
-  /** POSIX path relative to the root. */
-  path: string;
+/**
+ * What lstat says about a file version, as git's index records it: a refresh trusts a file to
+ * be unchanged only when all of it matches. Size and mtime alone miss a same-size rewrite whose
+ * mtime was put back (`touch -d`, editors and build tools that preserve it); ctime cannot be set
+ * back, and inode and device change when another file is renamed over this one. Inode and
+ * device are numbers as Node gives them (above 2^53 they lose precision, the same way each time).
+ */
+export interface FileStat {
   size: number;
   mtimeMs: number;
+  ctimeMs: number;
+  ino: number;
+  dev: number;
+}
+
+export interface DiscoveredFile extends FileStat {
+  /** POSIX path relative to the root. */
+  path: string;
 }
 
 export interface DiscoveryResult {
