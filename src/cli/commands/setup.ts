@@ -2,11 +2,12 @@
 // shown as a diff first, never touching the other servers), optionally with a short guidance
 // section in the client's instructions file; `cairn setup --check` reports what is configured
 // and whether the server starts and answers. The pieces live in src/cli/setup/.
+import { createInterface } from 'node:readline';
 import { UsageError, type CommandSpec, type ParsedArgs } from '../args';
 import { locateCliScript } from '../assets';
 import type { Command } from '../command';
 import { JSON_OPTION, resolveRoot, ROOT_OPTION } from '../engineSetup';
-import { CliError, type Output } from '../output';
+import { CliError, visible, type Output } from '../output';
 import { CLIENTS, findClient, SERVER_NAME, serverEntry, type ClientSpec, type ServerEntry } from '../setup/clients';
 import { unifiedDiff } from '../setup/diff';
 import { ConfigError, isObject, parseConfig, sameJson, serversOf } from '../setup/jsonConfig';
@@ -107,6 +108,14 @@ async function check(root: string, only: ClientSpec | undefined, out: Output): P
     if (verdict.run) probed ??= entry;
     else notRun.push({ file: s.file, command: [entry.command, ...entry.args], reason: verdict.reason });
   }
+  // A person at a terminal may choose to run one anyway; nothing else ever does.
+  let asked = false;
+  const first = notRun[0];
+  if (probed === undefined && first && !out.json && (await confirm(`${first.file} names "${first.command.join(' ')}" for ${SERVER_NAME}, which is not this Cairn's entry. Run it to test it? [y/N] `))) {
+    probed = { command: first.command[0]!, args: first.command.slice(1) };
+    notRun.shift();
+    asked = true;
+  }
   const own = probed === undefined;
   probed ??= serverEntry(CLIENTS[1]!, root, self);
   const probe = await probeServer({ command: probed.command, args: probed.args, cwd: root, timeoutMs: CHECK_TIMEOUT_MS });
@@ -119,7 +128,8 @@ async function check(root: string, only: ClientSpec | undefined, out: Output): P
     for (const s of states) out.line(`${s.file.padEnd(width)}  ${describeState(s)}`);
     if (configured.length === 0) out.line(`no client here has a "${SERVER_NAME}" server: run cairn setup ${only?.name ?? 'CLIENT'} (CLIENT: ${CLIENT_NAMES})`);
     for (const n of notRun) out.line(`${n.file}: ${n.command.join(' ')}: ${n.reason} (run it yourself if you trust it; cairn setup ${clientOf(n.file)} --force writes this Cairn's entry)`);
-    out.line(`server${own && configured.length > 0 ? " (this Cairn's own entry)" : ''}: ${[probed.command, ...probed.args].join(' ')}`);
+    const whose = asked ? ' (run at your request)' : own && configured.length > 0 ? " (this Cairn's own entry)" : '';
+    out.line(`server${whose}: ${[probed.command, ...probed.args].join(' ')}`);
     out.line(probe.ok ? `server: answered in ${probe.ms} ms with ${probe.tools.length} tools (${probe.tools.join(', ')})` : `server: FAILED: ${probe.error ?? 'no answer'}`);
   }
   return problems ? 1 : 0;
@@ -156,6 +166,21 @@ function describeState(s: ClientState): string {
       return `${SERVER_NAME} configured, differently from this Cairn's entry (cairn setup ${s.client} --force replaces it)`;
     case 'invalid':
       return `unreadable: ${s.detail ?? ''}`;
+  }
+}
+
+/** Asks a yes/no question on the terminal; no when stdin is not a terminal, or on no answer. */
+async function confirm(question: string): Promise<boolean> {
+  if (!process.stdin.isTTY) return false;
+  const rl = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    const answer = await new Promise<string>((resolve) => {
+      rl.once('close', () => resolve(''));
+      rl.question(visible(question), resolve);
+    });
+    return /^y(es)?$/i.test(answer.trim());
+  } finally {
+    rl.close();
   }
 }
 
