@@ -246,7 +246,9 @@ export class FileReader {
     const v: FileView = {};
     try {
       const st = fs.lstatSync(abs);
-      if (!st.isFile()) v.stale = 'deleted';
+      // A file given a second name since indexing may now be a refused file's (`ln .env a.ts`):
+      // discovery no longer reads it, so neither does a preview.
+      if (!st.isFile() || st.nlink > 1) v.stale = 'deleted';
       else {
         const sameStat = st.size === file.size && Math.floor(st.mtimeMs) === Math.floor(file.mtimeMs);
         if (sameStat) {
