@@ -312,7 +312,9 @@ export class FileReader {
     if (this.whole.has(relPath)) return this.whole.get(relPath);
     let bytes: Buffer | undefined;
     try {
-      bytes = readRegularSync(path.join(this.root, relPath));
+      const abs = path.join(this.root, relPath);
+      // As in `view`: a file with a second name may now be a refused file's; it is not read.
+      bytes = fs.lstatSync(abs).nlink > 1 ? undefined : readRegularSync(abs);
     } catch {
       bytes = undefined;
     }
