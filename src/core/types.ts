@@ -31,6 +31,7 @@ export type SkipReason =
   | 'unreadable' // permission denied, I/O error
   | 'vanished' // disappeared between listing and reading
   | 'symlink' // symbolic links are never followed
+  | 'hard-link' // a file with more than one name: another may be a refused file (`.env`)
   | 'not-a-file'; // a directory, socket, fifo... where a file was expected
 
 export interface SkippedFile {

@@ -246,7 +246,9 @@ export class FileReader {
     const v: FileView = {};
     try {
       const st = fs.lstatSync(abs);
-      if (!st.isFile()) v.stale = 'deleted';
+      // A file given a second name since indexing may now be a refused file's (`ln .env a.ts`):
+      // discovery no longer reads it, so neither does a preview.
+      if (!st.isFile() || st.nlink > 1) v.stale = 'deleted';
       else {
         const sameStat = st.size === file.size && Math.floor(st.mtimeMs) === Math.floor(file.mtimeMs);
         if (sameStat) {
@@ -310,7 +312,9 @@ export class FileReader {
     if (this.whole.has(relPath)) return this.whole.get(relPath);
     let bytes: Buffer | undefined;
     try {
-      bytes = readRegularSync(path.join(this.root, relPath));
+      const abs = path.join(this.root, relPath);
+      // As in `view`: a file with a second name may now be a refused file's; it is not read.
+      bytes = fs.lstatSync(abs).nlink > 1 ? undefined : readRegularSync(abs);
     } catch {
       bytes = undefined;
     }
