@@ -9,7 +9,7 @@ import type { FieldName, FieldParams } from './index/fields';
 
 export type * from './search/types';
 export type * from './pack/types';
-export type { Diagnostic, SkippedFile, ChunkStrategy, Chunk, ChunkKind, NestedDefinition, Span } from './types';
+export type { Diagnostic, SkippedFile, SkipReason, ChunkStrategy, Chunk, ChunkKind, NestedDefinition, Span } from './types';
 
 /**
  * Why a file is neither indexed nor served (`checkEligibility` in `core/discovery`): a skip

@@ -2,7 +2,7 @@
 // chunk counts, "updated 2 min ago", languages, and skipped files grouped by reason (expandable
 // to the paths), and the agents' use of Cairn's tools (the store's usage.json, read
 // asynchronously). Relative times are redrawn every 30 s while the view is visible.
-import type { IndexStatus } from '../../core/api';
+import type { IndexStatus, SkipReason } from '../../core/api';
 import * as vscode from 'vscode';
 
 import { compactCount, describeEconomy, economyShare, onUsageWritten, readUsage, spanEconomy, usageAllowedByEnv, usageTotals, type ToolUsage, type UsageRead } from '../../tools/usage';
@@ -32,7 +32,8 @@ const STATE_ICONS: Record<FolderState['kind'], [string, string?]> = {
   error: ['error', 'list.errorForeground'],
 };
 
-const REASON_LABELS: Record<string, string> = {
+/** Every skip reason has a label: a reason added to the engine fails the typecheck until it has one. */
+const REASON_LABELS: Record<SkipReason, string> = {
   'secret-name': 'Secret-looking names',
   'too-large': 'Too large',
   binary: 'Binary',
@@ -40,6 +41,7 @@ const REASON_LABELS: Record<string, string> = {
   unreadable: 'Unreadable',
   vanished: 'Deleted while reading',
   symlink: 'Symbolic links',
+  'hard-link': 'Hard links (a file with several names)',
   'not-a-file': 'Not regular files',
 };
 
@@ -246,7 +248,7 @@ export class IndexTreeProvider implements vscode.TreeDataProvider<IndexNode>, vs
         return item;
       }
       case 'reason': {
-        const item = new vscode.TreeItem(REASON_LABELS[node.reason] ?? node.reason, Collapsed);
+        const item = new vscode.TreeItem(REASON_LABELS[node.reason as SkipReason] ?? node.reason, Collapsed);
         item.id = `${node.folderUri}:reason:${node.reason}`;
         item.description = formatNumber(node.paths.length);
         item.iconPath = new vscode.ThemeIcon(node.reason === 'secret-name' ? 'lock' : node.reason === 'too-large' ? 'file-binary' : 'circle-slash');
@@ -277,7 +279,7 @@ export class IndexTreeProvider implements vscode.TreeDataProvider<IndexNode>, vs
         item.iconPath = vscode.ThemeIcon.File;
         const detail = skipDetail(node.detail);
         item.description = detail;
-        item.tooltip = `${node.path}: ${REASON_LABELS[node.reason] ?? node.reason}${detail ? ` (${detail})` : ''}`;
+        item.tooltip = `${node.path}: ${REASON_LABELS[node.reason as SkipReason] ?? node.reason}${detail ? ` (${detail})` : ''}`;
         return item;
       }
     }
