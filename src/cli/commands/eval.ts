@@ -7,6 +7,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { GitError } from '../../core/eval/git';
+import { readRegularSync } from '../../core/fsRead';
 import { DEFAULT_EVAL_BUDGET, DEFAULT_MAX_CASES, runEvaluation, type EvalProgress } from '../../core/eval/runner';
 import { formatSummary, formatTable } from '../../core/eval/table';
 import { SYSTEM_KINDS, type SystemKind } from '../../core/eval/types';
@@ -62,7 +63,7 @@ function readVariants(values: OptionValues): EvalVariant[] {
     if (typeof values.config === 'string') {
       let json: unknown;
       try {
-        json = JSON.parse(fs.readFileSync(values.config, 'utf8'));
+        json = JSON.parse(readRegularSync(values.config, { followLinks: true }).toString('utf8'));
       } catch (e) {
         throw new CliError('bad-config', `cannot read ${values.config}: ${e instanceof Error ? e.message : String(e)}`);
       }

@@ -8,9 +8,9 @@
 //
 // Other top-level keys are left to other features. An invalid file is reported and ignored as a
 // whole: remote access is never switched on by a guess.
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { z } from 'zod';
+import { readRegularSync } from '../fsRead';
 import { diagnostic, errorText, type RegistryDiagnostic } from './diagnostics';
 import type { RemoteSourceConfig } from './types';
 
@@ -43,7 +43,8 @@ export function loadRegistryConfig(root: string): { config: RegistryConfig; diag
   const shown = CONFIG_FILE.split(path.sep).join('/');
   let text: string;
   try {
-    text = fs.readFileSync(file, 'utf8');
+    // Not blocking: a FIFO put in its place is refused, not waited on.
+    text = readRegularSync(file, { followLinks: true }).toString('utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { config: { remotes: [] }, diagnostics: [] };
     return { config: { remotes: [] }, diagnostics: [diagnostic('invalid-config', 'error', `cannot read ${shown}: ${errorText(error)}`, { path: shown })] };
