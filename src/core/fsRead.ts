@@ -119,16 +119,17 @@ export function ensureDirectoryInside(root: string, dir: string): string {
  * Reads files of one root by root-relative path, never through a component that leads out of
  * it. O_NOFOLLOW guards only the last component: a folder of the root replaced by a link to a
  * folder elsewhere would otherwise serve that folder's files. So the file's folder must resolve
- * (realpath) inside the root's real path before the open (checked once per folder and reader),
- * the file is opened with O_NOFOLLOW, and after the open its folder must still resolve inside
- * the root and the path must still name the opened file (same dev/ino): a folder swapped between
- * the check and the open is caught there. A link to another folder of the root is followed, as
- * before. One reader serves one query; the next query's reader sees a folder swapped since.
+ * (realpath) inside the root's real path before the open, which also notes which folder that
+ * is (dev/ino; both once per folder and reader); the file is opened with O_NOFOLLOW; and after
+ * the open the path's folder must still be that folder and the path must still name the opened
+ * file (dev/ino): a folder swapped between the check and the open is caught there, for two stats
+ * an open rather than a realpath. A link to another folder of the root is followed, as before.
+ * One reader serves one query; the next query's reader sees a folder swapped since.
  */
 export class RootReader {
   private realRoot: string | undefined;
-  /** Folder (root-relative, POSIX) -> it resolves inside the root. */
-  private readonly folders = new Map<string, boolean>();
+  /** Folder (root-relative, POSIX; '' the root) -> its identity when it resolves inside the root. */
+  private readonly folders = new Map<string, { dev: number; ino: number } | null>();
 
   constructor(readonly root: string) {}
 
@@ -144,18 +145,19 @@ export class RootReader {
   /** lstat of a file of the root; OutsideRootError when its folder resolves outside the root. */
   lstatSync(relPath: string): fs.Stats {
     const abs = this.absolute(relPath);
-    this.checkFolder(relPath, abs);
+    this.folderOf(relPath, abs);
     return fs.lstatSync(abs);
   }
 
   /** An open descriptor of a regular file of the root (see the class); the caller closes it. */
   openSync(relPath: string): { fd: number; stats: fs.Stats } {
     const abs = this.absolute(relPath);
-    this.checkFolder(relPath, abs);
+    const folder = this.folderOf(relPath, abs);
     const opened = openRegularSync(abs);
     try {
-      const now = fs.lstatSync(abs, { throwIfNoEntry: false });
-      if (!this.resolvesInside(path.dirname(abs)) || !now || now.dev !== opened.stats.dev || now.ino !== opened.stats.ino) {
+      const folderNow = fs.statSync(path.dirname(abs), { throwIfNoEntry: false });
+      const fileNow = fs.lstatSync(abs, { throwIfNoEntry: false });
+      if (folderNow?.dev !== folder.dev || folderNow.ino !== folder.ino || fileNow?.dev !== opened.stats.dev || fileNow.ino !== opened.stats.ino) {
         throw new OutsideRootError(`${relPath} was reached through a folder that changed while it was opened; not read`);
       }
       return opened;
@@ -175,24 +177,26 @@ export class RootReader {
     }
   }
 
-  private checkFolder(relPath: string, abs: string): void {
+  /** The identity of a file's folder, checked to resolve inside the root. */
+  private folderOf(relPath: string, abs: string): { dev: number; ino: number } {
     const slash = relPath.lastIndexOf('/');
-    if (slash < 0) return;
-    const folder = relPath.slice(0, slash);
-    let inside = this.folders.get(folder);
-    if (inside === undefined) this.folders.set(folder, (inside = this.resolvesInside(path.dirname(abs))));
-    if (!inside) throw new OutsideRootError(`${relPath}: its folder is a link to outside the root, which is not followed`);
+    const key = slash < 0 ? '' : relPath.slice(0, slash);
+    let folder = this.folders.get(key);
+    if (folder === undefined) this.folders.set(key, (folder = this.identityInside(path.dirname(abs))));
+    if (!folder) throw new OutsideRootError(`${relPath}: its folder is a link to outside the root, which is not followed`);
+    return folder;
   }
 
-  /** Whether a folder's real path lies in the root's; false when it does not exist. */
-  private resolvesInside(folder: string): boolean {
-    this.realRoot ??= fs.realpathSync.native(this.root);
-    let real: string;
+  /** A folder's dev/ino when its real path lies in the root's; null when not (or it does not exist). */
+  private identityInside(folder: string): { dev: number; ino: number } | null {
     try {
-      real = fs.realpathSync.native(folder);
+      this.realRoot ??= fs.realpathSync.native(this.root);
+      const real = fs.realpathSync.native(folder);
+      if (!isInside(this.realRoot, real)) return null;
+      const stats = fs.statSync(real);
+      return { dev: stats.dev, ino: stats.ino };
     } catch {
-      return false;
+      return null;
     }
-    return isInside(this.realRoot, real);
   }
 }
