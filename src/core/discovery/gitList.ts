@@ -17,6 +17,9 @@ export const GIT_MODE_SUBMODULE = '160000';
 /** Past this many characters of pathspecs, list everything and filter in memory (command-line limits). */
 const MAX_PATHSPEC_CHARS = 16_000;
 
+/** How long the untracked listing may run past the tracked one before its ignore files are probed. */
+const PROBE_AFTER_MS = 200;
+
 interface GitRun {
   code: number;
   stdout: Buffer;
@@ -77,13 +80,15 @@ export async function listWithGit(root: string, only?: readonly string[], signal
   const stopUntracked = new AbortController();
   const untrackedRun = runGit(root, [...base, '--others', '--exclude-standard', ...pathspecs], signal ? AbortSignal.any([signal, stopUntracked.signal]) : stopUntracked.signal);
   const tracked = await runGit(root, [...base, '--cached', '--stage', ...pathspecs], signal);
-  if (tracked.code === 0 && hasSpecialIgnoreFile(root, splitNul(tracked.stdout))) {
+  // Only a listing still running can be blocked on a FIFO: most end before a probe would.
+  let untracked = await Promise.race([untrackedRun, new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), PROBE_AFTER_MS).unref())]);
+  if (!untracked && tracked.code === 0 && hasSpecialIgnoreFile(root, splitNul(tracked.stdout))) {
     // git would block forever opening it: the walk lists the tree instead, and reports the file.
     stopUntracked.abort();
     await untrackedRun;
     return undefined;
   }
-  const untracked = await untrackedRun;
+  untracked ??= await untrackedRun;
   if (tracked.code !== 0 || untracked.code !== 0) return undefined;
 
   const modes = new Map<string, string>();
@@ -108,9 +113,9 @@ export async function listWithGit(root: string, only?: readonly string[], signal
 /**
  * Whether an ignore file git reads for the untracked listing is a FIFO, socket or device: git
  * opens `.gitignore` and `info/exclude` blocking, so one FIFO would hang it (and the writer
- * lock held meanwhile). Probed where git reads them: the root and the folders above it up to
- * the work tree's top, and every folder holding a tracked file (run while git lists). A FIFO in
- * a folder holding only untracked files is not seen here.
+ * lock held meanwhile). Probed once the listing runs long, where git reads them: the root and
+ * the folders above it up to the work tree's top, and every folder holding a tracked file. A
+ * FIFO in a folder holding only untracked files is not seen here.
  */
 function hasSpecialIgnoreFile(root: string, trackedRecords: readonly string[]): boolean {
   const folders = new Set<string>();
