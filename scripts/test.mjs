@@ -4,6 +4,9 @@
 //   node scripts/test.mjs             every stage: unit, e2e, vscode, package
 //   node scripts/test.mjs unit e2e    only those stages
 //
+// Before any stage: eslint over the tree and the webview's typecheck; compiling the tests is
+// the typecheck of src/ and test/. Any of them failing fails the run with no test started.
+//
 // Stages:
 //   unit    mocha in plain Node over the engine (compiled by tsc into out/)
 //   e2e     mocha driving the real `cairn` CLI and MCP server as child processes (needs dist/)
@@ -59,7 +62,11 @@ let crashed = false;
 async function step(title, cmd, args) {
   console.log(`\n▶ ${title}`);
   const r = await run(cmd, args);
-  if (r.code !== 0) { console.error(`✘ ${title} exited with ${r.code}`); crashed = true; }
+  if (r.code !== 0) {
+    console.error(`✘ ${title} exited with ${r.code}`);
+    crashed = true;
+    failures.push({ stage: title, report: r.output.trimEnd().split('\n').slice(-40).join('\n') || `exited with ${r.code}` });
+  }
   return r;
 }
 
@@ -70,6 +77,12 @@ async function mochaStage(name, glob, extra = []) {
   if (c.failed) failures.push({ stage: name, report: failureReport(r.output) || `mocha exited with ${r.code}` });
   add(c);
 }
+
+// Checks first: a lint error or a type error anywhere (the webview has its own tsconfig) fails
+// the run before any test starts, so what ARCHITECTURE.md says lint enforces is enforced here.
+// `compile tests` below is the typecheck of src/ and test/ (tsc stops on a type error).
+await step('lint (eslint)', bin('eslint'), ['.']);
+await step('typecheck webview (tsc)', bin('tsc'), ['-p', 'src/webview', '--noEmit']);
 
 const needsBuild = stages.some((s) => s === 'e2e' || s === 'vscode' || s === 'package');
 if (needsBuild) {

@@ -1,6 +1,6 @@
 // Human-readable rendering shared by commands.
 import type { FileHit, SearchHit } from '../core/api';
-import type { Output } from './output';
+import { visible, type Output } from './output';
 
 export function formatBytes(n: number): string {
   if (n < 1024) return `${n} B`;
@@ -53,7 +53,7 @@ export class ProgressLine {
     const now = Date.now();
     if (now - this.last < 80) return;
     this.last = now;
-    this.stream.write(`\r\x1b[2K${text.slice(0, (this.stream.columns ?? 80) - 1)}`);
+    this.stream.write(`\r\x1b[2K${visible(text).slice(0, (this.stream.columns ?? 80) - 1)}`);
     this.shown = true;
   }
 

@@ -39,9 +39,17 @@ export class Output {
     return this.stdout.isTTY === true;
   }
 
-  /** One line of text on stdout; control characters a file name or a file's text holds are shown, not obeyed. */
+  /**
+   * One line of text on stdout; control and bidirectional formatting characters a file name or a
+   * file's text holds (a line feed included) are shown, not obeyed.
+   */
   line(text: string): void {
     if (!this.closed) this.stdout.write(`${visible(text)}\n`);
+  }
+
+  /** Text of several lines on stdout (a file's content, a Markdown pack), each shown as `line` would. */
+  block(text: string): void {
+    if (!this.closed) this.stdout.write(`${visibleBlock(text)}\n`);
   }
 
   /** One JSON value as a line on stdout (JSON escapes control characters itself). */
@@ -56,7 +64,9 @@ export class Output {
 
   /** A failure: `{"error":{"code","message"}}` with --json, `cairn: message` otherwise. */
   error(code: string, message: string, prefix = 'cairn'): void {
-    this.note(this.json ? JSON.stringify({ error: { code, message } }) : `${prefix}: ${message}`);
+    // JSON escapes control characters itself, and a `\u{…}` inside a JSON string would break it.
+    if (this.json) this.stderr.write(`${JSON.stringify({ error: { code, message } })}\n`);
+    else this.note(`${prefix}: ${message}`);
   }
 
   /** Waits until stdout can take more (or is gone), so large outputs do not pile up in memory. */
@@ -72,15 +82,35 @@ export class Output {
   }
 }
 
-// C0 controls but tab and newline, DEL, and the C1 controls (U+009B is a one-character CSI).
+// What a terminal would act on instead of showing: the C0 controls but tab (a line feed or a
+// carriage return in a file name can forge another `path:line` row), DEL, the C1 controls
+// (U+009B is a one-character CSI), and the bidirectional formatting characters (U+202E can make
+// `txt.exe` read as `exe.txt`): embeddings and overrides U+202A–U+202E, isolates U+2066–U+2069,
+// the marks U+200E, U+200F and U+061C. Tab is left as it is: code is indented with it, and it
+// moves the cursor along the line only.
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
-const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+const SHOWN_ESCAPED = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+// eslint-disable-next-line no-control-regex -- the same, but line feeds separate the lines of a block
+const SHOWN_ESCAPED_IN_BLOCK = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+function escapeOne(c: string): string {
+  const code = c.charCodeAt(0);
+  if (c === '\n') return '\\n';
+  if (c === '\r') return '\\r';
+  return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u{${code.toString(16).toUpperCase()}}`;
+}
 
 /**
- * `text` with every control character a terminal would act on written as `\x1b`-style text:
- * a file named `ESC[31m…` or holding `ESC]0;…BEL` cannot recolour or retitle the terminal. A
- * carriage return could overwrite a line, so it is shown too.
+ * `text` as one line a terminal shows rather than obeys: every control and bidirectional
+ * formatting character written out (`\x1b`, `\n`, `\u{202E}`), so a file named `ESC[31m…`,
+ * holding `ESC]0;…BEL`, or with a line feed or U+202E in its name cannot recolour or retitle the
+ * terminal, forge a row, or reorder what is shown.
  */
 export function visible(text: string): string {
-  return text.replace(CONTROL, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+  return text.replace(SHOWN_ESCAPED, escapeOne);
+}
+
+/** `visible` for a block of lines: the line feeds between them stay. */
+export function visibleBlock(text: string): string {
+  return text.replace(SHOWN_ESCAPED_IN_BLOCK, escapeOne);
 }

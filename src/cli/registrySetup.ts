@@ -1,6 +1,7 @@
 // What the registry commands (context, annotate, annotations) share: the root, where the cache
-// lives, which remotes are on (none unless .agent-context/config.json or $CAIRN_REGISTRY_REMOTE
-// says so), and how diagnostics are printed for people.
+// lives, which remotes are on (none unless $CAIRN_REGISTRY_REMOTE names them, or the user trusts
+// the repository's .agent-context/config.json with $CAIRN_REGISTRY_TRUST_REPO=1), and how
+// diagnostics are printed for people.
 import * as path from 'node:path';
 import { ContextRegistry, loadRegistryConfig, type RegistryDiagnostic, type RemoteSourceConfig } from '../core/registry';
 import type { OptionSpec, OptionValues } from './args';
@@ -15,6 +16,12 @@ export const REGISTRY_ROOT_OPTION: Record<string, OptionSpec> = {
 /** Comma- or space-separated registry URLs; when set, they replace the config file's remotes. */
 export const REMOTE_ENV = 'CAIRN_REGISTRY_REMOTE';
 
+/**
+ * `1`: the user trusts the repository's .agent-context/config.json, so its remotes are contacted
+ * and a registryDir outside the root is served. A setting of the user's, never of the repository.
+ */
+export const TRUST_ENV = 'CAIRN_REGISTRY_TRUST_REPO';
+
 export interface OpenedRegistry {
   registry: ContextRegistry;
   root: string;
@@ -24,11 +31,12 @@ export interface OpenedRegistry {
 
 export function openRegistry(values: OptionValues): OpenedRegistry {
   const root = resolveRoot(values);
-  const { config, diagnostics } = loadRegistryConfig(root);
+  const remotes = remotesFromEnv();
+  const { config, diagnostics } = loadRegistryConfig(root, { ...(remotes ? { remotes } : {}), trustRepository: process.env[TRUST_ENV]?.trim() === '1' });
   const registry = new ContextRegistry({
     root,
     cacheDir: path.join(resolveStoreDir(root), 'registry-cache'),
-    remote: remotesFromEnv() ?? config.remotes,
+    remote: config.remotes,
     ...(config.registryDir ? { registryDir: config.registryDir } : {}),
     ...(config.repository ? { repository: config.repository } : {}),
   });

@@ -1,7 +1,7 @@
 // The engine's API as front ends see it: the plain, serialisable data they pass in and get
 // back (the CLI, the MCP server and the extension's RPC all carry these). Declared here once;
 // the modules that implement them import from here, never the other way round.
-import type { Diagnostic, SkippedFile, ChunkStrategy } from './types';
+import type { Diagnostic, SkippedFile, SkipReason, ChunkStrategy } from './types';
 import type { DiscoveryOptions } from './discovery/options';
 import type { ChunkingPolicy } from './chunking/policy';
 import type { RankingParams } from './search/types';
@@ -10,6 +10,26 @@ import type { FieldName, FieldParams } from './index/fields';
 export type * from './search/types';
 export type * from './pack/types';
 export type { Diagnostic, SkippedFile, ChunkStrategy, Chunk, ChunkKind, NestedDefinition, Span } from './types';
+
+/**
+ * Why a file is neither indexed nor served (`checkEligibility` in `core/discovery`): a skip
+ * reason of discovery's reader, or a reason found before reading — the path lies outside the
+ * root, names nothing, is ignored by `.gitignore` or the extra ignore files, lies in a pruned
+ * folder, falls outside the include/exclude globs, or its name is not on the allow-list.
+ */
+export type RefusalReason = SkipReason | 'outside-root' | 'missing' | 'ignored' | 'excluded-dir' | 'excluded-glob' | 'not-allowed';
+
+export interface Refusal {
+  /** The path as asked (relative POSIX form when it could be normalised). */
+  path: string;
+  reason: RefusalReason;
+  detail?: string;
+  /** One sentence for the caller: what was refused and why. */
+  message: string;
+}
+
+/** Discovery's decision for one path: indexed and served, or refused with its reason. */
+export type Eligibility = { eligible: true; path: string; size: number; mtimeMs: number } | { eligible: false; path: string; refusal: Refusal };
 
 export interface EngineOptions {
   /** Absolute path of the folder to index. */

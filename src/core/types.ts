@@ -31,6 +31,7 @@ export type SkipReason =
   | 'unreadable' // permission denied, I/O error
   | 'vanished' // disappeared between listing and reading
   | 'symlink' // symbolic links are never followed
+  | 'hard-link' // a file with more than one name: another may be a refused file (`.env`)
   | 'not-a-file'; // a directory, socket, fifo... where a file was expected
 
 export interface SkippedFile {
@@ -39,11 +40,24 @@ export interface SkippedFile {
   detail?: string;
 }
 
-export interface DiscoveredFile {
-  /** POSIX path relative to the root. */
-  path: string;
+/**
+ * What lstat says about a file version, as git's index records it: a refresh trusts a file to
+ * be unchanged only when all of it matches. Size and mtime alone miss a same-size rewrite whose
+ * mtime was put back (`touch -d`, editors and build tools that preserve it); ctime cannot be set
+ * back, and inode and device change when another file is renamed over this one. Inode and
+ * device are numbers as Node gives them (above 2^53 they lose precision, the same way each time).
+ */
+export interface FileStat {
   size: number;
   mtimeMs: number;
+  ctimeMs: number;
+  ino: number;
+  dev: number;
+}
+
+export interface DiscoveredFile extends FileStat {
+  /** POSIX path relative to the root. */
+  path: string;
 }
 
 export interface DiscoveryResult {
@@ -165,6 +179,20 @@ export interface FileOccurrences {
 
 export type ChunkStrategy = 'ast' | 'lines';
 
+/** The terms of a file's chunks and their field frequencies, as the index stores them (built by `FileAnalyzer`). */
+export interface FileAnalysis {
+  /** Distinct terms of the file. */
+  terms: string[];
+  /** Chunk `d` owns entries `docStarts[d] .. docStarts[d+1]-1` of termRefs. */
+  docStarts: Uint32Array;
+  /** Index into `terms` of each (chunk, term) entry. */
+  termRefs: Uint32Array;
+  /** FIELD_COUNT field frequencies per (chunk, term) entry. */
+  tfs: Uint16Array;
+  /** FIELD_COUNT token counts per chunk. */
+  fieldLengths: Uint16Array;
+}
+
 /** Result of chunking one file. */
 export interface FileChunks {
   path: string;
@@ -177,5 +205,5 @@ export interface FileChunks {
   /** Where names occur as code, from the AST chunker (absent for line chunks). */
   occurrences?: FileOccurrences;
   /** The chunks analysed for the index (terms and frequencies), when the chunker was asked to. */
-  analysis?: import('./index/fields').FileAnalysis;
+  analysis?: FileAnalysis;
 }

@@ -1,9 +1,10 @@
 // read_span: the current text of `path:start-end` from the working tree (not from the index, so
-// it is what an edit would change), confined to the root and clamped to a line and token budget.
-import * as fs from 'node:fs';
-import { NotRegularFileError, openRegularSync } from '../core/fsRead';
+// it is what an edit would change), clamped to a line and token budget. Only a file discovery
+// would index is served (`readEligibleFile`): what the index refuses, read_span refuses too.
+import type { EngineOptions } from '../core/api';
+import { readEligibleFile } from '../core/discovery';
 import { estimateTokens } from '../core/pack/markdown';
-import { describeFsError, resolveInsideRoot } from './confine';
+import { normaliseRequestedPath } from './confine';
 import { ToolError } from './errors';
 
 export interface SpanRef {
@@ -11,10 +12,6 @@ export interface SpanRef {
   startLine?: number;
   endLine?: number;
 }
-
-/** Larger files are refused: a span tool is for reading code, not for dumping data files. */
-export const MAX_FILE_BYTES = 8 * 1024 * 1024;
-const BINARY_SNIFF_BYTES = 8000;
 
 /**
  * `path:start-end`, `path:line`, `path#L10-L20` / `path#L10`, or a bare path. The path part may
@@ -54,18 +51,23 @@ export interface SpanText {
   notes: string[];
 }
 
-/** Reads the span from the working tree. Throws ToolError for anything the caller can fix. */
-export function readSpan(root: string, ref: SpanRef, limits: SpanLimits): SpanText {
-  const file = resolveInsideRoot(root, ref.path);
-  const fileText = readTextFile(file.realPath, file.relPath);
-  const lines = splitLines(fileText.text);
+/**
+ * Reads the span from the working tree. Throws ToolError for anything the caller can fix,
+ * including a file discovery refuses (with its reason). `discovery` is the index's options.
+ */
+export async function readSpan(root: string, ref: SpanRef, limits: SpanLimits, discovery: EngineOptions['discovery'] = {}): Promise<SpanText> {
+  const relPath = normaliseRequestedPath(ref.path, root);
+  const read = await readEligibleFile(root, relPath, discovery);
+  if ('refusal' in read) throw new ToolError(read.refusal.message);
+  const { doc } = read;
+  const lines = splitLines(doc.text);
   const total = lines.length;
   const notes: string[] = [];
-  if (total === 0) throw new ToolError(`${file.relPath} is empty`);
+  if (total === 0) throw new ToolError(`${doc.path} is empty`);
 
   const start = ref.startLine ?? 1;
   if (ref.endLine !== undefined && ref.endLine < start) throw new ToolError(`endLine ${ref.endLine} is before startLine ${start}`);
-  if (start > total) throw new ToolError(`startLine ${start} is past the end of ${file.relPath}, which has ${total} lines`);
+  if (start > total) throw new ToolError(`startLine ${start} is past the end of ${doc.path}, which has ${total} lines`);
   let end = ref.endLine ?? total;
   if (end > total) {
     if (ref.endLine !== undefined) notes.push(`endLine ${ref.endLine} is past the end of the file; clamped to its last line, ${total}`);
@@ -93,33 +95,7 @@ export function readSpan(root: string, ref: SpanRef, limits: SpanLimits): SpanTe
     const limit = shownEnd < end ? `maxTokens=${limits.maxTokens} (about ${estimateTokens(out.join('\n'))} tokens returned)` : `maxLines=${limits.maxLines}`;
     notes.push(`cut to fit ${limit}: returned lines ${start}-${shownEnd} of the ${start}-${requestedEnd} asked for; continue with startLine=${shownEnd + 1}`);
   }
-  return { path: file.relPath, startLine: start, endLine: shownEnd, totalLines: total, fileBytes: fileText.bytes, lines: out, notes };
-}
-
-function readTextFile(realPath: string, relPath: string): { text: string; bytes: number } {
-  let opened: { fd: number; stats: fs.Stats };
-  try {
-    // The path is already resolved; refusing a link here catches one swapped in since, and a
-    // named pipe is refused without waiting for a writer.
-    opened = openRegularSync(realPath);
-  } catch (e) {
-    if (e instanceof NotRegularFileError) throw new ToolError(`${relPath} is a ${e.kind}, not a file`);
-    throw new ToolError(describeFsError(e, relPath));
-  }
-  const { fd, stats } = opened;
-  try {
-    if (stats.size > MAX_FILE_BYTES) throw new ToolError(`${relPath} is ${stats.size} bytes, more than the ${MAX_FILE_BYTES} bytes read_span reads`);
-    const bytes = fs.readFileSync(fd);
-    if (bytes.subarray(0, BINARY_SNIFF_BYTES).includes(0)) throw new ToolError(`${relPath} is a binary file; read_span returns text only`);
-    let text = bytes.toString('utf8');
-    if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-    return { text, bytes: bytes.length };
-  } catch (e) {
-    if (e instanceof ToolError) throw e;
-    throw new ToolError(describeFsError(e, relPath));
-  } finally {
-    fs.closeSync(fd);
-  }
+  return { path: doc.path, startLine: start, endLine: shownEnd, totalLines: total, fileBytes: doc.size, lines: out, notes };
 }
 
 /** Lines as editors number them: a final newline does not start another line. */

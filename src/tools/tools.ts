@@ -2,12 +2,13 @@
 // model), zod input schema, JSON Schema, and handler. The MCP server registers them; a VS Code
 // language-model-tools adapter can reuse `toolSpecs` and `runTool` unchanged. Handlers are a
 // thin layer over the engine and the context registry and never touch the SDK.
-import type { ContextPack, FileSearchResponse, GuidanceEntry, IndexStatus, PackOptions, ReferenceOptions, ReferencesResponse, RefreshMode, SearchHit, SearchOptions, SearchResponse, SourcedReferencesResponse, SymbolOptions, SymbolResponse } from '../core/api';
+import type { ContextPack, EngineOptions, Eligibility, FileSearchResponse, SkippedFile, GuidanceEntry, IndexStatus, PackOptions, ReferenceOptions, ReferencesResponse, RefreshMode, SearchHit, SearchOptions, SearchResponse, SourcedReferencesResponse, SymbolOptions, SymbolResponse } from '../core/api';
 import { z } from 'zod/v4';
 
 import { ADVISORY_NOTICE, type ContextRegistry } from '../core/registry';
 import { registryGuidance } from '../core/pack/guidance';
 import { renderPackMarkdown } from '../core/pack/markdown';
+import { checkEligibility, refusalOfSkip } from '../core/discovery';
 import { normaliseRequestedPath } from './confine';
 import { ToolError } from './errors';
 import type { FreshnessPolicy, FreshnessState } from '../core/api';
@@ -43,6 +44,8 @@ export interface ToolDeps {
   now?: () => number;
   /** Local tool-use counters (usage.ts); absent when the user turned them off. */
   usage?: UsageRecorder;
+  /** The index's discovery options (default: Cairn's defaults): read_span serves only what they admit. */
+  discovery?: EngineOptions['discovery'];
 }
 
 export interface ToolResult {
@@ -433,7 +436,7 @@ const readSpanTool = defineTool({
   title: 'Read a span of a file',
   description: [
     'Returns the current text of a file span from the working tree, with line numbers: pass span "src/app.ts:40-80" (also "path:40" or "path#L40-L80"), or path with optional startLine/endLine.',
-    'Paths are relative to the workspace root; absolute paths, "..", and links leading outside the root are refused, as are secret-looking files (.env, keys). Long spans are cut to maxLines/maxTokens and the answer says where to continue.',
+    'Paths are relative to the workspace root; absolute paths and ".." are refused, and only files the index would hold are served: ignored, secret-looking (.env, keys), oversized and binary files, symbolic and hard links are refused with the reason. Long spans are cut to maxLines/maxTokens and the answer says where to continue.',
     'Read the spans other tools return instead of whole files: a span costs its lines, a whole file all of them (at most 300 lines and 6,000 tokens by default).',
   ].join(' '),
   input: z
@@ -449,7 +452,7 @@ const readSpanTool = defineTool({
     .strict(),
   annotations: { readOnlyHint: true, openWorldHint: false },
   async run(a, deps) {
-    const span = readSpan(deps.root, spanRefOf(a), { maxLines: a.maxLines, maxTokens: a.maxTokens });
+    const span = await readSpan(deps.root, spanRefOf(a), { maxLines: a.maxLines, maxTokens: a.maxTokens }, deps.discovery);
     return serving(text(renderSpan(span, a.lineNumbers)), { results: 1, read: { path: span.path, startLine: span.startLine, endLine: span.endLine, fileBytes: span.fileBytes } });
   },
 });
@@ -559,12 +562,14 @@ const refreshIndexTool = defineTool({
     const only = a.paths?.map((p) => normaliseRequestedPath(p, deps.root));
     const state = await deps.freshness.refreshNow(only);
     const subject = only ? `index (${only.join(', ')})` : 'index';
+    const refused = only ? await refusedFiles(deps, only, state.kind === 'refreshed' ? state.report.skipped : []) : [];
     switch (state.kind) {
       case 'refreshed': {
         const problems = state.report.diagnostics.filter((d) => d.severity !== 'info');
         return text(
           [
             describeRefresh(state.report, subject),
+            ...refused,
             ...problems.slice(0, 5).map((d) => `${d.severity}: ${d.path ? `${d.path}: ` : ''}${d.message}`),
             ...(problems.length > 5 ? [`… and ${problems.length - 5} more diagnostics`] : []),
           ].join('\n'),
@@ -577,6 +582,26 @@ const refreshIndexTool = defineTool({
     }
   },
 });
+
+/**
+ * The files among refresh_index's paths that the index refuses, one line each saying why, so a
+ * caller naming `.env` or an ignored file learns it was left out on purpose: discovery's
+ * decision for each path, and the refresh's own skips for what only reading reveals (binary,
+ * not UTF-8). Folders and deleted files are not reported: a folder's files follow discovery,
+ * a deleted file leaves the index.
+ */
+async function refusedFiles(deps: ToolDeps, only: readonly string[], skipped: readonly SkippedFile[]): Promise<string[]> {
+  const verdicts: Eligibility[] = await checkEligibility(deps.root, only, deps.discovery ?? {});
+  const skips = new Map(skipped.map((s) => [s.path, s]));
+  return verdicts.flatMap((v) => {
+    if (v.eligible) {
+      const skip = skips.get(v.path);
+      return skip ? [`not indexed: ${refusalOfSkip(skip).message}`] : [];
+    }
+    if (v.refusal.reason === 'missing' || (v.refusal.reason === 'not-a-file' && v.refusal.detail?.startsWith('directory'))) return [];
+    return [`not indexed: ${v.refusal.message}`];
+  });
+}
 
 /** Every tool, in the order clients list them. */
 export const toolSpecs: readonly ToolSpec[] = [searchCode, findSymbol, findReferences, getContextPack, readSpanTool, contextSearch, contextGet, indexStatus, refreshIndexTool];

@@ -178,7 +178,7 @@ describe('cairn context / annotate / annotations (bundled CLI)', function () {
     assert.match(human.stdout, /\(stale: revision\)/);
   });
 
-  it('remotes come from .agent-context/config.json or CAIRN_REGISTRY_REMOTE, and fall back to the cache', async () => {
+  it("remotes come from CAIRN_REGISTRY_REMOTE or a trusted repository's config, and fall back to the cache", async () => {
     const content = '# Remote doc\n';
     const files = [{ path: 'DOC.md', sha256: hashBytes(Buffer.from(content)), content }];
     const documentBody = JSON.stringify({
@@ -186,19 +186,28 @@ describe('cairn context / annotate / annotations (bundled CLI)', function () {
       sourceId: 'remote-src',
       entries: [{ id: 'remote/doc', title: 'Remote doc', packageVersion: '1', revision: 'a', language: 'go', trust: 'community', primary: 'DOC.md', files, contentHash: computeContentHash(files) }],
     });
-    const server = http.createServer((_req, res) => res.end(documentBody));
+    let requests = 0;
+    const server = http.createServer((_req, res) => {
+      requests++;
+      res.end(documentBody);
+    });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/registry.json`;
     try {
       write('.agent-context/config.json', JSON.stringify({ remotes: [{ url, timeoutMs: 3000, maxBytes: 100000 }] }));
-      const viaConfig = await cairn(['context', 'get', 'remote/doc', '--json']);
+      // The repository's file alone contacts no server, and says how to allow it.
+      const untrusted = await cairn(['context', 'search', 'remote']);
+      assert.equal(untrusted.code, 0, untrusted.stderr);
+      assert.equal(requests, 0, 'a cloned repository made cairn contact its server');
+      assert.match(untrusted.stderr, /^warning: \.agent-context\/config\.json: remotes ignored \(http:\/\/127\.0\.0\.1:\d+\/registry\.json\): .* CAIRN_REGISTRY_TRUST_REPO=1 .* \[config-ignored\]$/m);
+      const viaConfig = await cairn(['context', 'get', 'remote/doc', '--json'], { CAIRN_REGISTRY_TRUST_REPO: '1' });
       assert.equal(viaConfig.code, 0, viaConfig.stdout + viaConfig.stderr);
       assert.equal(fetchResult(viaConfig).files[0]?.content, content);
     } finally {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     }
-    const offline = fetchResult(await cairn(['context', 'get', 'remote/doc', '--json']));
+    const offline = fetchResult(await cairn(['context', 'get', 'remote/doc', '--json'], { CAIRN_REGISTRY_TRUST_REPO: '1' }));
     assert.equal(offline.ok, true);
     assert.equal(offline.provenance?.kind === 'remote' && offline.provenance.servedFromCache, true);
     assert.deepEqual(codesOf(offline.diagnostics), ['remote-fallback', 'remote-unreachable']);

@@ -142,6 +142,31 @@ describe('cairn index / search / symbol / status / export / pack (bundled CLI)',
     assert.equal((r.index as { files: number }).files, 7);
   });
 
+  it('search finds a same-size rewrite whose mtime was put back with touch -d, and not the old text', function () {
+    if (process.platform === 'win32') this.skip(); // no touch -d
+    const base = mkdtempSync(path.join(tmpdir(), 'cairn-touch-'));
+    try {
+      const root = path.join(base, 'root');
+      const ownStore = path.join(base, 'store');
+      mkdirSync(root);
+      const file = path.join(root, 'settings.ts');
+      // A build tool's fixed timestamp, before and after the rewrite.
+      const stamp = '2020-01-02T03:04:05';
+      writeFileSync(file, 'export const mode = "quokka";\n');
+      execFileSync('touch', ['-d', stamp, file]);
+      // Indexed once the file's change is old, as an edit made later would find it.
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 2200);
+      json(runCairn(['index', root, '--store', ownStore, '--json']));
+      writeFileSync(file, 'export const mode = "wombat";\n');
+      execFileSync('touch', ['-d', stamp, file]);
+      const found = (q: string): string[] =>
+        (json(runCairn(['search', q, '--root', root, '--store', ownStore, '--json'])).results as Array<{ path: string }>).map((h) => h.path);
+      assert.deepEqual({ wombat: found('wombat'), quokka: found('quokka') }, { wombat: ['settings.ts'], quokka: [] });
+    } finally {
+      rmSync(base, { recursive: true, force: true });
+    }
+  });
+
   it('search --provider ripgrep and hybrid answer in the same shape', () => {
     const rg = json(cairn('search', 'this.baseUrl + path', '--root', fixture, '--json', '--provider', 'ripgrep'));
     const hit = (rg.results as Array<Record<string, unknown>>)[0]!;

@@ -3,10 +3,47 @@
 // and gets its tools, and the failures (invalid JSON, a missing entry, a server that cannot
 // start) exit 1 and say why.
 import * as assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { CLI, runCairnAsync } from './cli';
+
+// Runs `argv` on a pseudo-terminal (Python's pty module), answering the first `[y/N]` question.
+const PTY_DRIVER = `
+import os, pty, select, sys
+answer, argv = sys.argv[1], sys.argv[2:]
+pid, fd = pty.fork()
+if pid == 0:
+    os.execv(argv[0], argv)
+out, answered = b'', False
+while True:
+    ready, _, _ = select.select([fd], [], [], 40)
+    if not ready:
+        break
+    try:
+        data = os.read(fd, 4096)
+    except OSError:
+        break
+    if not data:
+        break
+    out += data
+    if not answered and b'[y/N]' in out:
+        os.write(fd, (answer + '\\n').encode())
+        answered = True
+os.waitpid(pid, 0)
+sys.stdout.write(out.decode('utf8', 'replace'))
+`;
+
+function atTerminal(answer: string, argv: string[], env: NodeJS.ProcessEnv): Promise<{ output: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('python3', ['-c', PTY_DRIVER, answer, ...argv], { env });
+    let output = '';
+    child.stdout.on('data', (d: Buffer) => (output += d.toString()));
+    child.on('error', reject);
+    child.on('close', () => resolve({ output: output.replace(/\r\n/g, '\n') }));
+  });
+}
 
 describe('cairn setup (e2e)', function () {
   this.timeout(60_000);
@@ -89,11 +126,59 @@ describe('cairn setup (e2e)', function () {
     // The server itself still answers: the check tells a missing entry from a broken server.
     assert.match(none.stdout, /server: answered in \d+ ms/);
 
-    writeFileSync(path.join(root, '.mcp.json'), JSON.stringify({ mcpServers: { cairn: { command: path.join(root, 'no-such-node'), args: [] } } }));
+    writeFileSync(path.join(root, '.mcp.json'), JSON.stringify({ mcpServers: { cairn: { command: process.execPath, args: [CLI, 'mcp', '--no-such-option'] } } }));
     const broken = await runCairnAsync(['setup', '--check', 'claude-code', '--root', root], { env: env() });
     assert.equal(broken.code, 1);
     assert.match(broken.stdout, /differently from this Cairn's entry/);
-    assert.match(broken.stdout, /server: FAILED: could not start .*no-such-node/);
+    assert.match(broken.stdout, /server: FAILED: the server exited \(code 2\) before answering/);
+  });
+
+  it("--check does not run a command a cloned repository's .vscode/mcp.json names for cairn", async () => {
+    const marker = path.join(root, 'ran');
+    mkdirSync(path.join(root, '.vscode'));
+    writeFileSync(path.join(root, '.vscode', 'mcp.json'), JSON.stringify({ servers: { cairn: { type: 'stdio', command: 'sh', args: ['-c', `touch ${marker}`] } } }));
+    const r = await runCairnAsync(['setup', '--check', '--root', root], { env: env() });
+    assert.equal(r.code, 1, r.stdout + r.stderr);
+    assert.match(r.stdout, /^\.vscode\/mcp\.json: sh -c touch .*: not Cairn's entry \(its command is not this Cairn's node and cli\.js\); not run/m);
+    // This Cairn's own server is tested instead, and says so.
+    assert.match(r.stdout, /^server \(this Cairn's own entry\): .*cli\.js mcp/m);
+    assert.match(r.stdout, /server: answered in \d+ ms/);
+    assert.equal(existsSync(marker), false, 'the planted command ran');
+  });
+
+  // At a terminal (a pseudo-terminal here) --check asks before running such a command, and runs
+  // it only on a yes.
+  for (const answer of ['n', 'y']) {
+    it(`--check at a terminal asks before running another command, answered ${answer}`, async function () {
+      if (spawnSync('python3', ['-c', 'import pty']).status !== 0) this.skip(); // no Python, or no pty (Windows)
+      const marker = path.join(root, 'ran');
+      mkdirSync(path.join(root, '.vscode'));
+      writeFileSync(path.join(root, '.vscode', 'mcp.json'), JSON.stringify({ servers: { cairn: { type: 'stdio', command: 'sh', args: ['-c', `touch ${marker}`] } } }));
+      const r = await atTerminal(answer, [process.execPath, CLI, 'setup', '--check', '--root', root], { ...process.env, CAIRN_SERVER: '0', ...env() });
+      assert.match(r.output, /names "sh -c touch .*" for cairn, which is not this Cairn's entry\. Run it to test it\? \[y\/N\]/);
+      if (answer === 'y') assert.match(r.output, /server \(run at your request\): sh -c touch/);
+      else assert.match(r.output, /not Cairn's entry \(its command is not this Cairn's node and cli\.js\); not run/);
+      assert.equal(existsSync(marker), answer === 'y', r.output);
+    });
+  }
+
+  it('keeps a 0600 .mcp.json 0600, and refuses a read-only one', async () => {
+    const file = path.join(root, '.mcp.json');
+    writeFileSync(file, '{\n  "mcpServers": {\n    "other": { "command": "o", "env": { "TOKEN": "s3cret" } }\n  }\n}\n', { mode: 0o600 });
+    chmodSync(file, 0o600);
+    const r = await runCairnAsync(['setup', 'claude-code', '--root', root], { env: env() });
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(statSync(file).mode & 0o777, 0o600);
+    assert.match(readFileSync(file, 'utf8'), /"cairn"/);
+
+    const before = '{ "mcpServers": {} }\n';
+    writeFileSync(file, before);
+    chmodSync(file, 0o444);
+    const ro = await runCairnAsync(['setup', 'claude-code', '--root', root], { env: env() });
+    assert.equal(ro.code, 1);
+    assert.match(ro.stderr, /^cairn setup: \.mcp\.json is read-only \(mode 0444\): cairn setup does not replace it/m);
+    assert.equal(readFileSync(file, 'utf8'), before);
+    assert.equal(statSync(file).mode & 0o777, 0o444);
   });
 
   it('a differing entry needs --force', async () => {

@@ -80,6 +80,8 @@ describe('cairn mcp: every line gets an answer (raw JSON-RPC)', function () {
 
   const cases: Array<{ name: string; line: () => string | Buffer; expected: { id: string | number | null; code: number } }> = [
     { name: 'params that are a string', line: () => '{"jsonrpc":"2.0","id":2,"method":"tools/list","params":"x"}\n', expected: { id: 2, code: -32602 } },
+    { name: 'jsonrpc "1.0"', line: () => '{"jsonrpc":"1.0","id":6,"method":"tools/list"}\n', expected: { id: 6, code: -32600 } },
+    { name: 'tools/call with string params', line: () => '{"jsonrpc":"2.0","id":"call","method":"tools/call","params":"read_span"}\n', expected: { id: 'call', code: -32602 } },
     { name: 'no jsonrpc member', line: () => '{"id":3,"method":"tools/list"}\n', expected: { id: 3, code: -32600 } },
     { name: 'a line that is not JSON', line: () => 'garbage\n', expected: { id: null, code: -32700 } },
     { name: 'a batch, which this protocol version does not have', line: () => '[{"jsonrpc":"2.0","id":4,"method":"tools/list"}]\n', expected: { id: null, code: -32600 } },

@@ -2,7 +2,7 @@
 // later calls are answered by it (same output as in-process), it sees edits, survives being
 // killed, refuses other versions and other users' sockets, and exits when idle.
 import * as assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as os from 'node:os';
@@ -151,6 +151,26 @@ describe('cairn serve (bundled CLI, real processes)', function () {
     await new Promise((r) => setTimeout(r, 200));
     const gone = cairn(['search', 'freshGammaToken0']);
     assert.doesNotMatch(gone.stdout, /gamma0\.ts/);
+  });
+
+  it('sees a same-size rewrite whose mtime was put back with touch -d', async function () {
+    if (process.platform === 'win32') this.skip(); // no touch -d
+    const alpha = path.join(root, 'src', 'alpha.ts');
+    const stamp = '2020-01-02T03:04:05';
+    execFileSync('touch', ['-d', stamp, alpha]);
+    cairn(['search', 'alpha']);
+    const pid = await served();
+    const symbols = (name: string): string[] => {
+      const r = cairn(['symbol', name, '--json']);
+      assert.equal(pidOf(r), pid, r.stderr);
+      return (JSON.parse(r.stdout) as { results: Array<{ path: string; symbol: string }> }).results.filter((h) => h.symbol === name).map((h) => h.path);
+    };
+    assert.deepEqual(symbols('parseAlphaConfig'), ['src/alpha.ts']);
+    // Same length, another name, the old mtime back: size and mtime say nothing happened.
+    fs.writeFileSync(alpha, fs.readFileSync(alpha, 'utf8').replace('parseAlphaConfig', 'parseOmegaConfig'));
+    execFileSync('touch', ['-d', stamp, alpha]);
+    await new Promise((r) => setTimeout(r, 200));
+    assert.deepEqual({ omega: symbols('parseOmegaConfig'), alpha: symbols('parseAlphaConfig') }, { omega: ['src/alpha.ts'], alpha: [] });
   });
 
   it('cleans up after a crashed server and after a deleted socket', async function () {

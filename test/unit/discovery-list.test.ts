@@ -176,11 +176,11 @@ describe('discoverFiles', function () {
         assert.deepEqual(result.skipped, expectedSkips(symlinks));
       });
 
-      it('reports size and mtime of each file', async () => {
+      it('reports the stat of each file: size, mtime, ctime, inode and device', async () => {
         const result = await discover();
         const index = result.files.find((f) => f.path === 'src/index.ts');
         const stats = fs.statSync(path.join(root, 'src', 'index.ts'));
-        assert.deepEqual(index, { path: 'src/index.ts', size: stats.size, mtimeMs: stats.mtimeMs });
+        assert.deepEqual(index, { path: 'src/index.ts', size: stats.size, mtimeMs: stats.mtimeMs, ctimeMs: stats.ctimeMs, ino: stats.ino, dev: stats.dev });
       });
 
       it('is deterministic across runs', async () => {

@@ -43,6 +43,9 @@ describe('discovery reading', function () {
     root = makeTempDir();
     enforced = permissionsEnforced(root);
     ({ symlinks } = writeTree(root, TREE));
+    // One file under two names: either may be a refused file's other name.
+    fs.writeFileSync(path.join(root, 'twin-a.ts'), 'export const twin = 1;\n');
+    fs.linkSync(path.join(root, 'twin-a.ts'), path.join(root, 'twin-b.ts'));
   });
   after(() => root && removeTree(root));
 
@@ -72,6 +75,8 @@ describe('discovery reading', function () {
         { input: 'missing.ts', expected: { path: 'missing.ts', reason: 'vanished' } },
         { input: 'src/index.ts/child.ts', expected: { path: 'src/index.ts/child.ts', reason: 'vanished' } },
         { input: 'src', expected: { path: 'src', reason: 'not-a-file', detail: 'directory' } },
+        { input: 'twin-a.ts', expected: { path: 'twin-a.ts', reason: 'hard-link', detail: '2 names' } },
+        { input: 'twin-b.ts', expected: { path: 'twin-b.ts', reason: 'hard-link', detail: '2 names' } },
         { input: '../escape.ts', expected: { path: '../escape.ts', reason: 'unreadable', detail: 'outside the root' } },
       ],
       outcome,
@@ -186,7 +191,7 @@ describe('discovery reading', function () {
       const listed = await discoverFiles(root, { useGit: false });
       const { docs, skipped } = await loadDocuments(root, listed.files);
       assert.equal(docs.length + skipped.length, listed.files.length);
-      const expectedSkips = ['binary.ts', 'latin1.md', 'truncated.md', ...(enforced ? ['locked.ts'] : [])];
+      const expectedSkips = ['binary.ts', 'latin1.md', 'truncated.md', 'twin-a.ts', 'twin-b.ts', ...(enforced ? ['locked.ts'] : [])];
       assert.deepEqual(skipped.map((s) => s.path).sort(), expectedSkips.sort());
     });
 

@@ -1,4 +1,6 @@
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { checkAll } from './check';
 import { TempWorkspace } from './helpers/workspace';
 import type { Engine } from '../../src/core/engine/engine';
@@ -369,4 +371,21 @@ describe('names a chunk calls', () => {
     ],
     calledNames,
   );
+});
+
+describe('context packs: working-tree text discovery would no longer read', function () {
+  this.timeout(20000);
+  let ws: TempWorkspace;
+  afterEach(() => ws.dispose());
+
+  it('leaves out the text of an indexed file that became a hard link to .env', async () => {
+    ws = new TempWorkspace({ '.env': 'API_TOKEN=hunter2\n', 'src/notes.ts': 'export function loadNotes(): string {\n  return "notes";\n}\n' });
+    const engine = ws.engine();
+    await engine.refresh();
+    ws.remove('src/notes.ts');
+    fs.linkSync(path.join(ws.root, '.env'), path.join(ws.root, 'src/notes.ts'));
+    const pack = await engine.buildPack('loadNotes', { refresh: 'never', provider: 'index' });
+    assert.ok(pack.mustInspect.some((i) => i.path === 'src/notes.ts'), 'the index still names the file');
+    assert.doesNotMatch(renderPackMarkdown(pack), /hunter2/);
+  });
 });

@@ -1,4 +1,5 @@
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { TempWorkspace } from './helpers/workspace';
 import { exactNames } from '../../src/core/providers/providers';
@@ -84,6 +85,30 @@ describe('retrieval providers', function () {
       const r = await e.search('where is the needleword defined', { provider: 'hybrid', limit: 50 });
       assert.deepEqual([...new Set(r.results.map((h) => h.path))].sort(), ['src/kept.ts']);
     });
+  });
+
+  describe('no provider shows the text of an indexed file that discovery would no longer read', () => {
+    // ripgrep reads the working tree as it is now, while the index still holds the old file.
+    const changes: Record<string, () => void> = {
+      'it became a hard link to .env': () => {
+        ws.remove('src/notes.ts');
+        fs.linkSync(path.join(ws.root, '.env'), path.join(ws.root, 'src/notes.ts'));
+      },
+      'it grew past the size cap': () => ws.write('src/notes.ts', `${'const filler = 0;\n'.repeat(5000)}// needleword hunter2\n`),
+    };
+    checkAll(
+      Object.keys(changes).flatMap((change) => (['ripgrep', 'hybrid'] as const).map((provider) => ({ name: `${provider}: ${change}`, input: { change, provider }, expected: [] as string[] }))),
+      async ({ change, provider }) => {
+        ws.write('.env', 'needleword=hunter2\n');
+        ws.write('src/notes.ts', 'export const needleword = 1;\n');
+        const e = ws.engine({ strategy: 'lines', ripgrepPath: RG, discovery: { maxFileBytes: 64 * 1024 } });
+        await e.refresh();
+        (changes[change] as () => void)();
+        const r = await e.search('needleword', { provider, limit: 50, refresh: 'never' });
+        // The index may still list the file (as changed); no answer may show the new text.
+        return r.results.filter((h) => /hunter2/.test(`${h.preview}\n${h.context}`)).map((h) => `${h.path}: ${h.preview}`);
+      },
+    );
   });
 
   it('hybrid gives an exact definition a guaranteed place even against noisy mentions', async () => {

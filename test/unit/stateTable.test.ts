@@ -8,7 +8,7 @@ import { flipAt, flipped, flipTrials } from './helpers/damage';
 const hashOf = (n: number): string => n.toString(16).padStart(2, '0').repeat(32);
 
 function entry(n: number, extra: Partial<FileState> = {}): FileState {
-  return { size: 100 + n, mtimeMs: 1795986389565.302 + n, hash: hashOf(n), language: 'typescript', segment: 'seg-a.cseg', firstDoc: n * 3, docCount: 3, ...extra };
+  return { size: 100 + n, mtimeMs: 1795986389565.302 + n, ctimeMs: 1795986389570.125 + n, ino: 4000 + n, dev: 2049, hash: hashOf(n), language: 'typescript', segment: 'seg-a.cseg', firstDoc: n * 3, docCount: 3, ...extra };
 }
 
 /** The table as a plain object, sorted by path, to compare with deepEqual. */
@@ -38,6 +38,11 @@ describe('state table', () => {
         ['日本/語.py', entry(5, { language: 'python' })],
       ]],
       ['sizes and mtimes past 32 bits', [['big.json', entry(1, { size: 2 ** 40 + 3, mtimeMs: 1.7959863895653022e12 })]]],
+      ['inodes and devices past 32 bits, racy entries beside trusted ones', [
+        ['a.ts', entry(1, { ino: 2 ** 52 + 7, dev: 2 ** 40 + 66305, racy: true })],
+        ['b.ts', entry(2)],
+        ['c.ts', entry(3, { racy: true, imports: ['./a'] })],
+      ]],
     ];
     for (const [name, entries] of cases) {
       it(name, () => {
@@ -51,8 +56,11 @@ describe('state table', () => {
         assert.equal(back.size, entries.length);
         for (const [p, s] of entries) {
           assert.ok(back.has(p));
-          assert.ok(back.sameStat(p, s.size, s.mtimeMs));
-          assert.ok(!back.sameStat(p, s.size, s.mtimeMs + 1));
+          // A racy entry never vouches for its file; any other only for exactly its stat.
+          assert.equal(back.sameStat(p, s), !s.racy, p);
+          for (const field of ['size', 'mtimeMs', 'ctimeMs', 'ino', 'dev'] as const) {
+            assert.ok(!back.sameStat(p, { ...s, [field]: s[field] + 1 }), `${p}: ${field} differs`);
+          }
         }
         assert.deepEqual(new Map(back.imports()), new Map(entries.filter(([, s]) => s.imports?.length).map(([p, s]) => [p, s.imports])));
         assert.ok(!back.has('missing.ts'));
@@ -154,6 +162,9 @@ describe('state table', () => {
         return resealed(b);
       }, /not sorted/],
       ['a path that is not UTF-8', () => { const b = good(); b[tail(b, 7 + 4)] = 0xff; return resealed(b); }, /not valid UTF-8/],
+      // The flags end the entries, before the paths ('a.ts\0b.ts', 9 bytes) and the imports.
+      ['a flag this version does not know', () => { const b = good(); b[tail(b, 7 + 9 + 2)] = 2; return resealed(b); }, /unknown flags/],
+      ['a state file of the layout before inodes and ctimes', () => { const b = good(); b[7] = '2'.charCodeAt(0); return b; }, /layout 02 where this version reads 03/],
     ];
     for (const [name, damaged, message] of cases) {
       it(name, () => {

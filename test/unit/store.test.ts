@@ -6,6 +6,7 @@ import { spawn } from 'node:child_process';
 import { TempWorkspace } from './helpers/workspace';
 import { acquireLock, LockTimeoutError } from '../../src/core/store/lock';
 import { IndexStore, STORE_FORMAT_VERSION } from '../../src/core/store/store';
+import { SEGMENT_FORMAT_VERSION } from '../../src/core/index/segment';
 import { withSectionFilled } from './helpers/damage';
 
 const ENGINE_JS = path.resolve(__dirname, '../../src/core/engine/engine.js');
@@ -78,6 +79,35 @@ describe('index store', function () {
       assert.ok(report.diagnostics.some((d) => d.code === 'store-corrupt' || d.code === 'store-version'), JSON.stringify(report.diagnostics));
     });
   }
+
+  it('a store of the format before ctimes and inodes is rebuilt once, saying so, and serves what changed since', async () => {
+    ws.write('src/c.ts', 'export const quokka = 3;\n');
+    await ws.engine({ strategy: 'lines' }).refresh();
+    // What the previous release left: its format number, its state layout.
+    const previousFormat = 5 * 1000 + SEGMENT_FORMAT_VERSION;
+    const m = manifestOf(ws.storeDir);
+    m.version = previousFormat;
+    fs.writeFileSync(path.join(ws.storeDir, 'manifest.json'), JSON.stringify(m));
+    const stateFile = path.join(ws.storeDir, m.state);
+    fs.writeFileSync(stateFile, Buffer.concat([Buffer.from('CSTATE02'), fs.readFileSync(stateFile).subarray(8)]));
+    // A same-size rewrite with the mtime put back: a store that records no ctime cannot tell.
+    const abs = path.join(ws.root, 'src/c.ts');
+    const before = fs.statSync(abs);
+    fs.writeFileSync(abs, 'export const wombat = 3;\n');
+    fs.utimesSync(abs, before.atime, before.mtime);
+
+    const engine = ws.engine({ strategy: 'lines' });
+    const report = await engine.refresh();
+    assert.ok(report.rebuilt);
+    assert.deepEqual(report.diagnostics.map((d) => [d.code, d.message]), [
+      ['store-version', `index format version ${previousFormat} differs from ${STORE_FORMAT_VERSION}; the index was discarded and rebuilt`],
+    ]);
+    assert.equal(manifestOf(ws.storeDir).version, STORE_FORMAT_VERSION);
+    const found = async (q: string) => (await engine.search(q, { refresh: 'never' })).results.map((h) => h.path);
+    assert.deepEqual({ wombat: await found('wombat'), quokka: await found('quokka') }, { wombat: ['src/c.ts'], quokka: [] });
+    const again = await ws.engine({ strategy: 'lines' }).refresh();
+    assert.deepEqual([again.rebuilt, again.diagnostics, again.added, again.changed], [false, [], 0, 0], 'upgraded once');
+  });
 
   describe('state table deltas', () => {
     /** The state as another process reads it, and the files of the store. */

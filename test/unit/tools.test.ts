@@ -132,6 +132,14 @@ describe('mcp tool definitions', () => {
     }
   });
 
+  it('read_span follows the discovery options it is given (the index\'s own settings)', async () => {
+    const served = await runTool('read_span', { path: 'a.ts' }, deps(root));
+    assert.equal(served.isError, undefined, textOf(served));
+    const excluded = await runTool('read_span', { path: 'a.ts' }, { ...deps(root), discovery: { exclude: ['*.ts'] } });
+    assert.equal(excluded.isError, true);
+    assert.equal(textOf(excluded), 'read_span: a.ts is outside the include/exclude globs of this index; it is not served');
+  });
+
   it('index-backed tools say when the index is still being built, instead of answering empty', async () => {
     const building = deps(root, { exists: false, state: { kind: 'refreshing', startedAgoMs: 26_000, progress: { phase: 'chunk', done: 10, total: 90 } } });
     const r = await runTool('search_code', { query: 'x' }, building);

@@ -92,7 +92,7 @@ function printFetch(out: Output, result: RegistryFetchResult): void {
   }
   for (const file of result.files) {
     out.line(`==> ${file.path} (${file.role}, sha256 ${file.sha256.slice(0, 12)}) <==`);
-    out.line(file.content.replace(/\n$/, ''));
+    out.block(file.content.replace(/\n$/, ''));
   }
   for (const omitted of result.omittedFiles) out.note(`omitted ${omitted.path}: ${omitted.reason}`);
   for (const c of result.suggestedCommands) out.note(`untrusted suggestion (not run) ${c.file}:${c.line}: ${c.command}`);

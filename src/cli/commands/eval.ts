@@ -3,11 +3,16 @@
 // are the answer — against whole-file BM25 and grep-per-word baselines on the same trees.
 // `cairn eval --symbols ROOT...`: go-to-symbol measured against universal-ctags' definitions.
 // `cairn eval --refs ROOT...`: references measured against `rg -w` matches classified by tree-sitter.
+// `cairn eval --tasks FILE.jsonl [ROOT]`: SWE-bench-style issues, each asked at its base commit,
+// scored against the files (and functions) its fix changed.
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { GitError } from '../../core/eval/git';
 import { readRegularSync } from '../../core/fsRead';
+import { formatTaskSummary, formatTaskTable } from '../../core/eval/taskTable';
+import { runTaskEvaluation, type TaskProgress } from '../../core/eval/taskRunner';
+import { parseTasks, TaskFileError, type LocalizationTask } from '../../core/eval/tasks';
 import { DEFAULT_EVAL_BUDGET, DEFAULT_MAX_CASES, runEvaluation, type EvalProgress } from '../../core/eval/runner';
 import { formatSummary, formatTable } from '../../core/eval/table';
 import { SYSTEM_KINDS, type SystemKind } from '../../core/eval/types';
@@ -27,6 +32,7 @@ const spec: CommandSpec = {
   name: 'eval',
   usage:
     'cairn eval [ROOT] [--commits N] [--max-files N] [--since DATE | --max-age DAYS] [--rev REV] [--budget TOKENS] [--param KEY=VALUE]... [--config FILE.json] [--systems LIST] [--rg PATH] [--keep-scratch] [--json]\n' +
+    '       cairn eval --tasks FILE.jsonl [ROOT] [--repo OWNER/NAME] [--budget TOKENS] [--keep-scratch] [--json]\n' +
     '       cairn eval --symbols [ROOT...] [--sample N] [--seed S] [--nested] [--misses N] [--ctags PATH] [--json]\n' +
     '       cairn eval --refs [ROOT...] [--sample N] [--seed S] [--misses N] [--ctags PATH] [--rg PATH] [--json [--all-refs]]',
   maxPositionals: 64,
@@ -44,6 +50,8 @@ const spec: CommandSpec = {
     systems: { type: 'string', valueName: 'LIST', description: `systems to run (default all: ${SYSTEM_KINDS.join(',')})`, multiple: true },
     scratch: { type: 'string', valueName: 'DIR', description: 'where to create the scratch folder (default: the temp folder)' },
     'keep-scratch': { type: 'boolean', description: 'leave the scratch tree and index stores on disk' },
+    tasks: { type: 'string', valueName: 'FILE.jsonl', description: 'localization tasks, one SWE-bench-style JSON object per line (instance_id, repo, base_commit, problem_statement, gold_files or patch), each asked at its base commit' },
+    repo: { type: 'string', valueName: 'OWNER/NAME', description: 'with --tasks: only the tasks of this repository (default: every task; those whose base commit ROOT lacks are skipped)' },
     symbols: { type: 'boolean', description: 'measure go-to-symbol against universal-ctags definitions instead (one table per ROOT)' },
     refs: { type: 'boolean', description: 'measure references against rg -w matches that tree-sitter calls code (a row per ROOT)' },
     sample: { type: 'string', valueName: 'N', description: `with --symbols or --refs: names to look up per root (default ${DEFAULT_SYMBOL_SAMPLE}; ${DEFAULT_REFS_SAMPLE} with --refs)` },
@@ -237,8 +245,87 @@ async function runRefs(args: ParsedArgs, out: Output): Promise<number> {
   return 0;
 }
 
+function readTasks(file: string): LocalizationTask[] {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new CliError('not-found', `cannot read --tasks ${file}: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  try {
+    return parseTasks(text, file);
+  } catch (e) {
+    if (e instanceof TaskFileError) throw new CliError('bad-tasks', e.message);
+    throw e;
+  }
+}
+
+const minutes = (ms: number): string => {
+  const s = Math.round(ms / 1000);
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
+};
+
+function taskProgressText(p: TaskProgress): string {
+  return `task ${Math.min(p.done + 1, p.total)}/${p.total} ${p.message}, ${minutes(p.elapsedMs)} elapsed${p.remainingMs !== undefined ? `, about ${minutes(p.remainingMs)} left` : ''}`;
+}
+
+async function runTasks(args: ParsedArgs, out: Output, file: string): Promise<number> {
+  for (const o of [...SYMBOL_ONLY, ...HISTORY_ONLY.filter((h) => h !== 'budget')] as const) if (args.values[o] !== undefined) throw new UsageError(`--${o} does not apply to --tasks`);
+  if (args.positionals.length > 1) throw new UsageError(`unexpected argument '${args.positionals[1]}'`);
+  const tasks = readTasks(file);
+  const repo = typeof args.values.repo === 'string' ? args.values.repo : undefined;
+  if (repo !== undefined && !/^[^/\s]+\/[^/\s]+$/.test(repo)) throw new UsageError(`--repo ${repo}: expected OWNER/NAME`);
+  const root = resolveRoot(args.values, args.positionals[0]);
+  const budgetTokens = intOption(args.values, 'budget', 200) ?? DEFAULT_EVAL_BUDGET;
+  const assets = locateAssets();
+  // A run takes minutes: on a terminal one progress line, elsewhere one line per task.
+  const progress = new ProgressLine(out);
+  const onProgress = (p: TaskProgress): void => {
+    if (process.stderr.isTTY) progress.update(taskProgressText(p));
+    else if (p.done < p.total) out.note(taskProgressText(p));
+  };
+  const stop = new AbortController();
+  const onSignal = (): void => stop.abort();
+  process.once('SIGINT', onSignal).once('SIGTERM', onSignal);
+  let report;
+  try {
+    report = await runTaskEvaluation({
+      repoDir: root,
+      tasks,
+      ...(repo !== undefined ? { repo } : {}),
+      engine: { grammarsDir: assets.grammarsDir, workerScript: assets.chunkWorker, ripgrepPath: ripgrepPath(args.values) },
+      budgetTokens,
+      scratchParent: typeof args.values.scratch === 'string' ? args.values.scratch : undefined,
+      keepScratch: args.values['keep-scratch'] === true,
+      onProgress,
+      signal: stop.signal,
+    });
+  } catch (e) {
+    if (stop.signal.aborted) throw new CliError('interrupted', 'interrupted; the scratch folder was removed');
+    if (e instanceof GitError) throw new CliError('git-failed', `${root} must be inside a git repository: ${e.message}`);
+    throw e;
+  } finally {
+    process.off('SIGINT', onSignal).off('SIGTERM', onSignal);
+    progress.clear();
+  }
+  if (out.json) {
+    out.record(report);
+    return 0;
+  }
+  for (const line of formatTaskTable(report)) out.line(line);
+  for (const line of formatTaskSummary(report)) out.note(line);
+  for (const w of report.warnings) out.note(`warning: ${w}`);
+  if (report.scratch) out.note(`scratch kept at ${report.scratch}`);
+  return 0;
+}
+
 async function run(args: ParsedArgs, out: Output): Promise<number> {
   if (args.values.symbols === true && args.values.refs === true) throw new UsageError('--symbols and --refs are separate runs');
+  if (typeof args.values.tasks === 'string') {
+    if (args.values.symbols === true || args.values.refs === true) throw new UsageError('--tasks is a run of its own: drop --symbols/--refs');
+    return runTasks(args, out, args.values.tasks);
+  }
+  if (args.values.repo !== undefined) throw new UsageError('--repo needs --tasks');
   if (args.values.symbols === true) return runSymbols(args, out);
   if (args.values.refs === true) return runRefs(args, out);
   for (const o of SYMBOL_ONLY) if (args.values[o] !== undefined) throw new UsageError(`--${o} needs --symbols or --refs`);

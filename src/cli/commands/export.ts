@@ -27,12 +27,12 @@ async function run(args: ParsedArgs, out: Output): Promise<number> {
   try {
     if (!args.values['no-refresh']) await engine.refresh();
     for await (const chunk of engine.exportChunks()) {
-      const line = JSON.stringify(chunk);
       if (file) {
-        if (!file.write(`${line}\n`)) await new Promise<void>((r) => file.once('drain', () => r()));
+        if (!file.write(`${JSON.stringify(chunk)}\n`)) await new Promise<void>((r) => file.once('drain', () => r()));
       } else {
         if (out.closed) break;
-        out.line(line);
+        // As JSON, not as text for a terminal: JSON escapes what needs escaping itself.
+        out.record(chunk);
         await out.drain();
       }
       count++;

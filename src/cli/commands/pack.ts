@@ -50,7 +50,7 @@ async function run(args: ParsedArgs, out: Output): Promise<number> {
       out.record({ ...pack, markdown: renderPackMarkdown(pack) });
       return 0;
     }
-    out.line(renderPackMarkdown(pack));
+    out.block(renderPackMarkdown(pack));
     for (const w of pack.warnings) out.note(`warning: ${w}`);
     out.note(`${pack.mustInspect.length} spans, ${pack.relatedFiles.length} related files, ${pack.usedTokens}/${pack.budgetTokens} tokens, ${pack.tookMs.toFixed(0)} ms`);
     return 0;

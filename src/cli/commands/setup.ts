@@ -2,16 +2,17 @@
 // shown as a diff first, never touching the other servers), optionally with a short guidance
 // section in the client's instructions file; `cairn setup --check` reports what is configured
 // and whether the server starts and answers. The pieces live in src/cli/setup/.
+import { createInterface } from 'node:readline';
 import { UsageError, type CommandSpec, type ParsedArgs } from '../args';
 import { locateCliScript } from '../assets';
 import type { Command } from '../command';
 import { JSON_OPTION, resolveRoot, ROOT_OPTION } from '../engineSetup';
-import { CliError, type Output } from '../output';
+import { CliError, visible, type Output } from '../output';
 import { CLIENTS, findClient, SERVER_NAME, serverEntry, type ClientSpec, type ServerEntry } from '../setup/clients';
 import { unifiedDiff } from '../setup/diff';
 import { ConfigError, isObject, parseConfig, sameJson, serversOf } from '../setup/jsonConfig';
 import { readInsideRoot, runSetup, type FileChange } from '../setup/plan';
-import { probeServer } from '../setup/probe';
+import { cairnEntry, probeServer } from '../setup/probe';
 
 const CHECK_TIMEOUT_MS = 20_000;
 const CLIENT_NAMES = CLIENTS.map((c) => c.name).join(', ');
@@ -95,18 +96,40 @@ async function check(root: string, only: ClientSpec | undefined, out: Output): P
   if (only && !only.configPath) throw new UsageError(`${only.name} has no configuration file to check; name one of ${CLIENTS.filter((c) => c.configPath).map((c) => c.name).join(', ')}`);
   const states = clients.map((c) => clientState(root, c));
   const configured = states.filter((s) => s.state === 'configured' || s.state === 'differs');
-  // Probe what a client would start: the first configured entry, else this Cairn's own.
-  const probed = configured.map((s) => runnable(s.entry, root)).find((e) => e !== undefined) ?? serverEntry(CLIENTS[1]!, root, launcher());
+  // Probe what a client would start: the first configured entry that starts this Cairn, else
+  // this Cairn's own. Any other command came with the repository and is not run.
+  const self = launcher();
+  const notRun: Array<{ file: string; command: string[]; reason: string }> = [];
+  let probed: ServerEntry | undefined;
+  for (const s of configured) {
+    const entry = runnable(s.entry, root);
+    if (!entry) continue;
+    const verdict = cairnEntry(entry, self);
+    if (verdict.run) probed ??= entry;
+    else notRun.push({ file: s.file, command: [entry.command, ...entry.args], reason: verdict.reason });
+  }
+  // A person at a terminal may choose to run one anyway; nothing else ever does.
+  let asked = false;
+  const first = notRun[0];
+  if (probed === undefined && first && !out.json && (await confirm(`${first.file} names "${first.command.join(' ')}" for ${SERVER_NAME}, which is not this Cairn's entry. Run it to test it? [y/N] `))) {
+    probed = { command: first.command[0]!, args: first.command.slice(1) };
+    notRun.shift();
+    asked = true;
+  }
+  const own = probed === undefined;
+  probed ??= serverEntry(CLIENTS[1]!, root, self);
   const probe = await probeServer({ command: probed.command, args: probed.args, cwd: root, timeoutMs: CHECK_TIMEOUT_MS });
-  const problems = configured.length === 0 || states.some((s) => s.state === 'invalid') || !probe.ok;
+  const problems = configured.length === 0 || states.some((s) => s.state === 'invalid') || notRun.length > 0 || !probe.ok;
 
   if (out.json) {
-    out.record({ root, clients: states, server: { command: [probed.command, ...probed.args], ...probe } });
+    out.record({ root, clients: states, notRun, server: { command: [probed.command, ...probed.args], ...probe } });
   } else {
     const width = Math.max(...clients.map((c) => c.configPath!.length));
     for (const s of states) out.line(`${s.file.padEnd(width)}  ${describeState(s)}`);
     if (configured.length === 0) out.line(`no client here has a "${SERVER_NAME}" server: run cairn setup ${only?.name ?? 'CLIENT'} (CLIENT: ${CLIENT_NAMES})`);
-    out.line(`server: ${[probed.command, ...probed.args].join(' ')}`);
+    for (const n of notRun) out.line(`${n.file}: ${n.command.join(' ')}: ${n.reason} (run it yourself if you trust it; cairn setup ${clientOf(n.file)} --force writes this Cairn's entry)`);
+    const whose = asked ? ' (run at your request)' : own && configured.length > 0 ? " (this Cairn's own entry)" : '';
+    out.line(`server${whose}: ${[probed.command, ...probed.args].join(' ')}`);
     out.line(probe.ok ? `server: answered in ${probe.ms} ms with ${probe.tools.length} tools (${probe.tools.join(', ')})` : `server: FAILED: ${probe.error ?? 'no answer'}`);
   }
   return problems ? 1 : 0;
@@ -144,6 +167,25 @@ function describeState(s: ClientState): string {
     case 'invalid':
       return `unreadable: ${s.detail ?? ''}`;
   }
+}
+
+/** Asks a yes/no question on the terminal; no when stdin is not a terminal, or on no answer. */
+async function confirm(question: string): Promise<boolean> {
+  if (!process.stdin.isTTY) return false;
+  const rl = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    const answer = await new Promise<string>((resolve) => {
+      rl.once('close', () => resolve(''));
+      rl.question(visible(question), resolve);
+    });
+    return /^y(es)?$/i.test(answer.trim());
+  } finally {
+    rl.close();
+  }
+}
+
+function clientOf(file: string): string {
+  return CLIENTS.find((c) => c.configPath === file)?.name ?? 'CLIENT';
 }
 
 /** A configured entry as a command to run, with VS Code's ${workspaceFolder} put in; undefined when it is not a stdio command. */

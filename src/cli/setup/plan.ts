@@ -4,10 +4,10 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ensureDirectoryInside } from '../../core/fsRead';
-import { writeFileAtomic } from '../../core/store/atomic';
 import { type ClientSpec, type ServerEntry, SERVER_NAME } from './clients';
 import { ConfigError, parseConfig, sameJson, serversOf, setServer } from './jsonConfig';
 import { withInstructions } from './instructions';
+import { rewriteRefusal, writeKeepingMode } from './writeConfig';
 
 export type ChangeStatus =
   /** The file does not exist yet. */
@@ -65,12 +65,17 @@ export function planInstructions(root: string, client: ClientSpec): FileChange {
   return { file, status: before === undefined ? 'create' : after === before ? 'unchanged' : 'update', before, after };
 }
 
-/** Writes a planned change crash-safely, making folders under the root without leaving it. */
+const writes = (change: FileChange): boolean => change.status === 'create' || change.status === 'update';
+
+/**
+ * Writes a planned change crash-safely, keeping the file's mode, making folders under the root
+ * without leaving it.
+ */
 export function applyChange(root: string, change: FileChange): void {
-  if (change.status !== 'create' && change.status !== 'update') return;
+  if (!writes(change)) return;
   const target = path.join(root, change.file);
   const dir = ensureDirectoryInside(root, path.dirname(target));
-  writeFileAtomic(path.join(dir, path.basename(target)), change.after);
+  writeKeepingMode(path.join(dir, path.basename(target)), change.file, change.after);
 }
 
 export interface SetupOptions {
@@ -93,6 +98,13 @@ export function runSetup(root: string, client: ClientSpec, entry: ServerEntry, o
   if (options.instructions) changes.push(planInstructions(root, client));
   const conflict = changes.find((c) => c.status === 'conflict');
   const written = !options.dryRun && !conflict;
-  if (written) for (const change of changes) applyChange(root, change);
+  if (written) {
+    // Every file is checked before any is written: all of them or none.
+    for (const change of changes.filter(writes)) {
+      const refusal = rewriteRefusal(path.join(root, change.file), change.file);
+      if (refusal) throw new ConfigError(refusal);
+    }
+    for (const change of changes) applyChange(root, change);
+  }
   return { changes, written, ...(conflict ? { conflict } : {}) };
 }

@@ -1,7 +1,13 @@
 // `cairn setup --check`'s live test: start the configured server command as a real child
 // process, speak MCP to it over stdio (newline-delimited JSON-RPC: initialize, the initialized
 // notification, tools/list), and report how many tools it offers and how long that took.
+//
+// Only an entry that starts this Cairn is run (`cairnEntry`): the configuration comes from the
+// repository, and a cloned repository's `.vscode/mcp.json` can name any command for "cairn".
 import { spawn } from 'node:child_process';
+import { realpathSync } from 'node:fs';
+import * as path from 'node:path';
+import { findOnPath } from '../assets';
 
 export interface ProbeResult {
   ok: boolean;
@@ -80,4 +86,52 @@ export function probeServer(options: ProbeOptions): Promise<ProbeResult> {
     };
     send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'cairn-setup-check', version: '1' } } });
   });
+}
+
+export interface Launcher {
+  /** The Node binary running this Cairn. */
+  node: string;
+  /** This Cairn's `dist/cli.js`. */
+  cli: string;
+}
+
+export type EntryVerdict = { run: true } | { run: false; reason: string };
+
+/**
+ * Whether a configured entry starts this Cairn's MCP server, and so may be run to test it: the
+ * Node binary running this Cairn with this Cairn's cli.js and `mcp` (what `cairn setup` writes),
+ * or this Cairn's `cairn` command itself (a link to cli.js, on PATH or by path) with `mcp`.
+ * Paths are compared by their real paths, so a repository cannot pass off a script of its own,
+ * or a binary of its own named `node`, as Cairn.
+ */
+export function cairnEntry(entry: { command: string; args: readonly string[] }, self: Launcher, envPath: string = process.env.PATH ?? ''): EntryVerdict {
+  const command = resolveCommand(entry.command, envPath);
+  const cli = real(self.cli);
+  if (command !== undefined && command === real(self.node)) {
+    const script = entry.args[0] !== undefined && path.isAbsolute(entry.args[0]) ? real(entry.args[0]) : undefined;
+    if (script === undefined || script !== cli) return { run: false, reason: "not Cairn's entry (Node runs another script than this Cairn's cli.js); not run" };
+    return entry.args[1] === 'mcp' ? { run: true } : { run: false, reason: "not Cairn's MCP server (no 'mcp' after cli.js); not run" };
+  }
+  if (command !== undefined && command === cli) {
+    return entry.args[0] === 'mcp' ? { run: true } : { run: false, reason: "not Cairn's MCP server (no 'mcp' after cairn); not run" };
+  }
+  return { run: false, reason: "not Cairn's entry (its command is not this Cairn's node and cli.js); not run" };
+}
+
+/** The real path of a command as a shell would find it; undefined when there is none. */
+function resolveCommand(command: string, envPath: string): string | undefined {
+  if (path.isAbsolute(command)) return real(command);
+  // A relative path with a slash would be resolved against the client's working directory,
+  // which is the repository: never this Cairn.
+  if (command.includes('/') || command.includes(path.sep)) return undefined;
+  const found = findOnPath(command, envPath);
+  return found === undefined ? undefined : real(found);
+}
+
+function real(file: string): string | undefined {
+  try {
+    return realpathSync(file);
+  } catch {
+    return undefined;
+  }
 }

@@ -152,6 +152,13 @@ async function isRootIgnored(root: string, signal?: AbortSignal): Promise<boolea
   return run.code === 0;
 }
 
+/** Whether git ignores a path under root (`.gitignore`, `.git/info/exclude`, the global excludes file). */
+export async function isIgnoredByGit(root: string, relPath: string, signal?: AbortSignal): Promise<boolean> {
+  // check-ignore takes paths, not pathspecs (it refuses `--literal-pathspecs`): no glob applies.
+  const run = await runGit(root, ['check-ignore', '-q', '--', relPath], signal);
+  return run.code === 0;
+}
+
 /** Whether root lies inside a git work tree git can read (git installed, repository valid). */
 export async function isInsideWorkTree(root: string, signal?: AbortSignal): Promise<boolean> {
   const run = await runGit(root, ['rev-parse', '--is-inside-work-tree'], signal);

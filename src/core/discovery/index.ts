@@ -3,3 +3,5 @@ export { DEFAULT_DISCOVERY_OPTIONS, resolveDiscoveryOptions, type DiscoveryOptio
 export { discoverFiles, type DiscoverFilesOptions } from './discover';
 export { hashBytes, loadDocument, loadDocuments, type LoadOutcome, type ReadOptions } from './read';
 export { isEligiblePath, type IneligibleReason } from './rules';
+export { checkEligibility, readEligibleFile, refusalOfSkip } from './eligibility';
+export { stillServable } from './servable';

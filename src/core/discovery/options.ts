@@ -14,8 +14,10 @@ export interface DiscoveryOptions {
   excludeDirs: string[];
   /**
    * Deny-list of secret-looking file names: globs matched case-insensitively against the
-   * basename. This is a name-based guard, not content scanning: a secret pasted into
-   * `config.ts` is not detected, and a harmless file that happens to match is left out.
+   * basename, or, for a glob containing a slash (the Docker client's `.docker/config.json`), against the whole
+   * relative path, for credential files whose name alone is common (`config.json`). This is a
+   * name-based guard, not content scanning: a secret pasted into `config.ts` is not detected,
+   * and a harmless file that happens to match is left out.
    */
   secretPatterns: string[];
   /** Files larger than this are skipped as `too-large`. */
@@ -55,8 +57,17 @@ export const DEFAULT_SECRET_PATTERNS: readonly string[] = Object.freeze([
   // credential stores of common tools
   'credentials*', 'secrets.*', '.npmrc', '.pypirc', '.netrc', '_netrc', '.pgpass', '.htpasswd',
   '.git-credentials', '.dockercfg', '.s3cfg', '.boto', '*.ovpn',
-  // terraform state and variables hold resolved secrets
-  '*.tfstate', '*.tfstate.*', '*.tfvars',
+  // terraform state and variables hold resolved secrets; its CLI config holds API tokens
+  '*.tfstate', '*.tfstate.*', '*.tfvars', '*.tfvars.json', '.terraformrc', 'terraform.rc',
+  // cloud and cluster credentials as their tools download or write them: data files only, so
+  // code about them (`serviceAccount.ts`, `tokenizer.ts`, `kubeconfig.go`) stays indexed
+  'client_secret*.json', '*service-account*.json', '*service_account*.json', '*-firebase-adminsdk-*.json',
+  'kubeconfig', 'kubeconfig.y?(a)ml', 'kubeconfig.json', '*.kubeconfig', 'local.settings.json',
+  // stored tokens (Google's quickstarts write token.json) and deployment secrets
+  'token.txt', 'token.json', '.vault-token', 'wp-config.php',
+  'secret.y?(a)ml', 'secret.json', 'secret.toml', 'secret.txt', '*.env',
+  // paths: names too common to refuse anywhere else
+  '**/.docker/config.json', '**/.kube/config',
 ]);
 
 export const DEFAULT_MAX_FILE_BYTES = 1024 * 1024;

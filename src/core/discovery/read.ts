@@ -141,6 +141,10 @@ async function readDocument(
     try {
       const stats = await handle.stat();
       if (!stats.isFile()) return skip(relPath, 'not-a-file', kindOfNonFile(stats));
+      // Its other names cannot be found without searching the disk, and one may be refused
+      // (`ln .env notes.txt`); checkouts never make hard links, and package managers that do
+      // (pnpm) make them under pruned folders.
+      if (stats.nlink > 1) return skip(relPath, 'hard-link', `${stats.nlink} names`);
       if (stats.size > maxFileBytes) return skip(relPath, 'too-large', `${stats.size} bytes (limit ${maxFileBytes})`);
       bytes = await readAtMost(handle, stats.size, maxFileBytes);
       mtimeMs = stats.mtimeMs;

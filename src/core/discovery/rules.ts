@@ -48,6 +48,8 @@ export class PathRules {
   readonly isExcludedDirName: (name: string) => boolean;
   /** Deny-listed secret-looking basename (case-insensitive). */
   readonly isSecretName: (name: string) => boolean;
+  /** Deny-listed by a secret pattern that names folders too (`.docker/config.json`), case-insensitive. */
+  private readonly isSecretPath: Matcher;
   /** Allowed by suffix (any dotted suffix, so `.d.ts` entries work) or by well-known file name. */
   readonly isAllowedName: (name: string) => boolean;
   /** A directory (relative path) is, or lies below, an excluded directory. */
@@ -64,7 +66,9 @@ export class PathRules {
       (dir) => dir !== '' && (this.isExcludedDirName(basename(dir)) || this.isExcludedDirPath(parentOf(dir))),
     );
 
-    this.isSecretName = memoize(globMatcher(options.secretPatterns, { dot: true, nocase: true }));
+    const secretPaths = options.secretPatterns.filter((p) => p.includes('/'));
+    this.isSecretName = memoize(globMatcher(options.secretPatterns.filter((p) => !p.includes('/')), { dot: true, nocase: true }));
+    this.isSecretPath = globMatcher(secretPaths, { dot: true, nocase: true });
 
     const suffixes = new Set(options.extensions.map((e) => e.toLowerCase()));
     const filenames = new Set(options.filenames.map((n) => n.toLowerCase()));
@@ -107,7 +111,7 @@ export class PathRules {
   checkName(relPath: string): IneligibleReason | undefined {
     if (this.isExcludedByGlob(relPath)) return 'excluded-glob';
     const name = basename(relPath);
-    if (this.isSecretName(name)) return 'secret-name';
+    if (this.isSecretName(name) || this.isSecretPath(relPath)) return 'secret-name';
     if (!this.isAllowedName(name)) return 'not-allowed';
     return undefined;
   }

@@ -1,4 +1,4 @@
-// Type, size and mtime of each candidate. Synchronous lstat in batches measured 1.5-2.5x faster
+// Type and stat (size, mtime, ctime, inode, device) of each candidate. Synchronous lstat in batches measured 1.5-2.5x faster
 // than fs.promises.lstat with bounded concurrency on ~15k files (the thread-pool round trip
 // dominates a syscall this small); yielding between batches keeps the event loop responsive
 // and lets an abort land.
@@ -64,7 +64,7 @@ export async function statCandidates(
     else if (!stats.isFile()) skipped.push({ path, reason: 'not-a-file', detail: describeSpecialFile(stats) });
     else if (stats.size > maxFileBytes) {
       skipped.push({ path, reason: 'too-large', detail: `${stats.size} bytes (limit ${maxFileBytes})` });
-    } else files.push({ path, size: stats.size, mtimeMs: stats.mtimeMs });
+    } else files.push({ path, size: stats.size, mtimeMs: stats.mtimeMs, ctimeMs: stats.ctimeMs, ino: stats.ino, dev: stats.dev });
   }
   return { files, skipped };
 }

@@ -29,6 +29,8 @@ import { CorruptDataError } from '../index/varint';
 import { LockHeldError, LockTimeoutError, StoreLocationError } from '../store/lock';
 import { parseDocid } from '../chunking/ids';
 import { boundQuery } from '../search/query';
+import { isTaskText } from '../search/taskEvidence';
+import { localizeFiles, type LocalizeContext } from '../search/localize';
 import type { EngineOptions, ExportedChunk, IndexStatus, RefreshMode, RefreshOptions, RefreshReport, Span } from '../api';
 
 /**
@@ -51,6 +53,8 @@ interface View {
   graph?: ImportGraph;
   /** Import specifiers resolved for references, on demand and kept with the view. */
   imports?: ImportResolution;
+  /** Indexed paths by base name, built when a task text first names a file. */
+  baseNames?: Map<string, string[]>;
 }
 
 /** A view's import specifiers, resolved one file at a time as references ask (not the whole graph a pack builds). */
@@ -303,7 +307,7 @@ export class Engine {
    * chunks, with its best spans; `limit` and `offset` count files.
    */
   async searchFiles(query: string, options: SearchOptions & { refresh?: RefreshMode; refreshStale?: boolean; signal?: AbortSignal } = {}): Promise<FileSearchResponse> {
-    const { answer, query: asked, ...rest } = await this.freshAnswer(query, options, (v, q) => this.answerFiles(v, q, options), (a) => a.files);
+    const { answer, query: asked, ...rest } = await this.freshAnswer(query, options, (v, q) => this.answerFiles(v, q, options, query), (a) => a.files);
     return { query: asked, files: answer?.files ?? [], ...rest };
   }
 
@@ -355,9 +359,20 @@ export class Engine {
     view: View,
     query: string,
     options: SearchOptions & { signal?: AbortSignal },
+    /** The text as given, before the query bound: a task text's evidence is read from all of it. */
+    text: string = query,
   ): Promise<{ files: FileHit[]; total: number; totalIsLowerBound?: boolean; warnings: string[]; diagnostics: Diagnostic[] }> {
     if ((options.provider ?? 'index') === 'index') {
-      const r = searchFilesSnapshot(view.scorer, new FileReader(this.root), query, options, this.ranking);
+      const reader = new FileReader(this.root);
+      if (isTaskText(text)) {
+        // Rank a deeper pool by keywords, then let the text's structure reorder it.
+        const limit = Math.max(1, options.limit ?? 20);
+        const offset = Math.max(0, options.offset ?? 0);
+        const r = searchFilesSnapshot(view.scorer, reader, query, { ...options, limit: Math.max(50, 3 * (limit + offset)), offset: 0 }, this.ranking);
+        const files = localizeFiles(this.localizeContext(view, reader, options.previewLines ?? 3), text, r.files, offset + limit).slice(offset);
+        return { files, total: Math.max(r.total, offset + files.length), totalIsLowerBound: r.totalIsLowerBound, warnings: r.warnings, diagnostics: [] };
+      }
+      const r = searchFilesSnapshot(view.scorer, reader, query, options, this.ranking);
       return { files: r.files, total: r.total, totalIsLowerBound: r.totalIsLowerBound, warnings: r.warnings, diagnostics: [] };
     }
     // Other providers answer with chunks: rank enough of them, then group them by file.
@@ -366,6 +381,32 @@ export class Engine {
     const chunks = await this.answer(view, query, { ...options, limit: Math.min(10 * (limit + offset), 1000), offset: 0, maxPerFile: 0, crossReferences: false });
     const files = groupHitsByFile(chunks.hits, query, this.ranking);
     return { files: files.slice(offset, offset + limit), total: files.length, totalIsLowerBound: chunks.total > chunks.hits.length, warnings: chunks.warnings, diagnostics: chunks.diagnostics };
+  }
+
+  /** What localization reads of a view: base names, definitions and chunks by line. */
+  private localizeContext(view: View, reader: FileReader, previewLines: number): LocalizeContext {
+    const hitOf = (seg: number, doc: number) => reader.hit(view.snapshot.segments[seg] as Snapshot['segments'][number], doc, previewLines, undefined);
+    const baseNames = (view.baseNames ??= indexByBaseName(view.locator.paths()));
+    return {
+      filesNamed: (name) => baseNames.get(name) ?? [],
+      definitions: (name, limit) => {
+        const { exact, candidates } = view.symbols.find(name, { limit: (limit + 1) * 3 });
+        if (!exact) return [];
+        return candidates
+          .filter((c) => c.match === 'exact' || c.match === 'qualified')
+          .filter((c) => DEFINITION_KINDS.has(view.snapshot.segments[c.seg]!.kindOf(c.doc)))
+          .slice(0, limit + 1)
+          .map((c) => hitOf(c.seg, c.doc));
+      },
+      chunkAt: (path, line) => {
+        const ref = view.locator.locate(path, line);
+        return ref ? hitOf(ref.seg, ref.doc) : undefined;
+      },
+      firstChunk: (path) => {
+        const ref = view.locator.chunksOf(path)[0];
+        return ref ? hitOf(ref.seg, ref.doc) : undefined;
+      },
+    };
   }
 
   /** Discovery's rules as this engine's index applies them (loaded for ripgrep answers only). */
@@ -528,6 +569,7 @@ export class Engine {
     };
     const ctx: PackContext = {
       search: (query, o) => this.search(query, { ...o, refresh: 'never' }),
+      searchFiles: (query, o) => this.searchFiles(query, { ...o, refresh: 'never' }),
       definitions: (name, limit) => {
         const { exact, candidates } = view.symbols.find(name, { limit: limit * 3 });
         if (!exact) return [];
@@ -707,4 +749,15 @@ function refreshBlocker(e: unknown): string | undefined {
   const code = (e as NodeJS.ErrnoException | undefined)?.code;
   if (code && UNWRITABLE.has(code)) return code === 'ENOSPC' || code === 'EDQUOT' ? `the disk is full (${code})` : `the store cannot be written (${code})`;
   return undefined;
+}
+
+function indexByBaseName(paths: readonly string[]): Map<string, string[]> {
+  const byName = new Map<string, string[]>();
+  for (const p of paths) {
+    const name = p.slice(p.lastIndexOf('/') + 1);
+    const list = byName.get(name);
+    if (list) list.push(p);
+    else byName.set(name, [p]);
+  }
+  return byName;
 }

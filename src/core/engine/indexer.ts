@@ -2,14 +2,15 @@
 // "a branch switch touched thousands of files" and "the ignore rules changed".
 //
 //   1. list eligible files (all, or only the given paths)
-//   2. unchanged size+mtime -> skipped without reading; otherwise read and hash;
-//      same hash -> only the stat is updated; different -> re-chunked
+//   2. unchanged stat (size, mtime, ctime, inode, device; not recorded racily) -> skipped
+//      without reading; otherwise read and hash; same hash -> only the stat is updated;
+//      different -> re-chunked
 //   3. chunks of changed, deleted and newly ignored files are tombstoned
 //   4. new chunks go into new segment(s); the state table and manifest are committed atomically
 //   5. small or tombstone-heavy segments are merged
 import type { RefreshOptions, RefreshProgress, RefreshReport, RefreshSummary } from '../api';
 import { createHash } from 'node:crypto';
-import type { Diagnostic, DiscoveredFile, FileChunks, SkippedFile, SourceDocument } from '../types';
+import type { Diagnostic, DiscoveredFile, FileChunks, FileStat, SkippedFile, SourceDocument } from '../types';
 import { discoverFiles, loadDocuments, type DiscoveryOptions } from '../discovery';
 import type { ChunkingPolicy } from '../chunking/policy';
 import type { ChunkStrategy } from '../types';
@@ -17,6 +18,7 @@ import { ANALYZER_VERSION } from '../index/fields';
 import { Segment, SegmentBuilder } from '../index/segment';
 import { mergeSegments } from '../index/merge';
 import { acquireLock } from '../store/lock';
+import { isRacy, sameFileStat, statOf } from '../store/fileStat';
 import { corruptionDiagnostic, type IndexStore, StoreCorruptError, tombstoneBitmap, type FileState, type Manifest, type SegmentRef, StateTable } from '../store/store';
 
 /** Chunks documents; the engine passes its worker pool (or an in-process chunker). */
@@ -111,6 +113,9 @@ export async function refreshIndex(config: IndexerConfig, options: RefreshOption
     if (rechunkAll) diagnostics.push({ code: 'config-changed', severity: 'info', message: 'chunking settings changed: every file is re-chunked' });
 
     // --- 1. discover ------------------------------------------------------------------
+    // Before any stat: a file whose ctime or mtime is not clearly older than this was changed
+    // too close to its read for the stat to vouch for the content (fileStat.ts isRacy).
+    const readStartedAtMs = Date.now();
     const only = options.only?.map((p) => p.replace(/\\/g, '/').replace(/^\.\//, '').replace(/\/$/, ''));
     progress({ phase: 'discover', done: 0, total: 0 });
     const discovery = await discoverFiles(config.root, { ...config.discovery, only, signal });
@@ -120,7 +125,7 @@ export async function refreshIndex(config: IndexerConfig, options: RefreshOption
     const toRead: DiscoveredFile[] = [];
     let unchanged = 0;
     for (const f of discovery.files) {
-      if (!rechunkAll && state.sameStat(f.path, f.size, f.mtimeMs)) unchanged++;
+      if (!rechunkAll && state.sameStat(f.path, f)) unchanged++;
       else toRead.push(f);
     }
     const removedPaths = new Set<string>();
@@ -132,6 +137,14 @@ export async function refreshIndex(config: IndexerConfig, options: RefreshOption
     // --- 3. read, chunk, build -------------------------------------------------------
     const newStates = new Map<string, FileState>();
     const touched = new Map<string, FileState>(); // same content, new stat
+    /**
+     * The stat recorded for a file read now: discovery's lstat, taken before the read, so a
+     * change after it shows as a different stat next time (or, within a tick, as racy).
+     */
+    const recordedStat = (path: string): FileStat & { racy?: boolean } => {
+      const stat = statOf(listed.get(path) as DiscoveredFile);
+      return isRacy(stat, readStartedAtMs) ? { ...stat, racy: true } : stat;
+    };
     const segmentsWritten: Array<{ name: string; docCount: number; bytes: number }> = [];
     let builder = new SegmentBuilder();
     let builderName = store.newSegmentName();
@@ -180,7 +193,7 @@ export async function refreshIndex(config: IndexerConfig, options: RefreshOption
         builderFiles.push({
           path: doc.path,
           state: {
-            size: doc.size, mtimeMs: doc.mtimeMs, hash: doc.hash, language: doc.language, firstDoc, docCount,
+            ...recordedStat(doc.path), hash: doc.hash, language: doc.language, firstDoc, docCount,
             ...(fc.imports?.length ? { imports: fc.imports } : {}),
           },
         });
@@ -206,7 +219,13 @@ export async function refreshIndex(config: IndexerConfig, options: RefreshOption
       for (const doc of docs) {
         const prev = state.get(doc.path);
         if (prev && !rechunkAll && prev.hash === doc.hash) {
-          touched.set(doc.path, { ...prev, size: doc.size, mtimeMs: doc.mtimeMs });
+          // A racy entry re-hashed with its stat as it was changes nothing (unless it stopped being racy).
+          const stat = recordedStat(doc.path);
+          if (!sameFileStat(prev, stat) || !!prev.racy !== !!stat.racy) {
+            const next: FileState = { ...prev, ...stat };
+            if (!stat.racy) delete next.racy;
+            touched.set(doc.path, next);
+          }
           unchanged++;
         } else toChunk.push(doc);
       }

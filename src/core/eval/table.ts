@@ -3,20 +3,25 @@ import type { EvalReport, SystemReport } from './types';
 
 const HEADERS = ['system', 'cases', 'R@1', 'R@5', 'R@10', 'MRR', 'Hit@10 span', 'pack cov', 'ms/query'] as const;
 
-const fixed = (v: number | null | undefined): string => (v === null || v === undefined ? 'n/a' : v.toFixed(3));
+export const fixed = (v: number | null | undefined): string => (v === null || v === undefined ? 'n/a' : v.toFixed(3));
 
 export function tableCells(s: SystemReport): string[] {
   const m = s.metrics;
   return [s.name, String(s.cases), fixed(m?.recallAt1), fixed(m?.recallAt5), fixed(m?.recallAt10), fixed(m?.mrr), fixed(m?.hitAt10), fixed(m?.packCoverage), s.meanMs.toFixed(1)];
 }
 
-/** Rows of text: a header, a rule, then one line per system; numbers right-aligned. */
-export function formatTable(systems: readonly SystemReport[]): string[] {
-  const rows = [HEADERS.slice() as string[], ...systems.map(tableCells)];
-  const widths = HEADERS.map((_, col) => Math.max(...rows.map((r) => (r[col] ?? '').length)));
+/** Rows of text: the headers, a rule, then one line per row; the first column left-aligned, the others (numbers) right-aligned. */
+export function alignTable(headers: readonly string[], body: ReadonlyArray<readonly string[]>): string[] {
+  const rows = [headers, ...body];
+  const widths = headers.map((_, col) => Math.max(...rows.map((r) => (r[col] ?? '').length)));
   const line = (cells: readonly string[]): string =>
     cells.map((cell, col) => (col === 0 ? cell.padEnd(widths[col] as number) : cell.padStart(widths[col] as number))).join('  ').trimEnd();
-  return [line(rows[0] as string[]), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.slice(1).map(line)];
+  return [line(headers), widths.map((w) => '-'.repeat(w)).join('  '), ...body.map(line)];
+}
+
+/** One line per system under a header and a rule. */
+export function formatTable(systems: readonly SystemReport[]): string[] {
+  return alignTable(HEADERS, systems.map(tableCells));
 }
 
 /** The human summary printed under the table: what was mined and what was skipped. */

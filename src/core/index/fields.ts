@@ -1,6 +1,8 @@
 // The searchable fields of a chunk and how a chunk is turned into per-field term frequencies.
 import { bucketOf, type Bucket } from '../languages';
-import type { Chunk, ChunkKind } from '../types';
+import type { Chunk, ChunkKind, FileAnalysis } from '../types';
+
+export type { FileAnalysis };
 import { grown } from './listPool';
 import { WORD_TABLE_LIMITS, WordTable, type WordTableLimits } from './tokenizer';
 
@@ -100,19 +102,6 @@ const MAX_U16 = 0xffff;
  * segment builder looks each distinct term up once per file instead of once per chunk. Built
  * on the chunk worker threads; typed arrays travel back without copying.
  */
-export interface FileAnalysis {
-  /** Distinct terms of the file. */
-  terms: string[];
-  /** Chunk `d` owns entries `docStarts[d] .. docStarts[d+1]-1` of termRefs. */
-  docStarts: Uint32Array;
-  /** Index into `terms` of each (chunk, term) entry. */
-  termRefs: Uint32Array;
-  /** FIELD_COUNT field frequencies per (chunk, term) entry. */
-  tfs: Uint16Array;
-  /** FIELD_COUNT token counts per chunk. */
-  fieldLengths: Uint16Array;
-}
-
 /**
  * Analyses files for the index with a word table kept across files (emptied between files once
  * it holds more than `limits`). Each chunk worker owns one, as does a segment builder for files

@@ -11,7 +11,7 @@ import { DEFINITION_KINDS, isTestPath, isVendoredPath } from '../index/fields';
 import { bucketOf } from '../languages';
 import { compilePathFilter } from '../search/filters';
 import { round } from '../search/search';
-import type { IndexFreshness, ScoreComponent, SearchHit, SearchOptions } from '../search/types';
+import type { FileHit, IndexFreshness, ScoreComponent, SearchHit, SearchOptions } from '../search/types';
 import type { Diagnostic } from '../types';
 import { exactNames } from '../providers/providers';
 import type { ImportGraph } from './graph';
@@ -34,6 +34,8 @@ import type { ContextPack, CutItem, GuidanceEntry, PackItem, PackOptions, PackRe
 /** What the pack builder needs from an engine (kept narrow so it is testable on its own). */
 export interface PackContext {
   search(query: string, options: SearchOptions): Promise<{ results: SearchHit[]; warnings: string[]; diagnostics: Diagnostic[]; index: IndexFreshness }>;
+  /** Files ranked for the task as `search --group file` ranks them (keywords plus the text's frames, paths and names). */
+  searchFiles?(query: string, options: SearchOptions): Promise<{ files: FileHit[] }>;
   /** Exact (or qualified) definitions named `name`. */
   definitions(name: string, limit: number): SearchHit[];
   /** The chunk with exactly these lines, or the smallest containing `startLine`. */
@@ -53,6 +55,16 @@ export const DEFAULT_BUDGET = 6000;
 const MIN_ITEM_TOKENS = 60;
 /** The best lexical hit scores this much; everything else is relative to it. */
 const LEXICAL_WEIGHT = 2;
+/**
+ * The best file of the file ranking gives its best span this much (relative to the file's score),
+ * more than any lexical chunk: the pack's must-inspect spans are the best functions of the best
+ * files, so its files come in the order file search gives them.
+ */
+const FILE_RANK_WEIGHT = 3;
+/** Files of the file ranking whose spans become candidates, and spans taken from each. */
+const RANKED_FILES = 8;
+const FILE_RANK_PART = 'file rank for the task';
+const SPANS_PER_RANKED_FILE = 2;
 const MAX_REJECTED_LISTED = 15;
 const WEAK_SHARE = 0.1;
 /** At most this many tests of the must-inspect spans are moved to the head of the related files. */
@@ -145,8 +157,25 @@ export async function buildPack(ctx: PackContext, task: string, options: PackOpt
     add(hit, 'lexical', "matches the task's words", [{ kind: 'match', name: 'lexical match with the task', value: lexical }]);
   });
 
+  // --- 1c. the best spans of the best files --------------------------------------------------
+  if (ctx.searchFiles) {
+    const ranked = await ctx.searchFiles(plainWords(task), { limit: RANKED_FILES, languages: options.languages, paths: options.paths, previewLines: 0 });
+    const topFile = ranked.files[0]?.score || 1;
+    ranked.files.forEach((file) => {
+      // Tests and vendored copies come in through their own relations, as they always have.
+      if (isVendoredPath(file.path) || (isTestPath(file.path) && !aboutTests)) return;
+      file.spans.slice(0, SPANS_PER_RANKED_FILE).forEach((span, i) => {
+        const value = round(((FILE_RANK_WEIGHT * file.score) / topFile) * (i === 0 ? 1 : 0.5));
+        add(span, 'lexical', fileReason(file), [{ kind: 'match', name: FILE_RANK_PART, value }]);
+      });
+    });
+  }
+
   // --- 2. expansion from the seeds -------------------------------------------------------
-  const seeds = [...candidates.values()].sort(byScore).slice(0, 6);
+  // Seeds are chosen on their own matches, as before the file rank: it orders the pack, while
+  // what the seeds call, import and document is found from the spans that match best.
+  const ownMatch = (c: Candidate): Candidate => ({ ...c, parts: c.parts.filter((p) => !(p.kind === 'match' && p.name === FILE_RANK_PART)) });
+  const seeds = [...candidates.values()].map((c) => ({ c, own: ownMatch(c) })).sort((a, b) => byScore(a.own, b.own)).slice(0, 6).map((x) => x.c);
   const seedPaths = [...new Set(seeds.map((s) => s.hit.path))];
   const sharedNameOnly: RejectedFile[] = [];
   // Only code calls: a name in prose (`res.json()` in a changelog) says nothing about what calls what.
@@ -209,7 +238,9 @@ export async function buildPack(ctx: PackContext, task: string, options: PackOpt
   scored.sort(byScore);
   // "Weak" is judged against the best match on its merits: exact-name bonuses would make every expansion look weak.
   const isExactPart = (p: ScoreComponent) => p.kind === 'match' && /^exact /.test(p.name);
-  const merit = (c: Candidate) => c.parts.filter((p) => !isExactPart(p)).reduce((s, p) => s + p.value, 0);
+  // The file rank orders what is kept; the weak-match bar is set by the spans' own matches.
+  const isFileRank = (p: ScoreComponent) => p.kind === 'match' && p.name === FILE_RANK_PART;
+  const merit = (c: Candidate) => c.parts.filter((p) => !isExactPart(p) && !isFileRank(p)).reduce((s, p) => s + p.value, 0);
   const best = Math.max(0, ...scored.map(merit));
 
   // Drop spans covered by a better-ranked span of the same file, and weak matches.
@@ -220,7 +251,8 @@ export async function buildPack(ctx: PackContext, task: string, options: PackOpt
       rejected.push({ path: c.hit.path, docid: c.hit.docid, reason: `inside ${cover.hit.docid}, already included`, score: round(total(c.parts)) });
       continue;
     }
-    if (!c.parts.some(isExactPart) && merit(c) < best * WEAK_SHARE) {
+    // A span of a file that file search ranks for the task is never a weak match.
+    if (!c.parts.some(isExactPart) && !c.parts.some(isFileRank) && merit(c) < best * WEAK_SHARE) {
       rejected.push({ path: c.hit.path, docid: c.hit.docid, reason: `weak match (score ${round(total(c.parts))} vs ${round(best)} for the best match)`, score: round(total(c.parts)) });
       continue;
     }
@@ -420,6 +452,31 @@ function byScore(a: Candidate, b: Candidate): number {
 }
 
 /** The first reasons as one sentence; the rest are counted, so a reason never crowds out code. */
+/** Why file search ranks a file for the task, in words: the structure the task points at, else its words. */
+function fileReason(file: FileHit): string {
+  const said: string[] = [];
+  for (const part of file.scoreBreakdown) {
+    if (part.kind !== 'match') continue;
+    const colon = part.name.indexOf(': ');
+    const what = colon > 0 ? part.name.slice(colon + 2) : '';
+    switch (colon > 0 ? part.name.slice(0, colon) : '') {
+      case 'traceback-frame':
+        said.push(`a frame of the task's traceback is in it (${what})`);
+        break;
+      case 'diff-header':
+        said.push("the task's diff changes it");
+        break;
+      case 'path-named-in-text':
+        said.push(`the task names it (${what})`);
+        break;
+      case 'definition-named-in-text':
+        said.push(`it defines \`${what}\`, named in the task`);
+        break;
+    }
+  }
+  return said.length ? said.join('; ') : "matches the task's words";
+}
+
 function shortReason(reasons: readonly string[]): string {
   const shown = reasons.slice(0, 2).join('; ');
   const more = reasons.length > 2 ? ` (and ${reasons.length - 2} more reasons)` : '';

@@ -9,7 +9,8 @@ import { makeDocid } from '../chunking/ids';
 import type { Segment } from '../index/segment';
 import { analyzeQueryTerm, looksLikeIdentifier, proseForm } from '../index/tokenizer';
 import { isEligiblePath } from '../discovery/rules';
-import type { DiscoveryOptions } from '../discovery/options';
+import { DEFAULT_MAX_FILE_BYTES, type DiscoveryOptions } from '../discovery/options';
+import { stillServable } from '../discovery/servable';
 import { compilePathFilter } from '../search/filters';
 import { resolveLanguageFilter } from '../languages';
 import { MAX_MATCH_LINES, type FileReader } from '../search/hydrate';
@@ -47,6 +48,24 @@ export interface ProviderContext {
 export function searchableByIndex(ctx: Pick<ProviderContext, 'locator' | 'discovery'>, path: string): boolean {
   if (ctx.discovery && !isEligiblePath(path, ctx.discovery).eligible) return false;
   return ctx.locator.has(path);
+}
+
+/**
+ * `searchableByIndex`, and the file as it is now still one the indexer would read: a regular
+ * file with one name under the size cap. ripgrep's lines come from the working tree, and an
+ * indexed name may since have become a hard link to a refused file. One lstat per file per query.
+ */
+function servableMatches(ctx: ProviderContext): (path: string) => boolean {
+  const verdicts = new Map<string, boolean>();
+  const maxFileBytes = ctx.discovery?.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
+  return (path) => {
+    let verdict = verdicts.get(path);
+    if (verdict === undefined) {
+      verdict = searchableByIndex(ctx, path) && stillServable(ctx.root, path, maxFileBytes);
+      verdicts.set(path, verdict);
+    }
+    return verdict;
+  };
 }
 
 /** At most this many words of a sentence are searched for by ripgrep. */
@@ -97,12 +116,13 @@ export async function ripgrepProvider(ctx: ProviderContext, query: string, optio
   if (!pattern) return { hits: [], total: 0, warnings: ['nothing to search for'], diagnostics: [] };
   const result = await ripgrep(ctx.root, pattern, { rgPath: ctx.rgPath, regex: options.regex, signal: options.signal });
   const pathOk = compilePathFilter(options.paths);
+  const servable = servableMatches(ctx);
   const langs = options.languages?.length ? new Set(options.languages.flatMap(resolveLanguageFilter)) : undefined;
   const kinds = options.kinds?.length ? new Set(options.kinds.map((k) => k.toLowerCase())) : undefined;
 
   const groups = new Map<string, { hit: SearchHit; lines: RipgrepMatch[] }>();
   for (const m of result.matches) {
-    if (!searchableByIndex(ctx, m.path)) continue;
+    if (!servable(m.path)) continue;
     if (pathOk && !pathOk(m.path)) continue;
     const language = languageForPath(m.path)?.id ?? 'text';
     if (langs && !langs.has(language)) continue;
@@ -159,6 +179,7 @@ export async function ripgrepWordsProvider(ctx: ProviderContext, query: string, 
   const offset = Math.max(0, options.offset ?? 0);
   const result = await ripgrep(ctx.root, words, { rgPath: ctx.rgPath, ignoreCase: true, maxMatches: 20_000, signal: options.signal });
   const pathOk = compilePathFilter(options.paths);
+  const servable = servableMatches(ctx);
   const langs = options.languages?.length ? new Set(options.languages.flatMap(resolveLanguageFilter)) : undefined;
   const kinds = options.kinds?.length ? new Set(options.kinds.map((k) => k.toLowerCase())) : undefined;
   const lowerWords = words.map((w) => w.toLowerCase());
@@ -173,7 +194,7 @@ export async function ripgrepWordsProvider(ctx: ProviderContext, query: string, 
   const chunks = new Map<string, { seg: number; doc: number; words: Set<number>; lines: RipgrepMatch[] }>();
   const fileWords = new Map<string, Set<number>>();
   for (const m of result.matches) {
-    if (!searchableByIndex(ctx, m.path)) continue;
+    if (!servable(m.path)) continue;
     if (pathOk && !pathOk(m.path)) continue;
     if (langs && !langs.has(languageForPath(m.path)?.id ?? 'text')) continue;
     const ref = ctx.locator.locate(m.path, m.line);

@@ -6,6 +6,7 @@ export const REGISTRY_DIAGNOSTIC_CODES = [
   'invalid-manifest', // pack.json is not JSON, fails the schema, or contradicts itself
   'invalid-index', // registry.json is not JSON or fails the schema
   'invalid-config', // .agent-context/config.json is not JSON or fails the schema
+  'config-ignored', // a repository's config asks for what only the user may switch on (a remote, a folder outside the root)
   'duplicate-id', // two packs of one source declare the same id: neither is served
   'shadowed-entry', // a later source defines an id an earlier one already has
   'path-traversal', // `..`, an absolute path, or a symlink leading out of the pack

@@ -265,7 +265,9 @@ export class FileReader {
     const v: FileView = {};
     try {
       const st = this.tree.lstatSync(file.path);
-      if (!st.isFile()) v.stale = 'deleted';
+      // A file given a second name since indexing may now be a refused file's (`ln .env a.ts`):
+      // discovery no longer reads it, so neither does a preview.
+      if (!st.isFile() || st.nlink > 1) v.stale = 'deleted';
       else {
         const sameStat = st.size === file.size && Math.floor(st.mtimeMs) === Math.floor(file.mtimeMs);
         if (sameStat) {
@@ -329,7 +331,8 @@ export class FileReader {
     if (this.whole.has(relPath)) return this.whole.get(relPath);
     let bytes: Buffer | undefined;
     try {
-      bytes = this.tree.readSync(relPath);
+      // As in `view`: a file with a second name may now be a refused file's; it is not read.
+      bytes = this.tree.lstatSync(relPath).nlink > 1 ? undefined : this.tree.readSync(relPath);
     } catch {
       bytes = undefined;
     }

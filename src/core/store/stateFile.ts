@@ -1,13 +1,14 @@
 // The state table on disk (`state-<gen>.cstate`): columns a reader maps without building an
 // object per file. Layout (little-endian, like segments):
 //
-//   "CSTATE02"                      magic and layout version
-//   u32 crc32                       CRC-32 of every byte after it (layout 02)
+//   "CSTATE03"                      magic and layout version
+//   u32 crc32                       CRC-32 of every byte after it (since layout 02)
 //   u32 count, u32 headerBytes, u32 pathBytes, u32 importBytes
 //   header                          JSON {languages, segments, skipped}, padded to 8 bytes
-//   f64 size[count], f64 mtimeMs[count]
+//   f64 size[count], mtimeMs[count], ctimeMs[count], ino[count], dev[count]   (since layout 03)
 //   u32 firstDoc[count], docCount[count], language[count], segment[count], importEnd[count]
 //   u8  sha256[32 * count]
+//   u8  flags[count]                bit 0: racy (stateTable.ts; since layout 03)
 //   paths                           UTF-8, separated by NUL (never part of a path), sorted
 //   imports                         each file's import list as JSON, back to back (importEnd)
 //
@@ -16,9 +17,9 @@
 // segment index would otherwise point refreshes at the wrong chunks.
 import type { SkippedFile } from '../types';
 import { crc32 } from '../index/crc32';
-import { StateColumns, type FileState, type StateTable } from './stateTable';
+import { RACY, StateColumns, type FileState, type StateTable } from './stateTable';
 
-const MAGIC = 'CSTATE02';
+const MAGIC = 'CSTATE03';
 /** Where the checksum is; it covers the bytes from CHECKED_FROM to the end. */
 const CRC_AT = 8;
 const CHECKED_FROM = 12;
@@ -32,12 +33,18 @@ const decoder = new TextDecoder('utf-8', { fatal: true });
 export class StateFileError extends Error {}
 
 const pad8 = (n: number): number => (n + 7) & ~7;
+/** Bytes per entry outside the header, paths and imports: five f64, five u32, a hash, flags. */
+const ENTRY_BYTES = 5 * 8 + 5 * 4 + 32 + 1;
 
 export function encodeStateTable(table: StateTable): Uint8Array {
   const paths = table.paths();
   const count = paths.length;
   const size = new Float64Array(count);
   const mtimeMs = new Float64Array(count);
+  const ctimeMs = new Float64Array(count);
+  const ino = new Float64Array(count);
+  const dev = new Float64Array(count);
+  const flags = new Uint8Array(count);
   const ints = new Uint32Array(5 * count);
   const hashes = new Uint8Array(32 * count);
   const languages = new Map<string, number>();
@@ -53,6 +60,10 @@ export function encodeStateTable(table: StateTable): Uint8Array {
     const f = table.get(p) as FileState;
     size[i] = f.size;
     mtimeMs[i] = f.mtimeMs;
+    ctimeMs[i] = f.ctimeMs;
+    ino[i] = f.ino;
+    dev[i] = f.dev;
+    if (f.racy) flags[i] = RACY;
     ints[i] = f.firstDoc;
     ints[count + i] = f.docCount;
     ints[2 * count + i] = idOf(languages, f.language);
@@ -70,7 +81,7 @@ export function encodeStateTable(table: StateTable): Uint8Array {
   const pathBytes = encoder.encode(paths.join('\0'));
   const importBytes = encoder.encode(importParts.join(''));
   const headerEnd = pad8(PREFIX_BYTES + header.length);
-  const out = new Uint8Array(headerEnd + 16 * count + 20 * count + 32 * count + pathBytes.length + importBytes.length);
+  const out = new Uint8Array(headerEnd + ENTRY_BYTES * count + pathBytes.length + importBytes.length);
   out.set(MAGIC_BYTES, 0);
   const prefix = new DataView(out.buffer, CHECKED_FROM, 16);
   prefix.setUint32(0, count, true);
@@ -79,7 +90,7 @@ export function encodeStateTable(table: StateTable): Uint8Array {
   prefix.setUint32(12, importBytes.length, true);
   out.set(header, PREFIX_BYTES);
   let at = headerEnd;
-  for (const part of [size, mtimeMs, ints, hashes, pathBytes, importBytes]) {
+  for (const part of [size, mtimeMs, ctimeMs, ino, dev, ints, hashes, flags, pathBytes, importBytes]) {
     out.set(new Uint8Array(part.buffer, part.byteOffset, part.byteLength), at);
     at += part.byteLength;
   }
@@ -99,14 +110,17 @@ export function decodeStateTable(file: Uint8Array): DecodedState {
     throw new StateFileError(why);
   };
   // Compared as bytes: decoding garbage with the fatal decoder would throw a TypeError instead.
-  if (bytes.length < PREFIX_BYTES || !MAGIC_BYTES.every((b, i) => bytes[i] === b)) fail('not a state file');
+  if (bytes.length < PREFIX_BYTES || !MAGIC_BYTES.every((b, i) => bytes[i] === b)) {
+    const older = bytes.length >= MAGIC_BYTES.length && MAGIC_BYTES.subarray(0, 6).every((b, i) => bytes[i] === b);
+    fail(older ? `layout ${Buffer.from(bytes.subarray(6, 8)).toString('latin1')} where this version reads ${MAGIC.slice(6)}` : 'not a state file');
+  }
   const prefix = new DataView(bytes.buffer, bytes.byteOffset + CHECKED_FROM, 16);
   const count = prefix.getUint32(0, true);
   const headerBytes = prefix.getUint32(4, true);
   const pathBytes = prefix.getUint32(8, true);
   const importBytes = prefix.getUint32(12, true);
   const headerEnd = pad8(PREFIX_BYTES + headerBytes);
-  const expected = headerEnd + 68 * count + pathBytes + importBytes;
+  const expected = headerEnd + ENTRY_BYTES * count + pathBytes + importBytes;
   if (bytes.length !== expected) fail(`${bytes.length} bytes where the layout needs ${expected}`);
   const stored = new DataView(bytes.buffer, bytes.byteOffset + CRC_AT, 4).getUint32(0, true);
   if (crc32(bytes.subarray(CHECKED_FROM)) !== stored) fail('checksum mismatch');
@@ -131,12 +145,16 @@ export function decodeStateTable(file: Uint8Array): DecodedState {
   const u8 = (b: ArrayBufferLike, o: number, n: number) => new Uint8Array(b, o, n);
   const size = take(f64, count, 8);
   const mtimeMs = take(f64, count, 8);
+  const ctimeMs = take(f64, count, 8);
+  const ino = take(f64, count, 8);
+  const dev = take(f64, count, 8);
   const firstDoc = take(u32, count, 4);
   const docCount = take(u32, count, 4);
   const language = take(u32, count, 4);
   const segment = take(u32, count, 4);
   const importEnd = take(u32, count, 4);
   const hashes = take(u8, 32 * count, 1);
+  const flags = take(u8, count, 1);
   let pathText: string;
   try {
     pathText = decoder.decode(take(u8, pathBytes, 1));
@@ -155,8 +173,9 @@ export function decodeStateTable(file: Uint8Array): DecodedState {
     if ((language[i] as number) >= languages.length || (segment[i] as number) >= segments.length) fail(`entry ${i} names a language or segment the header lacks`);
     const end = importEnd[i] as number;
     if (end < previousEnd || end > importBytes) fail(`entry ${i} has an import list outside the file`);
+    if ((flags[i] as number) & ~RACY) fail(`entry ${i} has unknown flags`);
     previousEnd = end;
   }
-  const columns = new StateColumns({ paths, size, mtimeMs, firstDoc, docCount, language, segment, languages, segments, hashes, importEnd, importText });
+  const columns = new StateColumns({ paths, size, mtimeMs, ctimeMs, ino, dev, flags, firstDoc, docCount, language, segment, languages, segments, hashes, importEnd, importText });
   return { columns, skipped: header.skipped as SkippedFile[] };
 }

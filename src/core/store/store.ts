@@ -27,7 +27,7 @@ import { StateTable, type FileState } from './stateTable';
 export { StateTable, type FileState } from './stateTable';
 
 /** Bump whenever anything written to the store changes shape. Older or newer stores are rebuilt. */
-export const STORE_FORMAT_VERSION = 5 * 1000 + SEGMENT_FORMAT_VERSION;
+export const STORE_FORMAT_VERSION = 6 * 1000 + SEGMENT_FORMAT_VERSION;
 const MANIFEST = 'manifest.json';
 
 export interface SegmentRef {

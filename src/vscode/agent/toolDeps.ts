@@ -15,6 +15,7 @@ import { ToolError } from '../../tools/errors';
 import type { ToolDeps, ToolEngine } from '../../tools/tools';
 import { usageAllowedByEnv, UsageCounters } from '../../tools/usage';
 import { storeDirFor } from '../assets';
+import { discoveryOptions } from '../engineOptions';
 import { findMergedReferences } from '../references/findReferences';
 import type { CairnServices, FolderState } from '../services';
 
@@ -206,6 +207,7 @@ export class FolderToolDeps implements vscode.Disposable {
         enabled: () => usageAllowedByEnv() && this.services.settings(folder).agent.usageCounters,
         log: (message) => this.services.log.warn(`[${folder.name}] ${message}`),
       });
+      const services = this.services;
       const deps: ToolDeps = {
         root: folder.uri.fsPath,
         engine: folderToolEngine(this.services, folder),
@@ -213,6 +215,10 @@ export class FolderToolDeps implements vscode.Disposable {
         registry: folderRegistry(this.services, folder),
         log,
         usage,
+        // Asked per call: read_span serves what the folder's index holds under today's settings.
+        get discovery() {
+          return discoveryOptions(services.settings(folder));
+        },
       };
       entry = { deps, freshness, usage };
       this.byFolder.set(key, entry);
