@@ -9,6 +9,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { GitError } from '../../core/eval/git';
+import { readRegularSync } from '../../core/fsRead';
 import { formatTaskSummary, formatTaskTable } from '../../core/eval/taskTable';
 import { runTaskEvaluation, type TaskProgress } from '../../core/eval/taskRunner';
 import { parseTasks, TaskFileError, type LocalizationTask } from '../../core/eval/tasks';
@@ -70,7 +71,7 @@ function readVariants(values: OptionValues): EvalVariant[] {
     if (typeof values.config === 'string') {
       let json: unknown;
       try {
-        json = JSON.parse(fs.readFileSync(values.config, 'utf8'));
+        json = JSON.parse(readRegularSync(values.config, { followLinks: true }).toString('utf8'));
       } catch (e) {
         throw new CliError('bad-config', `cannot read ${values.config}: ${e instanceof Error ? e.message : String(e)}`);
       }

@@ -1,6 +1,7 @@
 // The paths a listing (git or walk) proposes, sorted into what needs a stat, what may be a
 // link to a directory, and what is skipped by name alone.
 import type { SkippedFile } from '../types';
+import type { IgnoreLayer } from './ignoreRules';
 import type { PathRules } from './rules';
 
 export class CandidateSet {
@@ -23,6 +24,19 @@ export class CandidateSet {
     else if (reason === 'secret-name') this.skip({ path: relPath, reason: 'secret-name' });
     else if (reason === 'not-allowed' && mayBeLink) this.linkProbes.add(relPath);
   }
+
+  /** A layer's refused ignore files are skipped entries once the listing is done (read lazily). */
+  reportRefusals(layer: IgnoreLayer): void {
+    this.layers.push(layer);
+  }
+
+  /** Skipped entries, with the refused ignore files of the layers reported. */
+  allSkipped(): SkippedFile[] {
+    for (const layer of this.layers) for (const entry of layer.refused) this.skip(entry);
+    return this.skipped;
+  }
+
+  private readonly layers: IgnoreLayer[] = [];
 
   skip(entry: SkippedFile): void {
     // `only` entries may overlap (`src` and `src/a.ts`), so the same path can be met twice.

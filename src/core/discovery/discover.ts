@@ -1,6 +1,7 @@
 // discoverFiles: list candidates (git or walk), apply ignore files and name rules, then stat.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { NotRegularFileError, readRegularSync } from '../fsRead';
 import { basename } from '../languages';
 import type { DiscoveryResult, SkippedFile } from '../types';
 import { CandidateSet } from './candidates';
@@ -86,7 +87,9 @@ export async function discoverFiles(root: string, options: DiscoverFilesOptions 
 
   const { files, skipped } = await statCandidates(absoluteRoot, candidates.files, resolved.maxFileBytes, signal);
   const linkSkips = await findDirectoryLinks(absoluteRoot, candidates.linkProbes, rules, signal);
-  const allSkipped: SkippedFile[] = [...candidates.skipped, ...skipped, ...linkSkips];
+  for (const entry of [...skipped, ...linkSkips]) candidates.skip(entry);
+  // candidates.skip drops repeats: an ignore file that is a FIFO can be a candidate as well.
+  const allSkipped: SkippedFile[] = [...candidates.allSkipped()];
   return { files: files.sort(byPath), skipped: allSkipped.sort(byPath), source };
 }
 
@@ -102,6 +105,7 @@ async function collectFromGit(
   // loaded from their directories; the root's and the `only` entries' ancestors' are probed,
   // as they may be gitignored themselves or lie outside a restricted listing.
   const extraIgnores = new IgnoreLayer(root, options.ignoreFiles);
+  candidates.reportRefusals(extraIgnores);
   const ignoreNames = new Set(options.ignoreFiles);
   await extraIgnores.loadDir('');
   for (const entry of only ?? []) await extraIgnores.loadAncestors(entry);
@@ -130,8 +134,10 @@ async function collectByWalking(
 ): Promise<void> {
   const gitignores = new IgnoreLayer(root, ['.gitignore']);
   const gitExclude = readGitInfoExclude(root);
-  if (gitExclude !== undefined) gitignores.addRules('', gitExclude);
+  if (typeof gitExclude === 'string') gitignores.addRules('', gitExclude);
+  else if (gitExclude) candidates.skip(gitExclude);
   const layers = [gitignores, new IgnoreLayer(root, options.ignoreFiles)];
+  for (const layer of layers) candidates.reportRefusals(layer);
   const ctx = { root, rules, layers, candidates, signal };
 
   if (!only) {
@@ -185,10 +191,11 @@ function realDirectoryCheck(root: string): (dirRel: string) => boolean {
 }
 
 /** `.git/info/exclude` of a repository rooted at root: honoured by git, so by the walk too. */
-function readGitInfoExclude(root: string): string | undefined {
+function readGitInfoExclude(root: string): string | SkippedFile | undefined {
   try {
-    return fs.readFileSync(path.join(root, '.git', 'info', 'exclude'), 'utf8');
-  } catch {
+    return readRegularSync(path.join(root, '.git', 'info', 'exclude')).toString('utf8');
+  } catch (error) {
+    if (error instanceof NotRegularFileError && error.detail !== 'directory') return { path: '.git/info/exclude', reason: 'not-a-file', detail: error.detail };
     return undefined;
   }
 }

@@ -1,6 +1,8 @@
 // Candidate listing through git, so .gitignore, .git/info/exclude and the global excludes file
 // are honoured exactly as git honours them, at git's speed (index + untracked cache).
 import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 
 export interface GitListing {
   /** Paths relative to the root (POSIX, as git prints them), tracked and untracked-not-ignored. */
@@ -14,6 +16,9 @@ export const GIT_MODE_SUBMODULE = '160000';
 
 /** Past this many characters of pathspecs, list everything and filter in memory (command-line limits). */
 const MAX_PATHSPEC_CHARS = 16_000;
+
+/** How long the untracked listing may run past the tracked one before its ignore files are probed. */
+const PROBE_AFTER_MS = 200;
 
 interface GitRun {
   code: number;
@@ -72,10 +77,18 @@ export async function listWithGit(root: string, only?: readonly string[], signal
   const base = ['-c', 'core.quotepath=off', '--literal-pathspecs', 'ls-files', '-z'];
   // Two listings instead of `--cached --others` in one: the tracked one carries index modes,
   // which reveal symlinks and submodules without a stat, and the formats cannot be mixed unambiguously.
-  const [tracked, untracked] = await Promise.all([
-    runGit(root, [...base, '--cached', '--stage', ...pathspecs], signal),
-    runGit(root, [...base, '--others', '--exclude-standard', ...pathspecs], signal),
-  ]);
+  const stopUntracked = new AbortController();
+  const untrackedRun = runGit(root, [...base, '--others', '--exclude-standard', ...pathspecs], signal ? AbortSignal.any([signal, stopUntracked.signal]) : stopUntracked.signal);
+  const tracked = await runGit(root, [...base, '--cached', '--stage', ...pathspecs], signal);
+  // Only a listing still running can be blocked on a FIFO: most end before a probe would.
+  let untracked = await Promise.race([untrackedRun, new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), PROBE_AFTER_MS).unref())]);
+  if (!untracked && tracked.code === 0 && hasSpecialIgnoreFile(root, splitNul(tracked.stdout))) {
+    // git would block forever opening it: the walk lists the tree instead, and reports the file.
+    stopUntracked.abort();
+    await untrackedRun;
+    return undefined;
+  }
+  untracked ??= await untrackedRun;
   if (tracked.code !== 0 || untracked.code !== 0) return undefined;
 
   const modes = new Map<string, string>();
@@ -95,6 +108,43 @@ export async function listWithGit(root: string, only?: readonly string[], signal
 
   if (paths.size === 0 && (await isRootIgnored(root, signal))) return undefined;
   return { paths: [...paths], modes };
+}
+
+/**
+ * Whether an ignore file git reads for the untracked listing is a FIFO, socket or device: git
+ * opens `.gitignore` and `info/exclude` blocking, so one FIFO would hang it (and the writer
+ * lock held meanwhile). Probed once the listing runs long, where git reads them: the root and
+ * the folders above it up to the work tree's top, and every folder holding a tracked file. A
+ * FIFO in a folder holding only untracked files is not seen here.
+ */
+function hasSpecialIgnoreFile(root: string, trackedRecords: readonly string[]): boolean {
+  const folders = new Set<string>();
+  for (const record of trackedRecords) {
+    const tab = record.indexOf('\t');
+    for (let slash = record.lastIndexOf('/'); slash > tab; slash = record.lastIndexOf('/', slash - 1)) {
+      const folder = record.slice(tab + 1, slash);
+      if (folders.has(folder)) break;
+      folders.add(folder);
+    }
+  }
+  const candidates = [...folders].map((folder) => path.join(root, ...folder.split('/'), '.gitignore'));
+  for (let dir = path.resolve(root); ; dir = path.dirname(dir)) {
+    candidates.push(path.join(dir, '.gitignore'));
+    const dotGit = fs.lstatSync(path.join(dir, '.git'), { throwIfNoEntry: false });
+    if (dotGit) {
+      if (dotGit.isDirectory()) candidates.push(path.join(dir, '.git', 'info', 'exclude'));
+      break;
+    }
+    if (path.dirname(dir) === dir) break;
+  }
+  return candidates.some((file) => {
+    try {
+      const stats = fs.lstatSync(file, { throwIfNoEntry: false });
+      return stats !== undefined && !stats.isFile() && !stats.isDirectory() && !stats.isSymbolicLink();
+    } catch {
+      return false;
+    }
+  });
 }
 
 async function isRootIgnored(root: string, signal?: AbortSignal): Promise<boolean> {

@@ -1,20 +1,24 @@
 // Gitignore-syntax files (`.gitignore`, `.cairnignore`) with git's nesting semantics: each file's
 // patterns are relative to its own directory, deeper files override shallower ones, negations
 // work, and nothing below an ignored directory can be re-included.
-import { promises as fsp, constants as fsConstants } from 'node:fs';
 import ignore, { type Ignore } from 'ignore';
+import { NotRegularFileError, readRegular } from '../fsRead';
+import type { SkippedFile } from '../types';
 import { joinRel, parentOf, toAbsolute } from './paths';
 
 /** Git folds case in ignore patterns where the file system does (core.ignorecase): macOS and Windows. */
 const IGNORE_CASE = process.platform === 'darwin' || process.platform === 'win32';
 
-/** Opening without following symlinks, as git refuses symlinked ignore files too. */
-const READ_NOFOLLOW = fsConstants.O_RDONLY | (fsConstants.O_NOFOLLOW ?? 0);
-
-async function readTextOrUndefined(absolute: string): Promise<string | undefined> {
+/**
+ * An ignore file's text. Opened without following symlinks, as git refuses symlinked ignore
+ * files too, and without blocking: a FIFO named `.gitignore` would otherwise hang the listing.
+ */
+async function readTextOrRefusal(absolute: string, relPath: string): Promise<string | SkippedFile | undefined> {
   try {
-    return await fsp.readFile(absolute, { encoding: 'utf8', flag: READ_NOFOLLOW });
-  } catch {
+    return (await readRegular(absolute)).toString('utf8');
+  } catch (error) {
+    // A FIFO, socket or device is reported: the user expects rules from it and gets none.
+    if (error instanceof NotRegularFileError && error.detail !== 'directory') return { path: relPath, reason: 'not-a-file', detail: error.detail };
     // Missing, a directory, a symlink or unreadable: such a file has no rules to honour.
     return undefined;
   }
@@ -30,6 +34,8 @@ export class IgnoreLayer {
   private readonly rulesByDir = new Map<string, Ignore>();
   private readonly loadedDirs = new Set<string>();
   private readonly dirVerdicts = new Map<string, boolean>();
+  /** Ignore files that are not regular files (a FIFO, a device): their rules are not read. */
+  readonly refused: SkippedFile[] = [];
 
   constructor(
     private readonly root: string,
@@ -59,8 +65,10 @@ export class IgnoreLayer {
     this.loadedDirs.add(dirRel);
     for (const name of this.fileNames) {
       if (present && !present.has(name)) continue;
-      const text = await readTextOrUndefined(toAbsolute(this.root, joinRel(dirRel, name)));
-      if (text !== undefined) this.addRules(dirRel, text);
+      const relPath = joinRel(dirRel, name);
+      const text = await readTextOrRefusal(toAbsolute(this.root, relPath), relPath);
+      if (typeof text === 'string') this.addRules(dirRel, text);
+      else if (text) this.refused.push(text);
     }
   }
 

@@ -2,6 +2,7 @@
 // an open file read on demand, so a one-shot query (the CLI, a fresh MCP call) reads the term
 // dictionary and the postings it needs instead of every record and posting in the index.
 import * as fs from 'node:fs';
+import { openRegularSync } from '../fsRead';
 import { crc32 } from './crc32';
 import { CorruptDataError } from './varint';
 
@@ -44,13 +45,10 @@ export class FileSource implements ByteSource {
   private fd: number | undefined;
 
   constructor(readonly file: string) {
-    this.fd = fs.openSync(file, 'r');
-    try {
-      this.length = fs.fstatSync(this.fd).size;
-    } catch (e) {
-      fs.closeSync(this.fd);
-      throw e;
-    }
+    // Through the regular-file open: a FIFO in the store's place is refused, not waited on.
+    const opened = openRegularSync(file, { followLinks: true });
+    this.fd = opened.fd;
+    this.length = opened.stats.size;
     closeOnCollect.register(this, this.fd, this);
   }
 

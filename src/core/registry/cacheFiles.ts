@@ -4,13 +4,14 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { z } from 'zod';
+import { readRegularSync } from '../fsRead';
 import { writeFileAtomic } from '../store/atomic';
 import { diagnostic, errorText, type RegistryDiagnostic } from './diagnostics';
 
 export function readCacheFile<S extends z.ZodTypeAny>(file: string, schema: S): z.infer<S> | undefined {
   let text: string;
   try {
-    text = fs.readFileSync(file, 'utf8');
+    text = readRegularSync(file, { followLinks: true }).toString('utf8');
   } catch {
     return undefined;
   }

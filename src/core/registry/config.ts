@@ -17,6 +17,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { z } from 'zod';
+import { readRegularSync } from '../fsRead';
 import { diagnostic, errorText, type RegistryDiagnostic } from './diagnostics';
 import type { RemoteSourceConfig } from './types';
 
@@ -107,7 +108,8 @@ function readRegistryConfig(root: string): { config: RegistryConfig; diagnostics
   const shown = CONFIG_FILE.split(path.sep).join('/');
   let text: string;
   try {
-    text = fs.readFileSync(file, 'utf8');
+    // Not blocking: a FIFO put in its place is refused, not waited on.
+    text = readRegularSync(file, { followLinks: true }).toString('utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { config: { remotes: [] }, diagnostics: [] };
     return { config: { remotes: [] }, diagnostics: [diagnostic('invalid-config', 'error', `cannot read ${shown}: ${errorText(error)}`, { path: shown })] };

@@ -18,11 +18,11 @@
 //
 // Validation is strict (unknown keys are errors: a misspelt field must not pass as absent) and
 // never repairs anything: an invalid manifest is reported and its pack is not served.
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { hashBytes } from '../discovery/read';
+import { readRegularSync } from '../fsRead';
 import { compareCodeUnits } from '../discovery/paths';
 import type { RegistryDiagnosticCode } from './diagnostics';
 import { checkManifestPath } from './paths';
@@ -187,7 +187,7 @@ export type ManifestFields = Omit<PackManifest, 'files' | 'contentHash' | 'descr
 export function buildManifest(packDir: string, fields: ManifestFields): Record<string, unknown> {
   const files = fields.files.map((f) => ({
     path: f.path,
-    sha256: hashBytes(fs.readFileSync(path.join(packDir, ...f.path.split('/')))),
+    sha256: hashBytes(readRegularSync(path.join(packDir, ...f.path.split('/')), { followLinks: true })),
     ...(f.role ? { role: f.role } : {}),
   }));
   return { schemaVersion: 1, ...fields, files, contentHash: computeContentHash(files) };

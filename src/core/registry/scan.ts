@@ -8,6 +8,7 @@ import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { z } from 'zod';
 import { compareCodeUnits } from '../discovery/paths';
+import { readRegular } from '../fsRead';
 import { diagnostic, errorText, type RegistryDiagnostic } from './diagnostics';
 import { MANIFEST_FILE, PRIMARY_NAMES, schemaProblems } from './manifest';
 import { checkManifestPath, resolveInside } from './paths';
@@ -35,7 +36,8 @@ export async function locatePacks(registryReal: string, show: (absolute: string)
   const indexPath = path.join(registryReal, INDEX_FILE);
   let indexText: string | undefined;
   try {
-    indexText = await fsp.readFile(indexPath, 'utf8');
+    // Not blocking: a FIFO named registry.json is refused, not waited on.
+    indexText = (await readRegular(indexPath, { followLinks: true })).toString('utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
       return { packs: [], diagnostics: [diagnostic('unreadable', 'error', `cannot read the registry index: ${errorText(error)}`, { path: show(indexPath) })] };

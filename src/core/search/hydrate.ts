@@ -1,11 +1,10 @@
 // Turns a document of a segment into a SearchHit: metadata from the segment, preview lines
 // from the working tree, and a staleness check so a hit never silently points at wrong lines.
 import * as fs from 'node:fs';
-import * as path from 'node:path';
 import { bucketOf } from '../languages';
 import { makeDocid } from '../chunking/ids';
 import { hashBytes } from '../discovery/read';
-import { openRegularSync, readRegularSync } from '../fsRead';
+import { openRegularSync, RootReader } from '../fsRead';
 import { NO_START_BYTE, type Segment, type SegmentFile } from '../index/segment';
 import { identifierParts, proseForm } from '../index/tokenizer';
 import { boundedLevenshtein } from './query';
@@ -22,6 +21,13 @@ interface ByteSupply {
   complete: boolean;
   /** Reads further into the file; false at its end. */
   more(): boolean;
+}
+
+/** Opens the file a reader reads (a root-confined open for the working tree's files). */
+export type Opener = () => { fd: number; stats: fs.Stats };
+
+function openerOf(file: string | Opener): Opener {
+  return typeof file === 'string' ? () => openRegularSync(file) : file;
 }
 
 function wholeBytes(bytes: Buffer): ByteSupply {
@@ -49,7 +55,7 @@ class FilePrefix implements ByteSupply {
   private buffer: Buffer | undefined;
 
   constructor(
-    private readonly abs: string,
+    private readonly open: Opener,
     private readonly base = 0,
     private readonly firstRead = FIRST_READ,
   ) {}
@@ -59,7 +65,7 @@ class FilePrefix implements ByteSupply {
     const known = this.bytes.length;
     let got = 0;
     try {
-      const { fd, stats } = openRegularSync(this.abs);
+      const { fd, stats } = this.open();
       try {
         this.buffer ??= Buffer.allocUnsafe(Math.max(0, stats.size - this.base));
         const want = Math.min(Math.max(this.firstRead, known), this.buffer.length - known);
@@ -111,9 +117,9 @@ export class LazyLines {
    * The lines of the bytes `start..end` of a file (a chunk's own characters), line 0 the first:
    * at most SPAN_READ bytes of them, read at once. Undefined when the file cannot be read.
    */
-  static fromFileSpan(abs: string, start: number, end: number): LazyLines | undefined {
+  static fromFileSpan(file: string | Opener, start: number, end: number): LazyLines | undefined {
     try {
-      const bytes = readRange(abs, start, Math.min(end, start + SPAN_READ));
+      const bytes = readRange(openerOf(file), start, Math.min(end, start + SPAN_READ));
       return new LazyLines(wholeBytes(bytes), 0);
     } catch {
       return undefined;
@@ -121,17 +127,17 @@ export class LazyLines {
   }
 
   /** A file's lines, reading it from the start only as far as they are asked for. */
-  static fromFile(abs: string): LazyLines {
-    return new LazyLines(new FilePrefix(abs));
+  static fromFile(file: string | Opener): LazyLines {
+    return new LazyLines(new FilePrefix(openerOf(file)));
   }
 
   /**
    * The lines of a file from the one starting at byte `start` (line 0 here), read from there.
    * Undefined unless the byte before `start` ends a line: the offset does not fit the file.
    */
-  static fromFileAt(abs: string, start: number): LazyLines | undefined {
+  static fromFileAt(file: string | Opener, start: number): LazyLines | undefined {
     if (start < 1) return undefined;
-    const supply = new FilePrefix(abs, start - 1, FIRST_READ_AT_LINE);
+    const supply = new FilePrefix(openerOf(file), start - 1, FIRST_READ_AT_LINE);
     supply.more();
     return supply.bytes[0] === 10 ? new LazyLines(supply, 1) : undefined;
   }
@@ -187,8 +193,8 @@ export class LazyLines {
 const SPAN_READ = 16 * 1024;
 
 /** Bytes `start..end` of a file (fewer at its end). */
-function readRange(abs: string, start: number, end: number): Buffer {
-  const { fd } = openRegularSync(abs);
+function readRange(open: Opener, start: number, end: number): Buffer {
+  const { fd } = open();
   try {
     const out = Buffer.allocUnsafe(Math.max(0, end - start));
     let got = 0;
@@ -222,14 +228,27 @@ interface FileView {
   unchanged?: boolean;
 }
 
-/** Reads working-tree files for previews; one instance per query (caches per path). */
+/**
+ * Reads working-tree files for previews, packs and export; one instance per query (caches per
+ * path). Every read is confined to the root (`RootReader`): a folder swapped for a link to
+ * elsewhere since indexing reads as a deleted file, never as the text it now leads to.
+ */
 export class FileReader {
   private readonly files = new Map<string, FileView>();
   private readonly unchecked = new Map<string, FileView>();
   /** Whole files read for texts (undefined: unreadable). */
   private readonly whole = new Map<string, Buffer | undefined>();
 
-  constructor(readonly root: string) {}
+  private readonly tree: RootReader;
+
+  constructor(readonly root: string) {
+    this.tree = new RootReader(root);
+  }
+
+  /** Opens a file of the root, confined to it. */
+  private opener(relPath: string): Opener {
+    return () => this.tree.openSync(relPath);
+  }
 
   /**
    * A file's staleness, and its lines when `needLines`. Without a preview an unchanged stat is
@@ -237,15 +256,15 @@ export class FileReader {
    */
   private view(file: SegmentFile, needLines: boolean): FileView {
     const cached = this.files.get(file.path);
-    const abs = path.join(this.root, file.path);
+    const open = this.opener(file.path);
     if (cached) {
       // Known unchanged without its lines (a hit read it from an offset): no second stat.
-      if (needLines && !cached.lines && cached.unchanged) cached.lines = LazyLines.fromFile(abs);
+      if (needLines && !cached.lines && cached.unchanged) cached.lines = LazyLines.fromFile(open);
       return cached;
     }
     const v: FileView = {};
     try {
-      const st = fs.lstatSync(abs);
+      const st = this.tree.lstatSync(file.path);
       // A file given a second name since indexing may now be a refused file's (`ln .env a.ts`):
       // discovery no longer reads it, so neither does a preview.
       if (!st.isFile() || st.nlink > 1) v.stale = 'deleted';
@@ -253,9 +272,9 @@ export class FileReader {
         const sameStat = st.size === file.size && Math.floor(st.mtimeMs) === Math.floor(file.mtimeMs);
         if (sameStat) {
           v.unchanged = true;
-          if (needLines) v.lines = LazyLines.fromFile(abs);
+          if (needLines) v.lines = LazyLines.fromFile(open);
         } else {
-          const bytes = readRegularSync(abs);
+          const bytes = this.tree.readSync(file.path);
           if (hashBytes(bytes) !== file.hash) v.stale = 'modified'; // the index's own content hash
           v.lines = LazyLines.of(bytes); // read already: lines cost nothing until asked for
         }
@@ -312,9 +331,8 @@ export class FileReader {
     if (this.whole.has(relPath)) return this.whole.get(relPath);
     let bytes: Buffer | undefined;
     try {
-      const abs = path.join(this.root, relPath);
       // As in `view`: a file with a second name may now be a refused file's; it is not read.
-      bytes = fs.lstatSync(abs).nlink > 1 ? undefined : readRegularSync(abs);
+      bytes = this.tree.lstatSync(relPath).nlink > 1 ? undefined : this.tree.readSync(relPath);
     } catch {
       bytes = undefined;
     }
@@ -344,10 +362,10 @@ export class FileReader {
       // An unchanged file is read from the chunk's own characters, when it stands for some (a
       // piece of a minified line), or from its first line, when the index knows where it
       // starts; otherwise (and for a stale file) from the top.
-      const abs = path.join(this.root, file.path);
+      const open = this.opener(file.path);
       const at = v.unchanged && startLine > 1 ? seg.startByteOf(doc) : NO_START_BYTE;
       const window =
-        v.unchanged && record.span ? LazyLines.fromFileSpan(abs, record.span[0], record.span[1]) : at !== NO_START_BYTE ? LazyLines.fromFileAt(abs, at) : undefined;
+        v.unchanged && record.span ? LazyLines.fromFileSpan(open, record.span[0], record.span[1]) : at !== NO_START_BYTE ? LazyLines.fromFileAt(open, at) : undefined;
       if (window) {
         shown = preview(window, from - startLine + 1, to - startLine + 1, previewLines, query, context);
         base = startLine - 1;

@@ -1,0 +1,108 @@
+// Special files and swapped folders through the real bundled `cairn`: a FIFO named .gitignore
+// must not hang an index (nor leave the writer lock behind), and a folder replaced by a link
+// to outside the root after indexing must not put the outside file's text in any answer.
+import * as assert from 'node:assert/strict';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { CLI, cairnEnv } from './cli';
+
+/** Far above what a run takes here; a run past it was blocked. */
+const TIMEOUT_MS = 30_000;
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  killed: boolean;
+}
+
+function cairn(args: string[], store: string, cwd: string): Run {
+  const r = spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: 'utf8', timeout: TIMEOUT_MS, env: cairnEnv({ CAIRN_STORE: store }) });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr, killed: r.signal !== null };
+}
+
+function canMakeFifo(dir: string): boolean {
+  try {
+    execFileSync('mkfifo', [path.join(dir, 'probe')], { stdio: 'ignore' });
+    rmSync(path.join(dir, 'probe'));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe('bounded reads (bundled CLI)', function () {
+  this.timeout(4 * TIMEOUT_MS);
+  let base: string;
+
+  before(() => assert.ok(existsSync(CLI), `${CLI} is missing: run \`node esbuild.mjs\` first`));
+  beforeEach(() => (base = realpathSync(mkdtempSync(path.join(tmpdir(), 'cairn-bounded-')))));
+  afterEach(() => rmSync(base, { recursive: true, force: true }));
+
+  for (const { name, git, fifo } of [
+    { name: 'root .gitignore, no git', git: false, fifo: '.gitignore' },
+    { name: 'subfolder .gitignore in a git repository', git: true, fifo: 'src/.gitignore' },
+  ]) {
+    it(`a FIFO as ${name}: cairn index finishes, reports it, and releases the writer lock`, function () {
+      if (!canMakeFifo(base)) this.skip();
+      const root = path.join(base, 'repo');
+      const store = path.join(base, 'store');
+      mkdirSync(path.join(root, 'src'), { recursive: true });
+      writeFileSync(path.join(root, 'src', 'a.ts'), 'export function fetchUser() {}\n');
+      if (git) {
+        execFileSync('git', ['init', '-q'], { cwd: root });
+        execFileSync('git', ['add', '.'], { cwd: root });
+      }
+      execFileSync('mkfifo', [path.join(root, ...fifo.split('/'))]);
+
+      const r = cairn(['index', '--json'], store, root);
+      assert.ok(!r.killed, 'cairn index was blocked');
+      assert.equal(r.code, 0, r.stderr);
+      const report = JSON.parse(r.stdout) as { files: number; skippedFiles: unknown[] };
+      assert.equal(report.files, 1);
+      assert.deepEqual(report.skippedFiles, [{ path: fifo, reason: 'not-a-file', detail: 'fifo' }]);
+      assert.ok(!existsSync(path.join(store, 'write.lock')), 'the writer lock was left behind');
+      const search = cairn(['search', 'fetchUser', '--json'], store, root);
+      assert.ok(!search.killed, 'a refreshing search was blocked');
+      assert.equal((JSON.parse(search.stdout) as { results: Array<{ path: string }> }).results[0]?.path, 'src/a.ts');
+    });
+  }
+
+  it('src/ swapped for a link to outside the root: search, pack and export show none of its text', function () {
+    const root = path.join(base, 'repo');
+    const store = path.join(base, 'store');
+    const outside = path.join(base, 'outside');
+    mkdirSync(path.join(root, 'src'), { recursive: true });
+    mkdirSync(outside);
+    writeFileSync(path.join(root, 'src', 'a.ts'), 'export function fetchUser() { return "inside text"; }\n');
+    writeFileSync(path.join(outside, 'a.ts'), 'export function fetchUser() { return "OUTSIDE_SECRET"; }\n');
+    const indexed = cairn(['index'], store, root);
+    assert.equal(indexed.code, 0, indexed.stderr);
+    rmSync(path.join(root, 'src'), { recursive: true });
+    try {
+      symlinkSync(outside, path.join(root, 'src'), 'dir');
+    } catch {
+      this.skip();
+    }
+
+    for (const args of [
+      ['search', 'fetchUser', '--no-refresh'],
+      ['search', 'fetchUser', '--no-refresh', '--json'],
+      ['pack', 'fetchUser', '--no-refresh'],
+      ['export', '--format', 'jsonl', '--no-refresh'],
+      // Last: a refresh drops the file (discovery never enters a linked folder).
+      ['search', 'fetchUser'],
+    ]) {
+      const r = cairn(args, store, root);
+      assert.equal(r.code, 0, `${args.join(' ')}: ${r.stderr}`);
+      assert.doesNotMatch(r.stdout + r.stderr, /OUTSIDE_SECRET/, `cairn ${args.join(' ')} printed the outside file's text`);
+      if (args.includes('--json')) {
+        // The index still answers: the hit is there, marked as no longer readable where it was.
+        const hits = (JSON.parse(r.stdout) as { results: Array<{ path: string; staleReason?: string }> }).results;
+        assert.deepEqual(hits.map((h) => [h.path, h.staleReason]), [['src/a.ts', 'deleted']]);
+      }
+    }
+  });
+});
