@@ -174,6 +174,30 @@ describe('cairn serve (bundled CLI, real processes)', function () {
     await until('the server whose socket was removed to exit', () => (alive(second) ? undefined : true));
   });
 
+  it('a stopped server holds up no client: each answers in-process at once, with a note', async function () {
+    if (process.platform === 'win32') this.skip();
+    cairn(['search', 'alpha']);
+    const pid = await served();
+    process.kill(pid, 'SIGSTOP');
+    try {
+      for (let i = 0; i < 2; i++) {
+        const started = Date.now();
+        const r = cairn(['search', 'alpha config']);
+        const elapsed = Date.now() - started;
+        assert.equal(r.code, 0, r.stderr);
+        assert.equal(pidOf(r), undefined);
+        assert.match(r.stdout, /src\/alpha\.ts/);
+        assert.ok(r.stderr.includes(`cairn: the server for ${root} did not answer in 300 ms; answered without it`), r.stderr);
+        assert.doesNotMatch(r.stderr, /started a server/, 'no second server beside a live one');
+        assert.ok(elapsed < 2000, `answered in ${elapsed} ms`);
+      }
+    } finally {
+      process.kill(pid, 'SIGCONT');
+    }
+    const again = cairn(['search', 'alpha config']);
+    assert.equal(pidOf(again), pid, 'once it runs again, the server answers');
+  });
+
   it('lets go of its caches when unused, then answers the same', async function () {
     cairn(['search', 'alpha'], { CAIRN_SERVER_RELEASE_IDLE: '0.005' });
     const pid = await served();
