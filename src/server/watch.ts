@@ -37,7 +37,18 @@ export interface Subscription {
 }
 
 /** `@parcel/watcher`'s subscribe, or a stand-in with the same contract. */
-export type SubscribeFn = (dir: string, fn: (err: Error | null, events: WatchEvent[]) => unknown, opts: { ignore: string[] }) => Promise<Subscription>;
+export type SubscribeFn = (dir: string, fn: (err: Error | null, events: WatchEvent[]) => unknown, opts: { ignore: string[]; backend?: NativeBackend }) => Promise<Subscription>;
+
+export type NativeBackend = 'inotify' | 'fs-events' | 'windows';
+
+/**
+ * The platform's own backend, named: left to choose, @parcel/watcher first asks for watchman
+ * through `sh -c 'watchman ...'` (popen) and never reaps that shell, which then stays a zombie
+ * child of the server for its whole life.
+ */
+export function nativeBackend(platform: NodeJS.Platform): NativeBackend | undefined {
+  return platform === 'linux' ? 'inotify' : platform === 'darwin' ? 'fs-events' : platform === 'win32' ? 'windows' : undefined;
+}
 
 export interface RootWatcherOptions {
   host: EngineHost;
@@ -170,7 +181,8 @@ export class RootWatcher {
 
   private async subscribeNow(): Promise<void> {
     const subscribe = this.o.subscribe ?? (await loadParcel(this.o.watcherModule));
-    this.subscription = await subscribe(this.o.root, (err, events) => this.onEvents(err, events), { ignore: nativeIgnores(this.o.root, this.o.storeDir) });
+    const backend = nativeBackend(process.platform);
+    this.subscription = await subscribe(this.o.root, (err, events) => this.onEvents(err, events), { ignore: nativeIgnores(this.o.root, this.o.storeDir), ...(backend ? { backend } : {}) });
   }
 
   /** A whole-root check from `startedAt` on, after which the watcher is trusted. */

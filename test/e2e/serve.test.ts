@@ -174,6 +174,19 @@ describe('cairn serve (bundled CLI, real processes)', function () {
     await until('the server whose socket was removed to exit', () => (alive(second) ? undefined : true));
   });
 
+  it('leaves no zombie child behind', async function () {
+    if (process.platform !== 'linux') this.skip();
+    cairn(['search', 'alpha']);
+    const pid = await served();
+    await new Promise((r) => setTimeout(r, 500));
+    const children = fs
+      .readdirSync(`/proc/${pid}/task`)
+      .flatMap((t) => fs.readFileSync(`/proc/${pid}/task/${t}/children`, 'utf8').trim().split(/\s+/).filter(Boolean));
+    // /proc/PID/stat: "pid (comm) state ...": Z is a child that ended and was never reaped.
+    const zombies = children.map((c) => fs.readFileSync(`/proc/${c}/stat`, 'utf8')).filter((stat) => /\) Z /.test(stat));
+    assert.deepEqual(zombies, []);
+  });
+
   it('a stopped server holds up no client: each answers in-process at once, with a note', async function () {
     if (process.platform === 'win32') this.skip();
     cairn(['search', 'alpha']);
