@@ -19,9 +19,14 @@ function pidOf(run: Run): number | undefined {
 function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch {
     return false;
+  }
+  // A server that exited stays a zombie until whoever adopted it (init) reaps it.
+  try {
+    return !/\) Z /.test(fs.readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return true;
   }
 }
 
@@ -209,6 +214,71 @@ describe('cairn serve (bundled CLI, real processes)', function () {
     }
     const again = cairn(['search', 'alpha config']);
     assert.equal(pidOf(again), pid, 'once it runs again, the server answers');
+  });
+
+  it('a watcher that cannot start: the server polls, still sees a new file, and status warns', async function () {
+    const failing = { CAIRN_TEST_WATCHER_FAILURE: 'inotify_init1: Too many open files' };
+    cairn(['search', 'alpha'], failing);
+    await until('the server socket', () => (fs.existsSync(socket) ? true : undefined));
+    const status = await until('a server to answer', () => {
+      const r = cairn(['status'], failing);
+      return pidOf(r) ? r : undefined;
+    });
+    assert.match(status.stdout, /^server {4}pid \d+, .*; no watcher \(the tree is checked before each query\);/m);
+    assert.match(status.stdout, /^warning {3}the file watcher could not start \(inotify_init1: Too many open files\); polling the tree for changes instead, and each query checks it$/m);
+    const files = (): number => (JSON.parse(cairn(['status', '--json'], failing).stdout) as { files: number }).files;
+    const before = files();
+    fs.writeFileSync(path.join(root, 'src', 'polled.ts'), 'export const polledEpsilonToken = 1;\n');
+    // Status reads the index without refreshing it: only the server's own polling adds the file.
+    await until('the polling server to index the new file', () => (files() === before + 1 ? true : undefined), 15_000);
+    const found = cairn(['symbol', 'polledEpsilonToken'], failing);
+    assert.ok(pidOf(found), found.stderr);
+    assert.match(found.stdout, /src\/polled\.ts:1/);
+    assert.match(fs.readFileSync(path.join(store, 'serve.log'), 'utf8'), /warning: the file watcher could not start \(inotify_init1: Too many open files\)/);
+  });
+
+  it('SIGTERM ends the server within a second, even with a client connected', async function () {
+    cairn(['search', 'alpha']);
+    const pid = await served();
+    // A client that said hello and then waits holds a connection open.
+    const conn = net.connect(socket);
+    await new Promise<void>((resolve) => conn.on('connect', resolve));
+    conn.on('error', () => undefined);
+    conn.write(`${JSON.stringify({ type: 'hello', version: '0', protocol: 0 })}\n`);
+    await new Promise((r) => setTimeout(r, 200));
+    const started = Date.now();
+    process.kill(pid, 'SIGTERM');
+    try {
+      await until('the server to exit', () => (alive(pid) ? undefined : true), 5000);
+    } finally {
+      conn.destroy();
+    }
+    const took = Date.now() - started;
+    assert.ok(took < 1000, `it took ${took} ms`);
+    assert.ok(!fs.existsSync(socket), 'the socket is removed');
+  });
+
+  it('another process holding the write lock: a served query answers at once, saying so', async function () {
+    cairn(['search', 'alpha']);
+    const pid = await served();
+    const lock = path.join(store, 'write.lock');
+    // This test process stands for a live `cairn index` holding the lock.
+    fs.writeFileSync(lock, JSON.stringify({ pid: process.pid, thread: 0, host: os.hostname(), token: 'test', acquiredAt: new Date().toISOString(), command: 'cairn index' }));
+    try {
+      fs.writeFileSync(path.join(root, 'src', 'late.ts'), 'export const lateZetaToken = 1;\n');
+      await new Promise((r) => setTimeout(r, 300));
+      const started = Date.now();
+      const r = cairn(['search', 'alpha config']);
+      const elapsed = Date.now() - started;
+      assert.equal(pidOf(r), pid, r.stderr);
+      assert.match(r.stdout, /src\/alpha\.ts/);
+      assert.ok(r.stderr.includes(`: another refresh is running (pid ${process.pid} (cairn index) since `), r.stderr);
+      assert.match(r.stderr, /answered from the index as it is \(last refreshed \S+\)/);
+      assert.ok(elapsed < 2000, `answered in ${elapsed} ms`);
+    } finally {
+      fs.rmSync(lock, { force: true });
+    }
+    await until('the file written meanwhile to be indexed', () => (/src\/late\.ts:1/.test(cairn(['symbol', 'lateZetaToken']).stdout) ? true : undefined), 15_000);
   });
 
   it('lets go of its caches when unused, then answers the same', async function () {

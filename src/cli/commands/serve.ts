@@ -26,6 +26,8 @@ async function run(args: ParsedArgs, out: Output): Promise<number> {
   const store = typeof args.values.store === 'string' ? args.values.store : undefined;
   if (store === '') throw new UsageError('--store needs a directory');
   const assets = locateAssets();
+  // Tests make the watcher fail to start (as with inotify used up) without exhausting the machine's.
+  const injectedFailure = process.env.CAIRN_TEST_WATCHER_FAILURE;
   return runDaemon({
     engine: {
       root,
@@ -37,6 +39,7 @@ async function run(args: ParsedArgs, out: Output): Promise<number> {
     },
     idleTimeoutMs: minutesOption('--idle-timeout', args.values['idle-timeout'], DEFAULT_IDLE_TIMEOUT_MS),
     releaseIdleMs: minutesOption('--release-idle', args.values['release-idle'], DEFAULT_RELEASE_IDLE_MS),
+    ...(injectedFailure ? { watcherPrecheck: () => injectedFailure } : {}),
     ...(out.interactive || process.stderr.isTTY ? { echo: (line: string) => out.note(`cairn serve: ${line}`) } : {}),
   });
 }
