@@ -8,6 +8,7 @@ import type { HostOpenOptions } from '../core/api';
 import { RootWatcher, type SubscribeFn } from './watch';
 import { AlreadyServedError, serveSocket } from './server';
 import { pidFileFor, serverStarting } from './protocol';
+import { recordServer } from './registry';
 
 export const DEFAULT_IDLE_TIMEOUT_MS = 30 * 60_000;
 /**
@@ -37,6 +38,8 @@ export interface DaemonOptions {
   subscribe?: SubscribeFn;
   /** Why no native watcher may start (RootWatcher's precheck; tests inject a failure). */
   watcherPrecheck?: () => string | undefined;
+  /** Where running servers record themselves for `cairn serve --list` (registry.ts). */
+  recordDir?: string;
 }
 
 /** Serves until idle or stopped; resolves to the exit code (0 also when another server already holds the store). */
@@ -100,6 +103,7 @@ async function serve(o: DaemonOptions, log: Log, listening: () => void): Promise
   listening();
   log(`serving ${root} (pid ${process.pid}, idle timeout ${Math.round(idleTimeoutMs / 1000)}s)`);
   const server = socket;
+  const unrecord = o.recordDir ? recordServer(o.recordDir, { pid: process.pid, root, storeDir, socket: server.socketPath, startedAt: new Date().toISOString() }) : () => undefined;
   // Watch and verify while already listening: a query meanwhile joins the whole-root check.
   void watcher.start().then(() => log(watcher.live ? 'watching; the tree is verified' : 'not watching; polling, and each query checks the tree'));
   const ownSocket = socketIdentity(server.socketPath);
@@ -114,6 +118,7 @@ async function serve(o: DaemonOptions, log: Log, listening: () => void): Promise
   const onSignal = (signal: NodeJS.Signals): void => {
     stop(`received ${signal}`);
     const late = setTimeout(() => {
+      unrecord();
       log(`still stopping after ${STOP_GRACE_MS} ms; exiting now`);
       log.close();
       process.exit(0);
@@ -123,6 +128,7 @@ async function serve(o: DaemonOptions, log: Log, listening: () => void): Promise
   process.once('SIGINT', onSignal).once('SIGTERM', onSignal);
   const reason = await stopped;
   log(`stopping: ${reason}`);
+  unrecord();
   clearInterval(idle);
   process.off('SIGINT', onSignal).off('SIGTERM', onSignal);
   await server.close();

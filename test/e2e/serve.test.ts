@@ -281,6 +281,32 @@ describe('cairn serve (bundled CLI, real processes)', function () {
     await until('the file written meanwhile to be indexed', () => (/src\/late\.ts:1/.test(cairn(['symbol', 'lateZetaToken']).stdout) ? true : undefined), 15_000);
   });
 
+  it('serve --list shows a started server, and serve --stop stops it', async function () {
+    // A cache folder of this test's own, where servers record themselves, so others' do not show.
+    const cache = path.join(path.dirname(root), 'cache');
+    const own = { XDG_CACHE_HOME: cache };
+    cairn(['search', 'alpha'], own);
+    const pid = await served();
+    const list = runCairn(['serve', '--list'], { cwd: root, env: env(own) });
+    assert.equal(list.code, 0, list.stderr);
+    const lines = list.stdout.trim().split('\n');
+    assert.match(lines[0] ?? '', /^PID +UPTIME +MEMORY +ROOT +SOCKET$/);
+    assert.equal(lines.length, 2, list.stdout);
+    assert.match(lines[1] ?? '', new RegExp(`^${pid} +\\d+s +[\\d.]+ MB +${root.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} +${socket.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`));
+    const json = JSON.parse(runCairn(['serve', '--list', '--json'], { cwd: root, env: env(own) }).stdout) as { servers: Array<{ pid: number; root: string; answering: boolean; rssBytes: number }> };
+    assert.deepEqual(json.servers.map((s) => [s.pid, s.root, s.answering]), [[pid, root, true]]);
+    const elsewhere = runCairn(['serve', '--stop', '--root', path.join(root, 'src')], { cwd: root, env: env(own) });
+    assert.equal(elsewhere.stdout, `no cairn server was running for ${path.join(root, 'src')}\n`);
+    assert.ok(alive(pid), 'another root\'s --stop leaves it running');
+    const stop = runCairn(['serve', '--stop'], { cwd: root, env: env(own) });
+    assert.equal(stop.code, 0, stop.stderr);
+    assert.equal(stop.stdout, `stopped the server for ${root} (pid ${pid})\n`);
+    assert.ok(!alive(pid));
+    assert.ok(!fs.existsSync(socket), 'its socket is gone');
+    assert.equal(runCairn(['serve', '--list'], { cwd: root, env: env(own) }).stdout, 'no cairn server is running\n');
+    assert.equal(runCairn(['serve', '--stop', '--all'], { cwd: root, env: env(own) }).stdout, 'no cairn server was running\n');
+  });
+
   it('lets go of its caches when unused, then answers the same', async function () {
     cairn(['search', 'alpha'], { CAIRN_SERVER_RELEASE_IDLE: '0.005' });
     const pid = await served();
