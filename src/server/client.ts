@@ -98,8 +98,23 @@ export interface ClientOptions {
   stderr: NodeJS.WriteStream;
   uid?: number;
   stat?: StatFn;
-  /** How long a command may take on the server before this client gives up on it. */
+  /** How long the server may take to say hello before this client answers without it. */
+  helloTimeoutMs?: number;
+  /** How long a command may take on a server that said hello before this client gives up on it. */
   replyTimeoutMs?: number;
+}
+
+/**
+ * A live server says hello within milliseconds; one that does not (stopped, swapped out, its
+ * event loop stuck) must not hold up the command, which answers in its own process instead.
+ */
+export const HELLO_TIMEOUT_MS = 300;
+/** A server that said hello is working on the command: a long pack or first query may take this long. */
+export const REPLY_TIMEOUT_MS = 120_000;
+
+/** What the client prints when the server did not say hello in time. */
+export function unresponsiveNote(root: string, ms: number): string {
+  return `cairn: the server for ${root} did not answer in ${ms} ms; answered without it\n`;
 }
 
 /** Asks the target's server to run the command line; never throws. */
@@ -134,8 +149,14 @@ export async function askServer(o: ClientOptions): Promise<ClientOutcome> {
     stdoutIsTTY: o.stdout.isTTY === true,
     ...(o.stdout.isTTY && o.stdout.columns ? { columns: o.stdout.columns } : {}),
   };
-  const reply = await exchange(socket, request, o.replyTimeoutMs ?? 120_000);
+  const helloMs = o.helloTimeoutMs ?? HELLO_TIMEOUT_MS;
+  const reply = await exchange(socket, request, helloMs, o.replyTimeoutMs ?? REPLY_TIMEOUT_MS);
   switch (reply.kind) {
+    case 'unresponsive':
+      // The server is alive (something holds the socket) but not answering: neither wait for it
+      // nor start another next to it.
+      writeQuietly(o.stderr, unresponsiveNote(target.root, helloMs));
+      return { kind: 'in-process', reason: `the server did not say hello within ${helloMs} ms` };
     case 'stale':
       // Nothing listens (a server crashed, or was killed): the socket file is litter.
       removeStale(socket, o.stat);
@@ -153,19 +174,24 @@ export async function askServer(o: ClientOptions): Promise<ClientOutcome> {
 
 type Exchange =
   | { kind: 'stale' }
+  | { kind: 'unresponsive' }
   | { kind: 'refused'; message: string }
   | { kind: 'failed'; message: string }
   | { kind: 'result'; pid: number; result: Extract<ServerMessage, { type: 'result' }> };
 
-/** One connection: hello and the request at once, then the server's welcome and answer. */
-function exchange(socket: string, request: RunRequest, timeoutMs: number): Promise<Exchange> {
+/**
+ * One connection: hello, and once the server welcomes us (within `helloMs`), the request, whose
+ * answer may take `replyMs`. The request waits for the welcome so that a server that wakes up
+ * late does not run a command nobody waits for any more.
+ */
+function exchange(socket: string, request: RunRequest, helloMs: number, replyMs: number): Promise<Exchange> {
   return new Promise((resolve) => {
     const conn = net.connect(socket);
     const decoder = new LineDecoder(1024 * 1024 * 1024);
     let pid = 0;
     let welcomed = false;
     let settled = false;
-    const timer = setTimeout(() => finish({ kind: 'failed', message: `the server did not answer within ${timeoutMs} ms` }), timeoutMs);
+    let timer = setTimeout(() => finish({ kind: 'unresponsive' }), helloMs);
     function finish(outcome: Exchange, keepOpen = false): void {
       if (settled) return;
       settled = true;
@@ -178,7 +204,7 @@ function exchange(socket: string, request: RunRequest, timeoutMs: number): Promi
       else finish({ kind: 'failed', message: `the server connection failed: ${e.code ?? e.message}` });
     });
     conn.on('close', () => finish({ kind: 'failed', message: 'the server closed the connection before answering' }));
-    conn.on('connect', () => conn.write(encodeMessage({ type: 'hello', ...OUR_IDENTITY }) + encodeMessage(request)));
+    conn.on('connect', () => conn.write(encodeMessage({ type: 'hello', ...OUR_IDENTITY })));
     conn.on('data', (chunk: Buffer) => {
       let messages: unknown[];
       try {
@@ -199,6 +225,9 @@ function exchange(socket: string, request: RunRequest, timeoutMs: number): Promi
           }
           welcomed = true;
           pid = m.pid;
+          clearTimeout(timer);
+          timer = setTimeout(() => finish({ kind: 'failed', message: `the server did not answer within ${replyMs} ms` }), replyMs);
+          conn.write(encodeMessage(request));
         } else if (m.type === 'result') {
           if (!welcomed) return finish({ kind: 'failed', message: 'the server answered before it said hello' });
           return finish({ kind: 'result', pid, result: m });

@@ -8,6 +8,7 @@ import type { HostOpenOptions } from '../core/api';
 import { RootWatcher, type SubscribeFn } from './watch';
 import { AlreadyServedError, serveSocket } from './server';
 import { pidFileFor, serverStarting } from './protocol';
+import { recordServer } from './registry';
 
 export const DEFAULT_IDLE_TIMEOUT_MS = 30 * 60_000;
 /**
@@ -22,6 +23,11 @@ export const DEFAULT_RELEASE_IDLE_MS = 5 * 60_000;
  * Waiting 50 ms as well cost every save that much before it was searchable.
  */
 export const SERVER_DEBOUNCE_MS = 0;
+/**
+ * Told to stop (SIGTERM, SIGINT), the server finishes what it is answering; whatever is still
+ * running after this long (a refresh, a client that keeps its connection) does not keep it alive.
+ */
+export const STOP_GRACE_MS = 800;
 
 export interface DaemonOptions {
   engine: HostOpenOptions;
@@ -30,6 +36,10 @@ export interface DaemonOptions {
   /** Also print the log on stderr (foreground runs). */
   echo?: (line: string) => void;
   subscribe?: SubscribeFn;
+  /** Why no native watcher may start (RootWatcher's precheck; tests inject a failure). */
+  watcherPrecheck?: () => string | undefined;
+  /** Where running servers record themselves for `cairn serve --list` (registry.ts). */
+  recordDir?: string;
 }
 
 /** Serves until idle or stopped; resolves to the exit code (0 also when another server already holds the store). */
@@ -66,7 +76,7 @@ async function serve(o: DaemonOptions, log: Log, listening: () => void): Promise
   const gc = (globalThis as { gc?: () => void }).gc;
   const host = new EngineHost({}, { debounceMs: SERVER_DEBOUNCE_MS, minIntervalMs: 0, log }, { releaseIdleMs: o.releaseIdleMs ?? DEFAULT_RELEASE_IDLE_MS, ...(gc ? { collectGarbage: gc } : {}) });
   await host.open(key, o.engine);
-  const watcher = new RootWatcher({ host, key, root, storeDir, log, ...(o.subscribe ? { subscribe: o.subscribe } : {}) });
+  const watcher = new RootWatcher({ host, key, root, storeDir, log, ...(o.subscribe ? { subscribe: o.subscribe } : {}), ...(o.watcherPrecheck ? { precheck: o.watcherPrecheck } : {}) });
   const idleTimeoutMs = o.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
   let lastActivityMs = Date.now();
   let stop: (reason: string) => void = () => {};
@@ -80,6 +90,10 @@ async function serve(o: DaemonOptions, log: Log, listening: () => void): Promise
       log,
       onActivity: () => (lastActivityMs = Date.now()),
       onExitRequest: () => stop('a client of another version asked it to exit'),
+      warnings: () => {
+        const warning = watcher.warning;
+        return warning ? [{ code: 'watcher-unavailable', severity: 'warning', message: warning }] : [];
+      },
     });
   } catch (e) {
     await host.closeAll();
@@ -89,8 +103,9 @@ async function serve(o: DaemonOptions, log: Log, listening: () => void): Promise
   listening();
   log(`serving ${root} (pid ${process.pid}, idle timeout ${Math.round(idleTimeoutMs / 1000)}s)`);
   const server = socket;
+  const unrecord = o.recordDir ? recordServer(o.recordDir, { pid: process.pid, root, storeDir, socket: server.socketPath, startedAt: new Date().toISOString() }) : () => undefined;
   // Watch and verify while already listening: a query meanwhile joins the whole-root check.
-  void watcher.start().then(() => log(watcher.live ? 'watching; the tree is verified' : 'not watching; each query checks the tree'));
+  void watcher.start().then(() => log(watcher.live ? 'watching; the tree is verified' : 'not watching; polling, and each query checks the tree'));
   const ownSocket = socketIdentity(server.socketPath);
   const idle = setInterval(
     () => {
@@ -100,10 +115,20 @@ async function serve(o: DaemonOptions, log: Log, listening: () => void): Promise
     },
     Math.max(50, Math.min(5000, Math.floor(idleTimeoutMs / 4))),
   );
-  const onSignal = (signal: NodeJS.Signals): void => stop(`received ${signal}`);
+  const onSignal = (signal: NodeJS.Signals): void => {
+    stop(`received ${signal}`);
+    const late = setTimeout(() => {
+      unrecord();
+      log(`still stopping after ${STOP_GRACE_MS} ms; exiting now`);
+      log.close();
+      process.exit(0);
+    }, STOP_GRACE_MS);
+    late.unref();
+  };
   process.once('SIGINT', onSignal).once('SIGTERM', onSignal);
   const reason = await stopped;
   log(`stopping: ${reason}`);
+  unrecord();
   clearInterval(idle);
   process.off('SIGINT', onSignal).off('SIGTERM', onSignal);
   await server.close();

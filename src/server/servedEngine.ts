@@ -2,7 +2,11 @@
 // the host's refresh queue (kept current by the watcher) deciding freshness instead of a
 // whole-tree check per command. A refresh that is still running or failed becomes a warning on
 // the answer, as the in-process path says when it answers from the index as it is.
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import type { EngineHost } from '../core/engine/host';
+import { describeHolder } from '../core/store/lock';
 import type { Diagnostic, FreshnessState, PackOptions, ReferenceOptions, RefreshMode, SearchOptions, SymbolOptions } from '../core/api';
 import type { QueryEngine, ServedBy } from '../cli/commandContext';
 
@@ -12,6 +16,8 @@ export interface ServedEngineOptions {
   /** Waits for file events still on their way from the watcher (watch.ts). */
   settle: () => Promise<void>;
   startedAtMs: number;
+  /** Warnings about how the server keeps the index fresh (no watcher), shown by `cairn status`. */
+  warnings?: () => Diagnostic[];
 }
 
 type WithRefresh = { refresh?: RefreshMode };
@@ -50,7 +56,9 @@ export class ServedEngine implements QueryEngine {
   }
 
   status(): ReturnType<QueryEngine['status']> {
-    return this.o.host.status(this.o.key);
+    const status = this.o.host.status(this.o.key);
+    const warnings = this.o.warnings?.() ?? [];
+    return warnings.length ? { ...status, diagnostics: [...warnings, ...status.diagnostics] } : status;
   }
 
   /** The host's engine stays open for the next client. */
@@ -61,17 +69,101 @@ export class ServedEngine implements QueryEngine {
     if (mode === 'never') return [];
     if (mode === 'if-missing' && this.o.host.state(this.o.key).status.exists) return [];
     await this.o.settle();
-    return freshnessWarnings(await this.o.host.ensureFresh(this.o.key));
+    const storeDir = this.o.host.state(this.o.key).status.storeDir;
+    let done = false;
+    const fresh = this.o.host.ensureFresh(this.o.key).finally(() => (done = true));
+    // As in-process, a query never queues behind another process's write: it answers from the
+    // index as it is at once (the refresh waits for the lock in the background).
+    const blocked = (async (): Promise<string | undefined> => {
+      for (let waited = 0; !done; waited += LOCK_POLL_MS) {
+        const holder = otherWriter(readLock(storeDir));
+        if (holder) return holder;
+        await new Promise((resolve) => setTimeout(resolve, LOCK_POLL_MS));
+      }
+      return undefined;
+    })();
+    const first = await Promise.race([fresh, blocked]);
+    if (first === undefined || typeof first === 'string') {
+      if (first === undefined) return freshnessWarnings(await fresh, this.lastError(), this.lastRefreshed());
+      return [skipped(`another refresh is running (${first})`, this.lastRefreshed())];
+    }
+    return freshnessWarnings(first, this.lastError(), this.lastRefreshed());
+  }
+
+  /** The last refresh's failure, while no refresh has succeeded since (a watcher's path refresh included). */
+  private lastError(): string | undefined {
+    return this.o.host.queue(this.o.key).state().error;
+  }
+
+  private lastRefreshed(): string | undefined {
+    return this.o.host.state(this.o.key).status.updatedAt;
   }
 }
 
-function freshnessWarnings(state: FreshnessState): Diagnostic[] {
+/** How often a query looks at the store's lock while its refresh has not finished. */
+const LOCK_POLL_MS = 25;
+
+interface LockFile {
+  pid: number;
+  host: string;
+  acquiredAt: string;
+  command?: string;
+  thread?: number;
+  token: string;
+}
+
+function readLock(storeDir: string): LockFile | undefined {
+  try {
+    const info = JSON.parse(fs.readFileSync(path.join(storeDir, 'write.lock'), 'utf8')) as LockFile;
+    return typeof info.pid === 'number' && typeof info.host === 'string' ? info : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Who holds the lock, when it is a live process other than this one (this server's own refresh
+ * is what the query waits for); undefined otherwise, also for a holder that died (the refresh
+ * breaks that lock and goes on).
+ */
+export function otherWriter(lock: LockFile | undefined, ownPid = process.pid, alive: (pid: number) => boolean = processAlive): string | undefined {
+  if (!lock || lock.pid === ownPid) return undefined;
+  if (lock.host === os.hostname() && !alive(lock.pid)) return undefined;
+  return describeHolder(lock);
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Codes of a store that cannot be written, said as in-process (engine.ts refreshBlocker). */
+const UNWRITABLE = /\b(EACCES|EPERM|EROFS|ENOSPC|EDQUOT)\b/;
+
+function skipped(reason: string, updatedAt: string | undefined): Diagnostic {
+  const code = UNWRITABLE.exec(reason)?.[1];
+  const why = code === undefined ? reason : code === 'ENOSPC' || code === 'EDQUOT' ? `the disk is full (${code})` : `the store cannot be written (${code})`;
+  return { code: 'refresh-skipped', severity: 'warning', message: `answered from the index as it is (last refreshed ${updatedAt ?? 'never'}): ${why}` };
+}
+
+/**
+ * What keeps an answer from being current, as the in-process path says it: a refresh still
+ * running, one that failed now, or an earlier one that failed and was not followed by one that
+ * succeeded (`lastError`: with a watcher, a query does not run a refresh of its own, so a store
+ * that cannot be written must still be said).
+ */
+export function freshnessWarnings(state: FreshnessState, lastError?: string, updatedAt?: string): Diagnostic[] {
   if (state.kind === 'refreshing') {
     return [{ code: 'refresh-skipped', severity: 'warning', message: `answered from the index as it is: a refresh has been running for ${Math.round(state.startedAgoMs / 1000)}s` }];
   }
-  if (state.kind === 'failed') return [{ code: 'refresh-skipped', severity: 'warning', message: `answered from the index as it is: ${state.message}` }];
+  if (state.kind === 'failed') return [skipped(state.message, updatedAt)];
   if (state.kind === 'refreshed') return state.report.diagnostics.filter((d) => d.severity !== 'info' || d.code === 'config-changed');
-  return [];
+  const failure = lastError ?? state.lastFailure;
+  return failure === undefined ? [] : [skipped(failure, updatedAt)];
 }
 
 function withWarnings<T extends { diagnostics: Diagnostic[] }>(response: T, warnings: Diagnostic[]): T {

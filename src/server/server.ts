@@ -8,6 +8,7 @@ import * as path from 'node:path';
 import { isMainThread } from 'node:worker_threads';
 import { Writable } from 'node:stream';
 import type { EngineHost } from '../core/engine/host';
+import type { Diagnostic } from '../core/api';
 import { NotServedError, runInContext, type CommandContext } from '../cli/commandContext';
 import type { OptionValues } from '../cli/args';
 import type { OutputStream } from '../cli/output';
@@ -27,6 +28,8 @@ export interface ServeSocketOptions {
   onExitRequest?: () => void;
   /** The identity this server answers to (tests speak as another version). */
   identity?: Identity;
+  /** Warnings about how the index is kept fresh (the watcher could not start), for `cairn status`. */
+  warnings?: () => Diagnostic[];
 }
 
 export interface SocketServer {
@@ -55,13 +58,14 @@ export async function serveSocket(host: EngineHost, key: string, storeDir: strin
     await clearStaleSocket(socketPath);
   }
   const identity = options.identity ?? OUR_IDENTITY;
-  const engine = new ServedEngine({ host, key, settle: options.settle ?? (async () => {}), startedAtMs: options.startedAtMs ?? Date.now() });
+  const engine = new ServedEngine({ host, key, settle: options.settle ?? (async () => {}), startedAtMs: options.startedAtMs ?? Date.now(), ...(options.warnings ? { warnings: options.warnings } : {}) });
   let active = 0;
   let closed = false;
-  const sockets = new Set<net.Socket>();
+  /** Open connections, and how many of their requests are queued or running. */
+  const sockets = new Map<net.Socket, number>();
 
   const server = net.createServer((conn) => {
-    sockets.add(conn);
+    sockets.set(conn, 0);
     conn.on('close', () => sockets.delete(conn));
     conn.on('error', () => undefined);
     const decoder = new LineDecoder(MAX_REQUEST_BYTES);
@@ -110,6 +114,7 @@ export async function serveSocket(host: EngineHost, key: string, storeDir: strin
           continue;
         }
         const request = m;
+        sockets.set(conn, (sockets.get(conn) ?? 0) + 1);
         queue = queue.then(async () => {
           active++;
           options.onActivity?.();
@@ -119,6 +124,10 @@ export async function serveSocket(host: EngineHost, key: string, storeDir: strin
             send({ type: 'error', message: (e as Error).message });
           } finally {
             active--;
+            const left = (sockets.get(conn) ?? 1) - 1;
+            sockets.set(conn, left);
+            // Stopping: the last answer on this connection is out, so it may go.
+            if (closed && left === 0) conn.end();
             options.onActivity?.();
           }
         });
@@ -160,8 +169,11 @@ export async function serveSocket(host: EngineHost, key: string, storeDir: strin
     // The socket goes first, so a client arriving now starts (or finds) another server.
     // Only our own: another server may have replaced a socket someone removed.
     if (ownInode !== undefined && inodeOf(socketPath) === ownInode) fs.rmSync(socketPath, { force: true });
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-    for (const s of sockets) s.end();
+    // server.close waits for every connection to close: a connection with nothing to answer
+    // (a client that said hello and waits, or went quiet) would hold the stop for ever.
+    const done = new Promise<void>((resolve) => server.close(() => resolve()));
+    for (const [conn, pending] of sockets) if (pending === 0) conn.destroy();
+    await done;
   }
 
   return {

@@ -26,6 +26,24 @@ export const FLOOD_EVENTS = 4096;
 export const SETTLE_QUIET_MS = 60;
 /** A query never waits longer than this for deliveries to go quiet (a build writing all the time). */
 export const SETTLE_MAX_MS = 250;
+/**
+ * Without a watcher the server checks the tree on its own between queries, so a query finds
+ * the index current and its own check cheap. The pause after a check is this many times what
+ * the check took (so polling takes at most 1/POLL_COST_FACTOR of one core), within these bounds.
+ */
+export const POLL_COST_FACTOR = 20;
+export const POLL_MIN_MS = 2000;
+export const POLL_MAX_MS = 60_000;
+
+/** The pause before the next poll, after a whole-root check that took `checkMs`. */
+export function pollIntervalMs(checkMs: number): number {
+  return Math.min(POLL_MAX_MS, Math.max(POLL_MIN_MS, Math.round(checkMs * POLL_COST_FACTOR)));
+}
+
+/** The warning a server without a watcher gives in its log and in `cairn status`. */
+export function pollingWarning(reason: string): string {
+  return `the file watcher could not start (${reason}); polling the tree for changes instead, and each query checks it`;
+}
 
 export interface WatchEvent {
   path: string;
@@ -37,7 +55,18 @@ export interface Subscription {
 }
 
 /** `@parcel/watcher`'s subscribe, or a stand-in with the same contract. */
-export type SubscribeFn = (dir: string, fn: (err: Error | null, events: WatchEvent[]) => unknown, opts: { ignore: string[] }) => Promise<Subscription>;
+export type SubscribeFn = (dir: string, fn: (err: Error | null, events: WatchEvent[]) => unknown, opts: { ignore: string[]; backend?: NativeBackend }) => Promise<Subscription>;
+
+export type NativeBackend = 'inotify' | 'fs-events' | 'windows';
+
+/**
+ * The platform's own backend, named: left to choose, @parcel/watcher first asks for watchman
+ * through `sh -c 'watchman ...'` (popen) and never reaps that shell, which then stays a zombie
+ * child of the server for its whole life.
+ */
+export function nativeBackend(platform: NodeJS.Platform): NativeBackend | undefined {
+  return platform === 'linux' ? 'inotify' : platform === 'darwin' ? 'fs-events' : platform === 'win32' ? 'windows' : undefined;
+}
 
 export interface RootWatcherOptions {
   host: EngineHost;
@@ -56,6 +85,11 @@ export interface RootWatcherOptions {
   now?: () => number;
   /** The first wait before subscribing again after a watcher error (doubles up to a minute). */
   retryDelayMs?: number;
+  /**
+   * Why no native watcher may start, checked before subscribing (undefined: it may). On Linux,
+   * @parcel/watcher blocks the calling thread, for minutes, when inotify_init1 fails.
+   */
+  precheck?: () => string | undefined;
 }
 
 /** What one batch of events asks of the queue. */
@@ -112,7 +146,10 @@ export class RootWatcher {
   private lastDeliveryAtMs = -Infinity;
   private closed = false;
   private retryTimer?: NodeJS.Timeout;
+  private pollTimer?: NodeJS.Timeout;
   private retryDelayMs: number;
+  /** Why the native watcher could not start (then the tree is polled). */
+  private unavailable?: string;
   private readonly discovery: DiscoveryOptions;
   private readonly now: () => number;
   private readonly storeRel?: string;
@@ -130,6 +167,11 @@ export class RootWatcher {
     return this.subscription !== undefined;
   }
 
+  /** The warning to show while the tree is polled because the watcher could not start. */
+  get warning(): string | undefined {
+    return this.unavailable === undefined ? undefined : pollingWarning(this.unavailable);
+  }
+
   /**
    * Subscribes, then checks the whole root (what changed before the subscription is found by
    * that check, what changes after by the watcher), then marks the root watched. Without a
@@ -139,13 +181,26 @@ export class RootWatcher {
   async start(): Promise<void> {
     const checkStartedAt = this.now();
     try {
+      const refusal = (this.o.precheck ?? inotifyShortage)();
+      if (refusal !== undefined) throw new Error(refusal);
       await this.subscribeNow();
     } catch (e) {
-      this.o.log?.(`watcher unavailable, each query checks the tree instead: ${(e as Error).message}`);
-      await this.o.host.request(this.o.key, {}).catch((err: Error) => this.o.log?.(`initial check failed: ${err.message}`));
+      this.unavailable = (e as Error).message;
+      this.o.log?.(`warning: ${pollingWarning(this.unavailable)}`);
+      await this.poll();
       return;
     }
     await this.verify(checkStartedAt);
+  }
+
+  /** A whole-root check now, and the next one after a pause in proportion to its cost. */
+  private async poll(): Promise<void> {
+    if (this.closed) return;
+    const started = Date.now();
+    await this.o.host.request(this.o.key, {}).catch((err: Error) => this.o.log?.(`whole-root check failed: ${err.message}`));
+    if (this.closed) return;
+    this.pollTimer = setTimeout(() => void this.poll(), pollIntervalMs(Date.now() - started));
+    this.pollTimer.unref();
   }
 
   /** Waits while the watcher is delivering a burst (see SETTLE_QUIET_MS), at most SETTLE_MAX_MS. */
@@ -163,6 +218,7 @@ export class RootWatcher {
   async close(): Promise<void> {
     this.closed = true;
     clearTimeout(this.retryTimer);
+    clearTimeout(this.pollTimer);
     const sub = this.subscription;
     this.subscription = undefined;
     await sub?.unsubscribe().catch(() => undefined);
@@ -170,7 +226,8 @@ export class RootWatcher {
 
   private async subscribeNow(): Promise<void> {
     const subscribe = this.o.subscribe ?? (await loadParcel(this.o.watcherModule));
-    this.subscription = await subscribe(this.o.root, (err, events) => this.onEvents(err, events), { ignore: nativeIgnores(this.o.root, this.o.storeDir) });
+    const backend = nativeBackend(process.platform);
+    this.subscription = await subscribe(this.o.root, (err, events) => this.onEvents(err, events), { ignore: nativeIgnores(this.o.root, this.o.storeDir), ...(backend ? { backend } : {}) });
   }
 
   /** A whole-root check from `startedAt` on, after which the watcher is trusted. */
@@ -228,6 +285,55 @@ export class RootWatcher {
       );
     }, delay);
   }
+}
+
+/**
+ * Why inotify cannot give this user another instance, or undefined when it can (or this is not
+ * Linux, or /proc cannot tell). Counts the inotify descriptors of this user's processes against
+ * fs.inotify.max_user_instances: @parcel/watcher 2.x waits on the calling thread for a backend
+ * that failed to start (inotify_init1: EMFILE), so the server's event loop, signals included,
+ * stood still for two minutes. Another process may take the last instance meanwhile; this
+ * catches the usual case, a limit used up for good.
+ */
+export function inotifyShortage(proc = '/proc', platform: NodeJS.Platform = process.platform, uid = process.getuid?.()): string | undefined {
+  if (platform !== 'linux') return undefined;
+  let max: number;
+  try {
+    max = Number(fs.readFileSync(path.join(proc, 'sys/fs/inotify/max_user_instances'), 'utf8').trim());
+  } catch {
+    return undefined;
+  }
+  if (!Number.isFinite(max) || max <= 0) return undefined;
+  const used = countInotifyInstances(proc, uid);
+  return used >= max ? `inotify instances used up: ${used} of fs.inotify.max_user_instances ${max}` : undefined;
+}
+
+/** The inotify descriptors of this user's processes (the limit is per user). */
+function countInotifyInstances(proc: string, uid: number | undefined): number {
+  let used = 0;
+  let pids: string[];
+  try {
+    pids = fs.readdirSync(proc).filter((name) => /^\d+$/.test(name));
+  } catch {
+    return 0;
+  }
+  for (const pid of pids) {
+    let fds: string[];
+    try {
+      if (uid !== undefined && fs.statSync(path.join(proc, pid)).uid !== uid) continue;
+      fds = fs.readdirSync(path.join(proc, pid, 'fd'));
+    } catch {
+      continue; // another user's process, or one that ended
+    }
+    for (const fd of fds) {
+      try {
+        if (fs.readlinkSync(path.join(proc, pid, 'fd', fd)) === 'anon_inode:inotify') used++;
+      } catch {
+        // closed meanwhile
+      }
+    }
+  }
+  return used;
 }
 
 /**

@@ -19,9 +19,14 @@ function pidOf(run: Run): number | undefined {
 function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch {
     return false;
+  }
+  // A server that exited stays a zombie until whoever adopted it (init) reaps it.
+  try {
+    return !/\) Z /.test(fs.readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return true;
   }
 }
 
@@ -194,6 +199,134 @@ describe('cairn serve (bundled CLI, real processes)', function () {
     await until('the server whose socket was removed to exit', () => (alive(second) ? undefined : true));
   });
 
+  it('leaves no zombie child behind', async function () {
+    if (process.platform !== 'linux') this.skip();
+    cairn(['search', 'alpha']);
+    const pid = await served();
+    await new Promise((r) => setTimeout(r, 500));
+    const children = fs
+      .readdirSync(`/proc/${pid}/task`)
+      .flatMap((t) => fs.readFileSync(`/proc/${pid}/task/${t}/children`, 'utf8').trim().split(/\s+/).filter(Boolean));
+    // /proc/PID/stat: "pid (comm) state ...": Z is a child that ended and was never reaped.
+    const zombies = children.map((c) => fs.readFileSync(`/proc/${c}/stat`, 'utf8')).filter((stat) => /\) Z /.test(stat));
+    assert.deepEqual(zombies, []);
+  });
+
+  it('a stopped server holds up no client: each answers in-process at once, with a note', async function () {
+    if (process.platform === 'win32') this.skip();
+    cairn(['search', 'alpha']);
+    const pid = await served();
+    process.kill(pid, 'SIGSTOP');
+    try {
+      for (let i = 0; i < 2; i++) {
+        const started = Date.now();
+        const r = cairn(['search', 'alpha config']);
+        const elapsed = Date.now() - started;
+        assert.equal(r.code, 0, r.stderr);
+        assert.equal(pidOf(r), undefined);
+        assert.match(r.stdout, /src\/alpha\.ts/);
+        assert.ok(r.stderr.includes(`cairn: the server for ${root} did not answer in 300 ms; answered without it`), r.stderr);
+        assert.doesNotMatch(r.stderr, /started a server/, 'no second server beside a live one');
+        assert.ok(elapsed < 2000, `answered in ${elapsed} ms`);
+      }
+    } finally {
+      process.kill(pid, 'SIGCONT');
+    }
+    const again = cairn(['search', 'alpha config']);
+    assert.equal(pidOf(again), pid, 'once it runs again, the server answers');
+  });
+
+  it('a watcher that cannot start: the server polls, still sees a new file, and status warns', async function () {
+    const failing = { CAIRN_TEST_WATCHER_FAILURE: 'inotify_init1: Too many open files' };
+    cairn(['search', 'alpha'], failing);
+    await until('the server socket', () => (fs.existsSync(socket) ? true : undefined));
+    const status = await until('a server to answer', () => {
+      const r = cairn(['status'], failing);
+      return pidOf(r) ? r : undefined;
+    });
+    assert.match(status.stdout, /^server {4}pid \d+, .*; no watcher \(the tree is checked before each query\);/m);
+    assert.match(status.stdout, /^warning {3}the file watcher could not start \(inotify_init1: Too many open files\); polling the tree for changes instead, and each query checks it$/m);
+    const files = (): number => (JSON.parse(cairn(['status', '--json'], failing).stdout) as { files: number }).files;
+    const before = files();
+    fs.writeFileSync(path.join(root, 'src', 'polled.ts'), 'export const polledEpsilonToken = 1;\n');
+    // Status reads the index without refreshing it: only the server's own polling adds the file.
+    await until('the polling server to index the new file', () => (files() === before + 1 ? true : undefined), 15_000);
+    const found = cairn(['symbol', 'polledEpsilonToken'], failing);
+    assert.ok(pidOf(found), found.stderr);
+    assert.match(found.stdout, /src\/polled\.ts:1/);
+    assert.match(fs.readFileSync(path.join(store, 'serve.log'), 'utf8'), /warning: the file watcher could not start \(inotify_init1: Too many open files\)/);
+  });
+
+  it('SIGTERM ends the server within a second, even with a client connected', async function () {
+    cairn(['search', 'alpha']);
+    const pid = await served();
+    // A client that said hello and then waits holds a connection open.
+    const conn = net.connect(socket);
+    await new Promise<void>((resolve) => conn.on('connect', resolve));
+    conn.on('error', () => undefined);
+    conn.write(`${JSON.stringify({ type: 'hello', version: '0', protocol: 0 })}\n`);
+    await new Promise((r) => setTimeout(r, 200));
+    const started = Date.now();
+    process.kill(pid, 'SIGTERM');
+    try {
+      await until('the server to exit', () => (alive(pid) ? undefined : true), 5000);
+    } finally {
+      conn.destroy();
+    }
+    const took = Date.now() - started;
+    assert.ok(took < 1000, `it took ${took} ms`);
+    assert.ok(!fs.existsSync(socket), 'the socket is removed');
+  });
+
+  it('another process holding the write lock: a served query answers at once, saying so', async function () {
+    cairn(['search', 'alpha']);
+    const pid = await served();
+    const lock = path.join(store, 'write.lock');
+    // This test process stands for a live `cairn index` holding the lock.
+    fs.writeFileSync(lock, JSON.stringify({ pid: process.pid, thread: 0, host: os.hostname(), token: 'test', acquiredAt: new Date().toISOString(), command: 'cairn index' }));
+    try {
+      fs.writeFileSync(path.join(root, 'src', 'late.ts'), 'export const lateZetaToken = 1;\n');
+      await new Promise((r) => setTimeout(r, 300));
+      const started = Date.now();
+      const r = cairn(['search', 'alpha config']);
+      const elapsed = Date.now() - started;
+      assert.equal(pidOf(r), pid, r.stderr);
+      assert.match(r.stdout, /src\/alpha\.ts/);
+      assert.ok(r.stderr.includes(`: another refresh is running (pid ${process.pid} (cairn index) since `), r.stderr);
+      assert.match(r.stderr, /answered from the index as it is \(last refreshed \S+\)/);
+      assert.ok(elapsed < 2000, `answered in ${elapsed} ms`);
+    } finally {
+      fs.rmSync(lock, { force: true });
+    }
+    await until('the file written meanwhile to be indexed', () => (/src\/late\.ts:1/.test(cairn(['symbol', 'lateZetaToken']).stdout) ? true : undefined), 15_000);
+  });
+
+  it('serve --list shows a started server, and serve --stop stops it', async function () {
+    // A cache folder of this test's own, where servers record themselves, so others' do not show.
+    const cache = path.join(path.dirname(root), 'cache');
+    const own = { XDG_CACHE_HOME: cache };
+    cairn(['search', 'alpha'], own);
+    const pid = await served();
+    const list = runCairn(['serve', '--list'], { cwd: root, env: env(own) });
+    assert.equal(list.code, 0, list.stderr);
+    const lines = list.stdout.trim().split('\n');
+    assert.match(lines[0] ?? '', /^PID +UPTIME +MEMORY +ROOT +SOCKET$/);
+    assert.equal(lines.length, 2, list.stdout);
+    assert.match(lines[1] ?? '', new RegExp(`^${pid} +\\d+s +[\\d.]+ MB +${root.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} +${socket.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`));
+    const json = JSON.parse(runCairn(['serve', '--list', '--json'], { cwd: root, env: env(own) }).stdout) as { servers: Array<{ pid: number; root: string; answering: boolean; rssBytes: number }> };
+    assert.deepEqual(json.servers.map((s) => [s.pid, s.root, s.answering]), [[pid, root, true]]);
+    const elsewhere = runCairn(['serve', '--stop', '--root', path.join(root, 'src')], { cwd: root, env: env(own) });
+    assert.equal(elsewhere.stdout, `no cairn server was running for ${path.join(root, 'src')}\n`);
+    assert.ok(alive(pid), 'another root\'s --stop leaves it running');
+    const stop = runCairn(['serve', '--stop'], { cwd: root, env: env(own) });
+    assert.equal(stop.code, 0, stop.stderr);
+    assert.equal(stop.stdout, `stopped the server for ${root} (pid ${pid})\n`);
+    assert.ok(!alive(pid));
+    assert.ok(!fs.existsSync(socket), 'its socket is gone');
+    assert.equal(runCairn(['serve', '--list'], { cwd: root, env: env(own) }).stdout, 'no cairn server is running\n');
+    assert.equal(runCairn(['serve', '--stop', '--all'], { cwd: root, env: env(own) }).stdout, 'no cairn server was running\n');
+  });
+
   it('lets go of its caches when unused, then answers the same', async function () {
     cairn(['search', 'alpha'], { CAIRN_SERVER_RELEASE_IDLE: '0.005' });
     const pid = await served();
@@ -204,9 +337,12 @@ describe('cairn serve (bundled CLI, real processes)', function () {
     const after = cairn(['symbol', 'parseAlphaConfig']);
     assert.equal(pidOf(after), pid, 'the same server answers after the release');
     assert.equal(after.stdout, before.stdout);
+    const lastQueryAt = Date.now();
     assert.equal(cairn(['refs', 'parseAlphaConfig']).stdout, cairn(['refs', 'parseAlphaConfig', '--no-server']).stdout);
-    // A save after a release (the state table read again) is still refreshed and seen.
-    await until('another release', () => (fs.readFileSync(log, 'utf8').match(/released the index's caches/g)?.length === 2 ? true : undefined), 15_000);
+    // A save after a release (the state table read again) is still refreshed and seen: a release
+    // after the last served query (the queries above may each have been followed by one).
+    const releasedSince = (ms: number): boolean => [...fs.readFileSync(log, 'utf8').matchAll(/^(\S+) released the index's caches/gm)].some((m) => Date.parse(m[1] ?? '') > ms);
+    await until('another release', () => (releasedSince(lastQueryAt) ? true : undefined), 15_000);
     fs.writeFileSync(path.join(root, 'src', 'gamma.ts'), 'export function gammaAfterRelease(): number {\n  return 3;\n}\n');
     await new Promise((r) => setTimeout(r, 300));
     const saved = cairn(['symbol', 'gammaAfterRelease']);

@@ -43,6 +43,8 @@ async function run(args: ParsedArgs, out: Output): Promise<number> {
     out.line(`languages ${formatCounts(s.languages)}`);
     if (s.skipped.length) out.line(`skipped   ${formatCounts(s.skippedByReason)}`);
     out.line(`server    ${describeServer(served, Date.now())}`);
+    // A server that cannot keep the index fresh the usual way says so (no watcher: it polls).
+    for (const d of s.diagnostics) if (d.severity === 'warning') out.line(`warning   ${d.message}`);
     return 0;
   } finally {
     await engine.close();
