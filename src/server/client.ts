@@ -108,7 +108,7 @@ export interface ClientOptions {
  * A live server says hello within milliseconds; one that does not (stopped, swapped out, its
  * event loop stuck) must not hold up the command, which answers in its own process instead.
  */
-export const HELLO_TIMEOUT_MS = 300;
+export const HELLO_TIMEOUT_MS = 500;
 /** A server that said hello is working on the command: a long pack or first query may take this long. */
 export const REPLY_TIMEOUT_MS = 120_000;
 

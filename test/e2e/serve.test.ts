@@ -8,6 +8,7 @@ import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { runCairn, runCairnAsync, type Run } from './cli';
+import { HELLO_TIMEOUT_MS } from '../../src/server/client';
 
 const SERVED = /answered by the server \(pid (\d+)\)/;
 
@@ -225,7 +226,7 @@ describe('cairn serve (bundled CLI, real processes)', function () {
         assert.equal(r.code, 0, r.stderr);
         assert.equal(pidOf(r), undefined);
         assert.match(r.stdout, /src\/alpha\.ts/);
-        assert.ok(r.stderr.includes(`cairn: the server for ${root} did not answer in 300 ms; answered without it`), r.stderr);
+        assert.ok(r.stderr.includes(`cairn: the server for ${root} did not answer in ${HELLO_TIMEOUT_MS} ms; answered without it`), r.stderr);
         assert.doesNotMatch(r.stderr, /started a server/, 'no second server beside a live one');
         assert.ok(elapsed < 2000, `answered in ${elapsed} ms`);
       }
