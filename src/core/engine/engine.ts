@@ -76,7 +76,7 @@ export class Engine {
 
   constructor(private readonly options: EngineOptions) {
     this.root = path.resolve(options.root);
-    this.store = new IndexStore(path.resolve(options.storeDir));
+    this.store = new IndexStore(path.resolve(options.storeDir), this.root);
     this.policy = resolvePolicy(options.policy);
     this.ranking = { ...DEFAULT_RANKING, ...options.ranking };
     this.fieldParams = { ...DEFAULT_FIELD_PARAMS, ...options.fieldParams };
