@@ -650,10 +650,10 @@ export class Engine {
   /**
    * Every live chunk with its metadata and current text, file by file (for `cairn export` and
    * external RAG/graph ingestion). Text comes from the working tree; `stale` marks files that
-   * changed since they were indexed.
+   * changed since they were indexed. `diagnostics` receives what reading said (a damaged store
+   * rebuilt first).
    */
-  async *exportChunks(): AsyncGenerator<ExportedChunk> {
-    const diagnostics: Diagnostic[] = [];
+  async *exportChunks(diagnostics: Diagnostic[] = []): AsyncGenerator<ExportedChunk> {
     const { view } = await this.currentView('if-missing', diagnostics);
     if (!view) return;
     const { segments } = view.snapshot;
