@@ -114,3 +114,34 @@ describe('cairn --store: only a folder Cairn made, for one root (bundled CLI)', 
     assert.match(fs.readFileSync(out, 'utf8'), /alpha_handler/);
   });
 });
+
+describe('cairn serve writes its log and pid file only as files in its store (bundled CLI)', function () {
+  this.timeout(120000);
+  let base: string;
+  let root: string;
+
+  before(() => {
+    base = fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-serve-links-'));
+    root = path.join(base, 'root');
+    fs.mkdirSync(root);
+    fs.writeFileSync(path.join(root, 'alpha.py'), 'def alpha_handler():\n    return 1\n');
+  });
+  after(() => fs.rmSync(base, { recursive: true, force: true }));
+
+  checkAll<'serve.log' | 'serve.pid', { victim: string }>(
+    [
+      { input: 'serve.log', expected: { victim: 'precious\n' } },
+      { input: 'serve.pid', expected: { victim: 'precious\n' } },
+    ],
+    (name) => {
+      const store = path.join(base, `store-${name}`);
+      const victim = path.join(base, `victim-${name}`);
+      assert.equal(runCairn(['index', root, '--store', store]).code, 0);
+      fs.writeFileSync(victim, 'precious\n');
+      fs.symlinkSync(victim, path.join(store, name));
+      // A short idle timeout: the server exits on its own about a second after it starts.
+      runCairn(['serve', '--root', root, '--store', store, '--idle-timeout', '0.02'], { env: { CAIRN_SERVER: '1' } });
+      return { victim: fs.readFileSync(victim, 'utf8') };
+    },
+  );
+});
