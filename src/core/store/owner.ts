@@ -77,6 +77,8 @@ export function claimStore(dir: string, root: string, options: { create: boolean
   const names = listNames(store);
   const foreign = names.filter((n) => !isCairnStoreFile(n));
   if (foreign.length > 0) {
+    // A manifest.json that is not a Cairn index is the user's too: named with the rest.
+    if (names.includes(MANIFEST_FILE) && legacyManifestRoot(store) === undefined) foreign.unshift(MANIFEST_FILE);
     const shown = foreign.slice(0, 3).join(', ') + (foreign.length > 3 ? `, … (${foreign.length} entries)` : '');
     throw new StoreOwnershipError(
       `${shownStore(store)} is not a Cairn store: it has no ${STORE_MARKER} and holds other files (${shown}); Cairn writes and deletes only in a folder it created. Pass an empty or new folder to --store`,
