@@ -8,7 +8,7 @@ import { UsageError } from './args';
 import { locateAssets } from './assets';
 import { currentContext, type QueryEngine } from './commandContext';
 import { CliError, visible } from './output';
-import { resolveStoreDir } from './storeDir';
+import { checkedStoreDir, resolveStoreDir } from './storeDir';
 
 export const STORE_OPTIONS: Record<string, OptionSpec> = {
   store: { type: 'string', valueName: 'DIR', description: 'index store directory (default: $CAIRN_STORE, else a per-root folder in the user cache)' },
@@ -47,7 +47,7 @@ export function openEngine(values: OptionValues, root: string): Engine {
   if (store === '') throw new UsageError('--store needs a directory');
   return new Engine({
     root,
-    storeDir: resolveStoreDir(root, store),
+    storeDir: checkedStoreDir(root, resolveStoreDir(root, store)),
     grammarsDir: assets.grammarsDir,
     workerScript: assets.chunkWorker,
     indexWorkerScript: assets.indexWorker,

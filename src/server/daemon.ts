@@ -9,6 +9,7 @@ import { RootWatcher, type SubscribeFn } from './watch';
 import { AlreadyServedError, serveSocket } from './server';
 import { pidFileFor, serverStarting } from './protocol';
 import { recordServer } from './registry';
+import { claimStore } from '../core/store/owner';
 
 export const DEFAULT_IDLE_TIMEOUT_MS = 30 * 60_000;
 /**
@@ -49,9 +50,24 @@ export async function runDaemon(o: DaemonOptions): Promise<number> {
     o.echo?.('another server is starting for this store');
     return 0;
   }
+  // The log and pid file go only into this root's store (core/store/owner.ts), and never
+  // through a symbolic link planted in their place.
+  try {
+    fs.mkdirSync(storeDir, { recursive: true, mode: 0o700 });
+    claimStore(storeDir, o.engine.root, { create: true });
+  } catch (e) {
+    o.echo?.(`cannot serve: ${(e as Error).message}`);
+    return 1;
+  }
   const log = openLog(storeDir, o.echo);
   const pidFile = pidFileFor(storeDir);
-  fs.writeFileSync(pidFile, `${process.pid}\n`, { mode: 0o600 });
+  try {
+    writeNoFollow(pidFile, `${process.pid}\n`);
+  } catch (e) {
+    log(`cannot serve: ${pidFile} cannot be written (${(e as NodeJS.ErrnoException).code === 'ELOOP' ? 'it is a symbolic link' : (e as Error).message})`);
+    log.close();
+    return 1;
+  }
   // The pid file stands for "starting" only: once the socket listens, the socket is the lock.
   const dropPidFile = (): void => {
     try {
@@ -149,14 +165,29 @@ function socketIdentity(socketPath: string): number | undefined {
 
 type Log = ((line: string) => void) & { close(): void };
 
+/** Refuses to open a symbolic link (0 where the platform has no such flag: Windows). */
+const NO_FOLLOW = fs.constants.O_NOFOLLOW ?? 0;
+
+/** Writes `text` to `file`, created or truncated, owner-only; a symbolic link there fails with ELOOP. */
+function writeNoFollow(file: string, text: string): void {
+  const { O_WRONLY, O_CREAT, O_TRUNC } = fs.constants;
+  const fd = fs.openSync(file, O_WRONLY | O_CREAT | O_TRUNC | NO_FOLLOW, 0o600);
+  try {
+    fs.writeSync(fd, text);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
 /** `<store>/serve.log`, owner-only, appended to (a server that finds it over 1 MB starts it afresh). */
 function openLog(storeDir: string, echo?: (line: string) => void): Log {
   let fd: number | undefined;
   try {
-    fs.mkdirSync(storeDir, { recursive: true, mode: 0o700 });
     const file = path.join(storeDir, 'serve.log');
-    const big = fs.existsSync(file) && fs.statSync(file).size > 1024 * 1024;
-    fd = fs.openSync(file, big ? 'w' : 'a', 0o600);
+    // lstat and O_NOFOLLOW: a link named serve.log is not followed (the log is lost, not written elsewhere).
+    const big = fs.existsSync(file) && fs.lstatSync(file).size > 1024 * 1024;
+    const { O_WRONLY, O_CREAT, O_APPEND, O_TRUNC } = fs.constants;
+    fd = fs.openSync(file, O_WRONLY | O_CREAT | (big ? O_TRUNC : O_APPEND) | NO_FOLLOW, 0o600);
   } catch {
     fd = undefined;
   }

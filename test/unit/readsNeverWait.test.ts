@@ -28,7 +28,7 @@ async function lockHolder(storeDir: string, holdMs = 60_000): Promise<ChildProce
 /** Names in the store that the current manifest does not account for (left by a failed write). */
 function strayFiles(storeDir: string): string[] {
   const m = JSON.parse(fs.readFileSync(path.join(storeDir, 'manifest.json'), 'utf8')) as { state: string; stateDelta?: string; segments: Array<{ name: string }> };
-  const known = new Set(['manifest.json', 'write.lock', m.state, m.stateDelta, ...m.segments.map((s) => s.name)]);
+  const known = new Set(['manifest.json', 'cairn-store.json', 'write.lock', m.state, m.stateDelta, ...m.segments.map((s) => s.name)]);
   return fs.readdirSync(storeDir).filter((n) => !known.has(n));
 }
 

@@ -80,7 +80,7 @@ export class Engine {
 
   constructor(private readonly options: EngineOptions) {
     this.root = path.resolve(options.root);
-    this.store = new IndexStore(path.resolve(options.storeDir));
+    this.store = new IndexStore(path.resolve(options.storeDir), this.root);
     this.policy = resolvePolicy(options.policy);
     this.ranking = { ...DEFAULT_RANKING, ...options.ranking };
     this.fieldParams = { ...DEFAULT_FIELD_PARAMS, ...options.fieldParams };
@@ -692,10 +692,10 @@ export class Engine {
   /**
    * Every live chunk with its metadata and current text, file by file (for `cairn export` and
    * external RAG/graph ingestion). Text comes from the working tree; `stale` marks files that
-   * changed since they were indexed.
+   * changed since they were indexed. `diagnostics` receives what reading said (a damaged store
+   * rebuilt first).
    */
-  async *exportChunks(): AsyncGenerator<ExportedChunk> {
-    const diagnostics: Diagnostic[] = [];
+  async *exportChunks(diagnostics: Diagnostic[] = []): AsyncGenerator<ExportedChunk> {
     const { view } = await this.currentView('if-missing', diagnostics);
     if (!view) return;
     const { segments } = view.snapshot;

@@ -24,7 +24,7 @@ async function main(): Promise<void> {
   const chunkers = new Chunkers({ grammarsDir: options.grammarsDir, workerScript: options.workerScript, workers: options.workers, policy, strategy: options.strategy ?? 'ast' });
   try {
     const report = await refreshHere(
-      { root: path.resolve(options.root), store: new IndexStore(path.resolve(options.storeDir)), options, policy, chunkers },
+      { root: path.resolve(options.root), store: new IndexStore(path.resolve(options.storeDir), path.resolve(options.root)), options, policy, chunkers },
       { ...refresh, signal: abort.signal, onProgress: (progress) => send({ type: 'progress', progress }) },
     );
     send({ type: 'done', report });

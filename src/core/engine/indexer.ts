@@ -66,6 +66,8 @@ export async function refreshIndex(config: IndexerConfig, options: RefreshOption
   const diagnostics: Diagnostic[] = [];
   const progress = options.onProgress ?? (() => {});
   const signal = options.signal;
+  // Before the lock file: a folder that is not this root's store gets nothing written into it.
+  store.claim(true);
   const lock = await acquireLock(store.dir, {
     timeoutMs: config.lockTimeoutMs,
     signal,

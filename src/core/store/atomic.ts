@@ -3,6 +3,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { nodeCrypto } from '../nodeCrypto';
+import { isCairnTemporary } from './storeFiles';
 
 /** Writes `data` (text, bytes, or bytes in pieces written one after another) crash-safely. */
 export function writeFileAtomic(file: string, data: string | Uint8Array | readonly Uint8Array[]): void {
@@ -77,7 +78,8 @@ export function removeStaleTemporaries(dir: string, maxAgeMs = 10 * 60_000): voi
   }
   const now = Date.now();
   for (const name of names) {
-    if (!name.startsWith('.') || !name.endsWith('.tmp')) continue;
+    // Only Cairn's own temporaries: a `.draft.tmp` of the user's is not Cairn's to remove.
+    if (!isCairnTemporary(name)) continue;
     const p = path.join(dir, name);
     try {
       if (now - fs.statSync(p).mtimeMs > maxAgeMs) fs.rmSync(p, { force: true });

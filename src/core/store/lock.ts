@@ -129,8 +129,9 @@ function breakLock(file: string): void {
 /** Creates the lock with its content in one step; throws EEXIST when it is held. */
 function createLockFile(file: string, content: string, token: string): void {
   const temp = path.join(path.dirname(file), `.write.lock.${process.pid}.${token}.tmp`);
-  fs.writeFileSync(temp, content, { mode: 0o644 });
   try {
+    // Inside the try: a write that fails half-way (a full disk) must not leave the temporary behind.
+    fs.writeFileSync(temp, content, { mode: 0o644 });
     fs.linkSync(temp, file);
     return;
   } catch (e) {
@@ -143,9 +144,13 @@ function createLockFile(file: string, content: string, token: string): void {
   const fd = fs.openSync(file, 'wx', 0o644);
   try {
     fs.writeSync(fd, content);
-  } finally {
+  } catch (e) {
+    // An empty lock nobody holds would make every writer wait for it to go stale.
     fs.closeSync(fd);
+    fs.rmSync(file, { force: true });
+    throw e;
   }
+  fs.closeSync(fd);
 }
 
 /**

@@ -8,6 +8,9 @@
 //   state-delta-<gen>.json  the entries changed since that state file, so that a commit touching a
 //                        few files writes a few entries instead of the whole table
 //   write.lock           the writer lock (lock.ts)
+//   cairn-store.json     the marker that makes the folder Cairn's, naming its root (owner.ts)
+//
+// Cairn writes and deletes only in a folder it marked, and only the names of storeFiles.ts.
 //
 // A commit writes new segment and state files first, then the manifest. Readers read the
 // manifest, then the files it names; a file removed by a later commit makes them re-read the
@@ -21,6 +24,8 @@ import { Segment, SEGMENT_FORMAT_VERSION } from '../index/segment';
 import { CorruptDataError } from '../index/varint';
 import { FileSource } from '../index/byteSource';
 import { removeStaleTemporaries, writeFileAtomic } from './atomic';
+import { claimStore, realRoot, StoreOwnershipError, type StoreClaim } from './owner';
+import { DELTA_FILE, isCairnTemporary, isIndexFile, MANIFEST_FILE, STATE_FILE } from './storeFiles';
 import { decodeStateTable, encodeStateTable, StateFileError } from './stateFile';
 import { StateTable, type FileState } from './stateTable';
 
@@ -28,7 +33,7 @@ export { StateTable, type FileState } from './stateTable';
 
 /** Bump whenever anything written to the store changes shape. Older or newer stores are rebuilt. */
 export const STORE_FORMAT_VERSION = 6 * 1000 + SEGMENT_FORMAT_VERSION;
-const MANIFEST = 'manifest.json';
+const MANIFEST = MANIFEST_FILE;
 
 export interface SegmentRef {
   name: string;
@@ -131,7 +136,45 @@ export class IndexStore {
   /** Segments written by the refresh in progress and not yet named by a committed manifest. */
   private readonly uncommitted = new Set<string>();
 
-  constructor(readonly dir: string) {}
+  /** Set once the folder was found to be this root's store (or made one). */
+  private claimed = false;
+  /** The real path of the root, by the root a manifest names: a manifest of another root is refused. */
+  private readonly manifestRoots = new Map<string, boolean>();
+
+  /**
+   * `root`: the indexed folder. With it, the store is used only when it is `root`'s (owner.ts):
+   * every read and write first checks the folder's marker, and every new manifest its root.
+   */
+  constructor(
+    readonly dir: string,
+    readonly root?: string,
+  ) {}
+
+  /**
+   * Checks (once) that the folder is this root's store, making and marking it when `create`.
+   * Throws StoreOwnershipError for someone else's folder or another root's store, and
+   * StoreLocationError for a path that cannot be a folder.
+   */
+  claim(create: boolean): StoreClaim {
+    if (this.root === undefined || this.claimed) return 'owned';
+    const claim = claimStore(this.dir, this.root, { create });
+    if (claim !== 'absent') this.claimed = true;
+    return claim;
+  }
+
+  /** Refuses a manifest written for another root (a store removed and rebuilt by another root's Cairn meanwhile). */
+  private checkManifestRoot(manifest: Manifest): Manifest {
+    if (this.root === undefined) return manifest;
+    let ours = this.manifestRoots.get(manifest.root);
+    if (ours === undefined) {
+      ours = realRoot(manifest.root) === realRoot(this.root);
+      this.manifestRoots.set(manifest.root, ours);
+    }
+    if (!ours) {
+      throw new StoreOwnershipError(`the store ${this.dir} holds the index of ${manifest.root}, not of ${this.root}; a store serves one root. Pass another --store for ${this.root}`, 'store-other-root');
+    }
+    return manifest;
+  }
 
   manifestPath(): string {
     return path.join(this.dir, MANIFEST);
@@ -147,10 +190,11 @@ export class IndexStore {
    */
   readManifest(): Manifest | undefined {
     const text = this.readManifestText();
-    return text === undefined ? undefined : parseManifest(text);
+    return text === undefined ? undefined : this.checkManifestRoot(parseManifest(text));
   }
 
   private readManifestText(): string | undefined {
+    if (this.claim(false) === 'absent') return undefined;
     try {
       return fs.readFileSync(this.manifestPath(), 'utf8');
     } catch (e) {
@@ -205,7 +249,7 @@ export class IndexStore {
       if (text === undefined) return undefined;
       // Manifests are replaced by rename, never edited: the same text is the same generation.
       if (this.snapshotCache?.text === text) return this.snapshotCache.snapshot;
-      const manifest = parseManifest(text);
+      const manifest = this.checkManifestRoot(parseManifest(text));
       try {
         const segments = manifest.segments.map((s) => this.loadSegment(s.name));
         segments.forEach((seg, i) => {
@@ -293,7 +337,7 @@ export class IndexStore {
   }
 
   writeSegment(name: string, bytes: Uint8Array | readonly Uint8Array[]): void {
-    fs.mkdirSync(this.dir, { recursive: true });
+    this.makeDir();
     this.uncommitted.add(name);
     writeFileAtomic(path.join(this.dir, name), bytes);
   }
@@ -323,7 +367,7 @@ export class IndexStore {
     previous?: Manifest,
     changedPaths?: Iterable<string>,
   ): Manifest {
-    fs.mkdirSync(this.dir, { recursive: true });
+    this.makeDir();
     const generation = (previous?.generation ?? 0) + 1;
     const suffix = `${generation}-${nodeCrypto().randomBytes(3).toString('hex')}`;
     const delta = previous && changedPaths ? this.extendDelta(previous, state, changedPaths) : undefined;
@@ -350,6 +394,12 @@ export class IndexStore {
     this.uncommitted.clear();
     this.collectGarbage(next);
     return next;
+  }
+
+  /** Makes the folder when missing: claimed and marked when the store knows its root. */
+  private makeDir(): void {
+    if (this.root === undefined) fs.mkdirSync(this.dir, { recursive: true });
+    else this.claim(true);
   }
 
   /** The previous delta plus this commit's changes, or undefined when the table should be rewritten whole. */
@@ -381,10 +431,9 @@ export class IndexStore {
       return;
     }
     for (const name of names) {
-      if (keep.has(name)) continue;
-      if (!STORE_DATA_FILE.test(name)) continue;
+      if (keep.has(name) || name === MANIFEST || !isIndexFile(name)) continue;
       try {
-        fs.rmSync(path.join(this.dir, name), { force: true, recursive: true });
+        removeEntry(path.join(this.dir, name));
       } catch {
         // in use where open files cannot be removed (Windows): the next collection tries again
       }
@@ -392,9 +441,14 @@ export class IndexStore {
     removeStaleTemporaries(this.dir);
   }
 
-  /** Removes the index (not the lock). Call with the writer lock held. */
+  /**
+   * Removes the index (not the lock, nor anything but the index's own files and their
+   * temporaries). Call with the writer lock held. Refuses (StoreOwnershipError) in a folder
+   * that is not this root's store.
+   */
   clear(): void {
     this.releaseCaches();
+    if (this.claim(false) === 'absent') return;
     let names: string[] = [];
     try {
       names = fs.readdirSync(this.dir);
@@ -402,11 +456,7 @@ export class IndexStore {
       return;
     }
     for (const name of names) {
-      if (name === 'write.lock') continue;
-      if (name === MANIFEST || STORE_DATA_FILE.test(name) || name.endsWith('.tmp')) {
-        // Recursive: damage can leave a folder where a store file belongs (a `manifest.json/`).
-        fs.rmSync(path.join(this.dir, name), { force: true, recursive: true });
-      }
+      if (isIndexFile(name) || (isCairnTemporary(name) && !name.startsWith('.write.lock.'))) removeEntry(path.join(this.dir, name));
     }
   }
 
@@ -434,11 +484,20 @@ function tableOfBytes(bytes: Uint8Array): StateTable {
   return StateTable.ofColumns(columns, skipped);
 }
 
-/** A whole state table, and a delta over one: a commit that changed a few files writes only those. */
-const STATE_FILE = /^state-[\w-]+\.cstate$/;
-const DELTA_FILE = /^state-delta-[\w-]+\.json$/;
-/** Files of the store's data (not the lock, not temporaries). */
-const STORE_DATA_FILE = /^(seg-[\w-]+\.cseg|state-[\w-]+\.(cstate|json))$/;
+/**
+ * Removes one of the store's entries. A symbolic link is removed itself, never what it points
+ * to; a folder where a store file belongs (damage: a `manifest.json/`) goes with its contents.
+ */
+function removeEntry(file: string): void {
+  let stats: fs.Stats;
+  try {
+    stats = fs.lstatSync(file);
+  } catch {
+    return;
+  }
+  if (stats.isDirectory()) fs.rmSync(file, { force: true, recursive: true });
+  else fs.rmSync(file, { force: true });
+}
 
 /** A parsed state delta has an object of files and a list of skipped files. */
 function hasDeltaShape(t: unknown): boolean {
