@@ -1,9 +1,16 @@
 import type { CommandSpec, ParsedArgs } from './args';
+import type { Writable } from 'node:stream';
 import type { Output } from './output';
+
+/** What the dispatcher hands a command besides its arguments. */
+export interface CommandEnv {
+  /** Runs another `cairn` command line (`cairn serve` runs its clients' commands with it). */
+  runCli(argv: string[], io: { stdout: Writable; stderr: Writable }): Promise<number>;
+}
 
 /** A `cairn <name>` subcommand, in src/cli/commands/<name>.ts, listed in commands/registry.ts. */
 export interface Command {
   spec: CommandSpec;
   /** Resolves to the exit code (0 success, 1 runtime failure). Throws UsageError / CliError. */
-  run(args: ParsedArgs, out: Output): Promise<number>;
+  run(args: ParsedArgs, out: Output, env: CommandEnv): Promise<number>;
 }

@@ -59,7 +59,7 @@ export async function runCli(argv: readonly string[], io: CliStreams = { stdout:
       io.stdout.write(`${commandHelp(command.spec, entry.summary)}\n`);
       return 0;
     }
-    return await command.run(args, out);
+    return await command.run(args, out, { runCli });
   } catch (e) {
     // By name, not instanceof: commands bundled separately (dist/cli-mcp.js, dist/cli-eval.js)
     // carry their own copies of these classes.

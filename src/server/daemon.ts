@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import { EngineHost } from '../core/engine/host';
 import type { HostOpenOptions } from '../core/api';
 import { RootWatcher, type SubscribeFn } from './watch';
-import { AlreadyServedError, serveSocket } from './server';
+import { AlreadyServedError, serveSocket, type CommandRunner } from './server';
 import { pidFileFor, serverStarting } from './protocol';
 import { recordServer } from './registry';
 import { claimStore } from '../core/store/owner';
@@ -41,6 +41,8 @@ export interface DaemonOptions {
   watcherPrecheck?: () => string | undefined;
   /** Where running servers record themselves for `cairn serve --list` (registry.ts). */
   recordDir?: string;
+  /** Runs the command lines clients send (the CLI's `runCli`). */
+  runCommand: CommandRunner;
 }
 
 /** Serves until idle or stopped; resolves to the exit code (0 also when another server already holds the store). */
@@ -101,6 +103,7 @@ async function serve(o: DaemonOptions, log: Log, listening: () => void): Promise
   try {
     socket = await serveSocket(host, key, storeDir, {
       root,
+      runCommand: o.runCommand,
       settle: () => watcher.settle(),
       startedAtMs,
       log,

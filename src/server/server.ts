@@ -12,7 +12,6 @@ import type { Diagnostic } from '../core/api';
 import { NotServedError, runInContext, type CommandContext } from '../cli/commandContext';
 import type { OptionValues } from '../cli/args';
 import type { OutputStream } from '../cli/output';
-import { runCli } from '../cli/run';
 import { ServedEngine } from './servedEngine';
 import { encodeMessage, identityMismatch, LineDecoder, OUR_IDENTITY, parseClientMessage, SERVED_COMMANDS, socketPathFor, type Identity, type RunRequest, type ServerMessage } from './protocol';
 
@@ -30,7 +29,15 @@ export interface ServeSocketOptions {
   identity?: Identity;
   /** Warnings about how the index is kept fresh (the watcher could not start), for `cairn status`. */
   warnings?: () => Diagnostic[];
+  /**
+   * Runs a `cairn` command line on the given streams (the CLI's `runCli`), passed in by whoever
+   * starts the server: the server knows the protocol, the CLI knows the commands.
+   */
+  runCommand: CommandRunner;
 }
+
+/** Runs one command line and resolves to its exit code. */
+export type CommandRunner = (argv: string[], io: { stdout: Writable; stderr: Writable }) => Promise<number>;
 
 export interface SocketServer {
   readonly socketPath: string;
@@ -151,7 +158,7 @@ export async function serveSocket(host: EngineHost, key: string, storeDir: strin
       },
     };
     try {
-      const exitCode = await runInContext(context, () => runCli(request.argv, { stdout, stderr }));
+      const exitCode = await runInContext(context, () => options.runCommand(request.argv, { stdout, stderr }));
       return { type: 'result', stdout: stdout.text(), stderr: stderr.text(), exitCode };
     } catch (e) {
       if (e instanceof Error && e.name === 'NotServedError') return { type: 'fallback', reason: e.message };

@@ -16,18 +16,43 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
-/** The local modules a file imports or re-exports from. */
-function importsOf(file: string): string[] {
-  const source = ts.createSourceFile(file, fs.readFileSync(file, 'utf8'), ts.ScriptTarget.Latest);
+/**
+ * The module specifiers a source text names, in every form that makes one module depend on
+ * another: import and export declarations (type-only included), `import x = require()`, inline
+ * `import('…')` types, dynamic `import()` and `require()` calls. A circle hidden in any of these
+ * is still a circle: the reader has to understand both modules together.
+ */
+export function specifiersOf(fileName: string, text: string): string[] {
+  const source = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, true);
   const found: string[] = [];
-  source.forEachChild((node) => {
-    if (!(ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) || !node.moduleSpecifier || !ts.isStringLiteral(node.moduleSpecifier)) return;
-    const spec = node.moduleSpecifier.text;
-    if (!spec.startsWith('.')) return;
+  const literal = (node: ts.Node | undefined): void => {
+    if (node && ts.isStringLiteralLike(node)) found.push(node.text);
+  };
+  const visit = (node: ts.Node): void => {
+    if (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) literal(node.moduleSpecifier);
+    else if (ts.isImportEqualsDeclaration(node) && ts.isExternalModuleReference(node.moduleReference)) literal(node.moduleReference.expression);
+    else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument)) literal(node.argument.literal);
+    else if (ts.isCallExpression(node)) {
+      const callee = node.expression;
+      const isImport = callee.kind === ts.SyntaxKind.ImportKeyword;
+      const isRequire = ts.isIdentifier(callee) && callee.text === 'require';
+      if (isImport || isRequire) literal(node.arguments[0]);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
+
+/** The local modules a file depends on (see specifiersOf for the forms counted). */
+function importsOf(file: string): string[] {
+  const found: string[] = [];
+  for (const spec of specifiersOf(file, fs.readFileSync(file, 'utf8'))) {
+    if (!spec.startsWith('.')) continue;
     const base = path.resolve(path.dirname(file), spec);
     const target = [`${base}.ts`, path.join(base, 'index.ts')].find((c) => fs.existsSync(c));
     if (target) found.push(target);
-  });
+  }
   return found;
 }
 
@@ -72,6 +97,21 @@ describe('import structure', function () {
     assert.ok(graph.size > 100, 'the source tree was found');
     assert.deepEqual(circles(graph), []);
   });
+
+  const forms: [string, string, string[]][] = [
+    ['static import', "import { a } from './a';", ['./a']],
+    ['type-only import', "import type { A } from './a';", ['./a']],
+    ['re-export', "export * from './a'; export { b } from './b';", ['./a', './b']],
+    ['export type *', "export type * from './a';", ['./a']],
+    ['import = require', "import lunr = require('./lunr');", ['./lunr']],
+    ['inline import() type', "let x: import('./fields').FieldName;", ['./fields']],
+    ['dynamic import()', "async function f() { return import('./registry'); }", ['./registry']],
+    ['require call', "const r = require('./run');", ['./run']],
+    ['a string that is not an import', "const s = './a'; call('./b');", []],
+  ];
+  for (const [form, text, expected] of forms) {
+    it(`sees a dependency in: ${form}`, () => assert.deepEqual(specifiersOf('x.ts', text), expected));
+  }
 
   it('finds a circle when there is one', () => {
     assert.deepEqual(circles(new Map([['/a', ['/b']], ['/b', ['/c']], ['/c', ['/a']], ['/d', ['/a']]])).map((c) => c.length), [3]);

@@ -4,7 +4,7 @@
 // servers running for this user, `--stop` stops the one of a root (`--all`: every one).
 import * as path from 'node:path';
 import { UsageError, type CommandSpec, type ParsedArgs } from '../args';
-import type { Command } from '../command';
+import type { Command, CommandEnv } from '../command';
 import { locateAssets } from '../assets';
 import { JSON_OPTION, resolveRoot, ROOT_OPTION, STORE_OPTIONS } from '../engineSetup';
 import type { Output } from '../output';
@@ -35,7 +35,7 @@ function recordDir(): string {
   return path.join(userCacheDir(), 'cairn', 'servers');
 }
 
-async function run(args: ParsedArgs, out: Output): Promise<number> {
+async function run(args: ParsedArgs, out: Output, env: CommandEnv): Promise<number> {
   const { list, stop, all } = args.values;
   if (list === true && stop === true) throw new UsageError('--list and --stop do not go together');
   if (all === true && stop !== true) throw new UsageError('--all goes with --stop');
@@ -62,6 +62,7 @@ async function run(args: ParsedArgs, out: Output): Promise<number> {
     releaseIdleMs: minutesOption('--release-idle', args.values['release-idle'], DEFAULT_RELEASE_IDLE_MS),
     ...(injectedFailure ? { watcherPrecheck: () => injectedFailure } : {}),
     recordDir: recordDir(),
+    runCommand: env.runCli,
     ...(out.interactive || process.stderr.isTTY ? { echo: (line: string) => out.note(`cairn serve: ${line}`) } : {}),
   });
 }
