@@ -110,10 +110,10 @@ const FIELD_NAMES: ReadonlySet<string> = new Set(Object.keys(FIELD_ALIASES));
  * as one; any other text is plain text, its operators just characters (readQueryText).
  */
 export function parseQuery(input: string, options: ParseOptions = {}): ParsedQuery {
-  const reading = readQueryText(input, FIELD_NAMES, parsesWithLunr);
+  const reading = readQueryText(input, FIELD_NAMES, parsedWithLunr);
   const warnings = [...reading.warnings];
   let clauses: QueryClause[];
-  if ('syntax' in reading) clauses = parseWithLunr(reading.syntax);
+  if ('syntax' in reading) clauses = reading.syntax;
   else {
     const text = textTerms(reading.text, options.rarity);
     warnings.push(...text.warnings);
@@ -124,12 +124,12 @@ export function parseQuery(input: string, options: ParseOptions = {}): ParsedQue
   return { clauses, warnings };
 }
 
-function parsesWithLunr(input: string): boolean {
+/** The clauses of a query in lunr's language, or undefined when it does not parse. */
+function parsedWithLunr(input: string): QueryClause[] | undefined {
   try {
-    parseWithLunr(input);
-    return true;
+    return parseWithLunr(input);
   } catch {
-    return false;
+    return undefined;
   }
 }
 

@@ -12,8 +12,8 @@ export const TEXT_ALL_WORDS_UP_TO = 64;
 /** A longer text is searched for at most this many of its words (each costs a postings walk). */
 export const TEXT_MAX_WORDS = 32;
 
-/** How one text is read: in the query language (`syntax`, operators acted on) or as plain text. */
-export type TextReading = { syntax: string; warnings: string[] } | { text: string; warnings: string[] };
+/** How one text is read: in the query language (`syntax`, as parsed) or as plain text. */
+export type TextReading<T> = { syntax: T; warnings: string[] } | { text: string; warnings: string[] };
 
 /** What the index says about a word: in how many chunks it occurs, of how many. */
 export interface TermRarity {
@@ -28,10 +28,11 @@ const FILTER_NAMES = new Set(['lang', 'language', 'kind', 'scope']);
 /**
  * Reads `input` in the query language when it is clearly written as a query: one line of at
  * most SYNTAX_MAX_TERMS terms, no operator standing alone (`-` between words is a dash), and
- * `parses` accepts it once every `word:` that is not one of `fields` is made plain (`node:fs`,
- * `eslint:recommended`, `http://x` are words, not fields). Anything else is plain text.
+ * `parse` accepts it (returns its parse) once every `word:` that is not one of `fields` is made
+ * plain (`node:fs`, `eslint:recommended`, `http://x` are words, not fields). Anything else is
+ * plain text.
  */
-export function readQueryText(input: string, fields: ReadonlySet<string>, parses: (query: string) => boolean): TextReading {
+export function readQueryText<T>(input: string, fields: ReadonlySet<string>, parse: (query: string) => T | undefined): TextReading<T> {
   const trimmed = input.trim();
   const terms = trimmed.split(/\s+/).filter(Boolean);
   if (/[\r\n]/.test(trimmed) || terms.length > SYNTAX_MAX_TERMS) return { text: input, warnings: [] };
@@ -45,8 +46,8 @@ export function readQueryText(input: string, fields: ReadonlySet<string>, parses
     if (FILTER_NAMES.has(name) && m[3]) warnings.push(`${t} was searched as words: languages, kinds and scope are options of their own (--lang, --kind, --scope)`);
     return t.replace(/:/g, ' ');
   });
-  const query = plain.join(' ');
-  if (parses(query)) return { syntax: query, warnings };
+  const parsed = parse(plain.join(' '));
+  if (parsed !== undefined) return { syntax: parsed, warnings };
   return { text: input, warnings: syntaxWarning(trimmed) };
 }
 
