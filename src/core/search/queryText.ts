@@ -43,7 +43,7 @@ export function readQueryText<T>(input: string, fields: ReadonlySet<string>, par
     if (!m) return t;
     const name = (m[2] as string).toLowerCase();
     if (fields.has(name) && m[3] !== '' && !(m[3] as string).startsWith(':')) return t;
-    if (FILTER_NAMES.has(name) && m[3]) warnings.push(`${t} was searched as words: languages, kinds and scope are options of their own (--lang, --kind, --scope)`);
+    if (FILTER_NAMES.has(name) && m[3]) warnings.push(`${t} was searched as words: filter by language, kind or scope with the search's own options`);
     return t.replace(/:/g, ' ');
   });
   const parsed = parse(plain.join(' '));
