@@ -48,17 +48,31 @@ export function parseCommandArgs(spec: CommandSpec, argv: readonly string[]): Pa
   for (const [name, o] of Object.entries(spec.options)) {
     if (o.multiple && o.type !== 'string') throw new Error(`option --${name}: only string options may be repeated`);
   }
+  // A pasted text (a diff starts `--- a/…`, a list `- item`) is no option: an option name holds
+  // no whitespace. Such an argument stands in as a placeholder while parsing, then is put back.
+  const texts: string[] = [];
+  const args = argv.map((a, i) => {
+    if (argv.slice(0, i).includes('--') || !/^-[^=]*\s/.test(a)) return a;
+    texts.push(a);
+    return `${TEXT_PLACEHOLDER}${texts.length - 1}`;
+  });
+  const restore = (v: string): string => (v.startsWith(TEXT_PLACEHOLDER) ? (texts[Number(v.slice(TEXT_PLACEHOLDER.length))] ?? v) : v);
   let parsed: { values: Record<string, unknown>; positionals: string[] };
   try {
-    parsed = parseArgs({ args: [...argv], options, strict: true, allowPositionals: true });
+    parsed = parseArgs({ args, options, strict: true, allowPositionals: true });
   } catch (e) {
     throw new UsageError(describeParseError(e));
   }
-  if (parsed.positionals.length > spec.maxPositionals) {
-    throw new UsageError(`unexpected argument '${parsed.positionals[spec.maxPositionals]}'`);
+  const positionals = parsed.positionals.map(restore);
+  const values = Object.fromEntries(Object.entries(parsed.values).map(([k, v]) => [k, typeof v === 'string' ? restore(v) : Array.isArray(v) ? v.map((x: unknown) => (typeof x === 'string' ? restore(x) : x)) : v]));
+  if (positionals.length > spec.maxPositionals) {
+    throw new UsageError(`unexpected argument '${positionals[spec.maxPositionals]}'`);
   }
-  return { values: parsed.values as OptionValues, positionals: parsed.positionals };
+  return { values: values as OptionValues, positionals };
 }
+
+/** Stands in for a pasted text while parseArgs reads the command line (no argument starts with NUL). */
+const TEXT_PLACEHOLDER = '\u0000text';
 
 /** parseArgs' messages run to several sentences; keep the part a person needs. */
 function describeParseError(e: unknown): string {

@@ -8,6 +8,8 @@ import type { RankingParams } from './search/types';
 import type { FieldName, FieldParams } from './index/fields';
 
 export type * from './search/types';
+/** The longest query text a search reads; front ends' schemas allow as much. */
+export { MAX_QUERY_CHARS } from './search/query';
 export type * from './pack/types';
 export type { Diagnostic, SkippedFile, SkipReason, ChunkStrategy, Chunk, ChunkKind, NestedDefinition, Span } from './types';
 

@@ -5,6 +5,7 @@
 import type { ContextPack, EngineOptions, Eligibility, FileSearchResponse, SkippedFile, GuidanceEntry, IndexStatus, PackOptions, ReferenceOptions, ReferencesResponse, RefreshMode, SearchHit, SearchOptions, SearchResponse, SourcedReferencesResponse, SymbolOptions, SymbolResponse } from '../core/api';
 import { z } from 'zod/v4';
 
+import { MAX_QUERY_CHARS } from '../core/api';
 import { ADVISORY_NOTICE, type ContextRegistry } from '../core/registry';
 import { registryGuidance } from '../core/pack/guidance';
 import { renderPackMarkdown } from '../core/pack/markdown';
@@ -154,7 +155,7 @@ const searchCode = defineTool({
   ].join(' '),
   input: z
     .object({
-      query: nonBlank('What to look for: words, identifiers, a phrase, or (ripgrep provider) exact text.', 1000),
+      query: nonBlank('What to look for: words, identifiers, a phrase, or any text (an issue, a traceback, a diff); with the ripgrep provider, exact text.', MAX_QUERY_CHARS),
       provider: z.enum(['index', 'ripgrep', 'hybrid']).default('index').describe('Retrieval: "index" (default), "ripgrep" (exact text), "hybrid" (both fused).'),
       regex: z.boolean().default(false).describe('With provider "ripgrep": treat the query as a regular expression.'),
       languages,

@@ -25,11 +25,12 @@ describe('query parsing (lunr query language)', () => {
       })),
   );
 
-  describe('syntax errors fall back to plain words with a warning', () => {
+  describe('operators that do not form a query are read as words, with a warning', () => {
     checkAll(
       [
         { input: 'kind:function load', expected: { words: ['kind', 'function', 'load'], warned: true } },
-        { input: 'foo:', expected: { words: ['foo'], warned: true } },
+        { input: '+ parse', expected: { words: ['parse'], warned: true } },
+        { input: 'foo:', expected: { words: ['foo'], warned: false } },
         { input: 'plain words', expected: { words: ['plain', 'words'], warned: false } },
       ],
       (q) => {
@@ -43,8 +44,9 @@ describe('query parsing (lunr query language)', () => {
     const words = (n: number, form: (i: number) => string) => Array.from({ length: n }, (_, i) => form(i)).join(' ');
     checkAll(
       [
-        { name: '3,000 fuzzy terms: 64 searched, 8 expanded', input: words(3000, (i) => `w${i}~2`), expected: { clauses: 64, expanding: 8, warnings: 2 } },
-        { name: '20 wildcard terms: 8 kept', input: words(20, (i) => `w${i}x*`), expected: { clauses: 8, expanding: 8, warnings: 1 } },
+        { name: '3,000 fuzzy terms are a text: 32 of its words searched', input: words(3000, (i) => `w${i}~2`), expected: { clauses: 32, expanding: 0, warnings: 1 } },
+        { name: '12 wildcard terms: 8 kept', input: words(12, (i) => `w${i}x*`), expected: { clauses: 8, expanding: 8, warnings: 1 } },
+        { name: '12 fuzzy terms: 8 expanded, the rest exact', input: words(12, (i) => `w${i}~1`), expected: { clauses: 12, expanding: 8, warnings: 1 } },
         { name: '8 fuzzy terms: untouched', input: words(8, (i) => `w${i}~1`), expected: { clauses: 8, expanding: 8, warnings: 0 } },
         { name: '64 plain terms: untouched', input: words(64, (i) => `w${i}`), expected: { clauses: 64, expanding: 0, warnings: 0 } },
       ],
@@ -55,13 +57,14 @@ describe('query parsing (lunr query language)', () => {
     );
     checkAll(
       [
-        { name: 'a short query is kept whole', input: 'parse config', expected: { length: 12, warned: false } },
-        { name: '100 KB of words is cut at a space', input: words(20000, (i) => `t${i}`), expected: { length: 999, warned: true } },
-        { name: 'one 5,000-character word is cut at the limit', input: 'x'.repeat(5000), expected: { length: MAX_QUERY_CHARS, warned: true } },
+        { name: 'a short query is kept whole', input: 'parse config', expected: { length: 12, endsAtWord: true, warned: false } },
+        { name: '100 KB of words is cut at a space', input: words(20000, (i) => `t${i}`), expected: { length: 'within the bound', endsAtWord: true, warned: true } },
+        { name: 'one long word is cut at the limit', input: 'x'.repeat(MAX_QUERY_CHARS + 4000), expected: { length: MAX_QUERY_CHARS, endsAtWord: false, warned: true } },
       ],
       (q) => {
         const b = boundQuery(q);
-        return { length: b.query.length, warned: b.warning !== undefined };
+        const n = b.query.length;
+        return { length: n === MAX_QUERY_CHARS || n === q.length ? n : n < MAX_QUERY_CHARS && n > MAX_QUERY_CHARS - 10 ? 'within the bound' : n, endsAtWord: n === q.length || q[n] === ' ', warned: b.warning !== undefined };
       },
     );
   });

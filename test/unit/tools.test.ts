@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
-import type { FreshnessPolicy, FreshnessState } from '../../src/core/api';
+import { MAX_QUERY_CHARS, type FreshnessPolicy, type FreshnessState } from '../../src/core/api';
 import { runTool, toolSpecs, type ToolDeps, type ToolEngine } from '../../src/tools/tools';
 
 const textOf = (r: { content: Array<{ text: string }> }): string => r.content.map((c) => c.text).join('\n');
@@ -113,6 +113,15 @@ describe('mcp tool definitions', () => {
     assert.match(textOf(await runTool('search_code', { query: '   ' }, d)), /query: must not be empty/);
     assert.match(textOf(await runTool('search_code', { query: 'x', limit: 500 }, d)), /limit: .*50/);
     assert.deepEqual(d.calls, [], 'nothing reaches the engine');
+  });
+
+  it('search_code takes a pasted issue of several KB as its query, and no more than the engine reads', async () => {
+    const d = deps(root);
+    const issue = `Solving fails on a zero-dimensional system\n\n${'The solver raises when the system has one generator. '.repeat(80)}`;
+    assert.ok(issue.length > 4000);
+    assert.equal((await runTool('search_code', { query: issue }, d)).isError, undefined);
+    assert.deepEqual(d.calls, ['search']);
+    assert.match(textOf(await runTool('search_code', { query: 'x'.repeat(MAX_QUERY_CHARS + 1) }, d)), /query: .*16000/);
   });
 
   it('read_span through runTool: numbered text, and refusals as errors', async () => {

@@ -6,6 +6,7 @@
 import { FIELDS, type FieldName } from '../index/fields';
 import { looksLikeIdentifier, MAX_TOKEN_LENGTH, proseForm } from '../index/tokenizer';
 import { parseQuery, wildcardMatcher, type Presence, type QueryClause } from './query';
+import type { TermRarity } from './queryText';
 
 /** One word of a clause, in every form the index may hold it in. */
 export interface CompiledWord {
@@ -125,6 +126,8 @@ export interface CompileOptions {
   stopWordWeight?: number;
   /** The last word is still being typed: it also matches as a prefix, at PREFIX_WEIGHT. */
   prefixLast?: boolean;
+  /** The index's word statistics: a long text is searched for the words rarest in it. */
+  rarity?: TermRarity;
 }
 
 export const DEFAULT_STOP_WORD_WEIGHT = 0.2;
@@ -136,7 +139,7 @@ const PRESENCE_BITS = 31;
 
 /** Parses (`parseQuery`) and interprets a query: the one form every stage of a search reads. */
 export function compileQuery(input: string, options: CompileOptions = {}): CompiledQuery {
-  const parsed = parseQuery(input, { prefixLast: options.prefixLast });
+  const parsed = parseQuery(input, { prefixLast: options.prefixLast, rarity: options.rarity });
   const syntax = parsed.clauses;
   let nextBit = 0;
   const bit = () => (nextBit < PRESENCE_BITS ? nextBit++ : -1);
@@ -223,7 +226,8 @@ const JOINABLE = /^[\p{Ll}\p{N}]+$/u;
  * Identifiers adjacent words may spell: every pair and triple of neighbouring plain words of
  * optional or required clauses searching the same fields, concatenated (`unused disable
  * directives` → `unuseddisabledirectives`, which camelCase indexes as) and joined with `_`
- * (`parse args` → `parse_args`). Excluded, wildcard and fuzzy terms break the sequence.
+ * (`parse args` → `parse_args`). Excluded, wildcard and fuzzy terms, and words a long text
+ * left out between two clauses, break the sequence.
  */
 export function joinAdjacent(clauses: readonly QueryClause[], weight: number): JoinedTerm[] {
   const out: JoinedTerm[] = [];
@@ -246,6 +250,7 @@ export function joinAdjacent(clauses: readonly QueryClause[], weight: number): J
     run = [];
   };
   for (const c of clauses) {
+    if (c.gapBefore) flush();
     if (c.presence === 'prohibited' || c.wildcard || c.editDistance > 0) {
       flush();
       continue;
@@ -272,7 +277,9 @@ const TASK_VERBS = new Set(
 const DOCS_WORDS = /^(how|why|what|where|when|can|does|is)\b|\b(docs?|documentation|readme|guide|tutorial|changelog|faq|install(ation)?|introduction|overview|quickstart)\b/i;
 
 function looksLikeCode(clauses: readonly QueryClause[], input: string): boolean {
-  if (DOCS_WORDS.test(input.trim())) return false;
+  // A text's first line says what it is about (a title, a subject): a traceback or a body may
+  // mention the docs or installing without being a question about them.
+  if (DOCS_WORDS.test(input.trim().split('\n', 1)[0] as string)) return false;
   const typed = clauses.filter((c) => c.presence !== 'prohibited' && !c.fields.every((f) => f === 'prose'));
   // `Server.start`, `os::path`, `user->name`: a member path is code too.
   if (typed.some((c) => /\p{L}(\.|::|->)\p{L}/u.test(c.raw) || c.words.some((w) => looksLikeIdentifier(w.original)))) return true;

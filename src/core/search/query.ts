@@ -1,11 +1,13 @@
-// Queries use lunr's query language, parsed by lunr.QueryParser:
+// A short line is read in lunr's query language, parsed by lunr.QueryParser:
 //   terms, field:term, +required, -excluded, prefix*, term~1, term^10
+// when it is clearly written as one; any other text is plain text (queryText.ts).
 // lunr lower-cases terms while parsing; the original spelling is recovered from the lexer so
 // camelCase identifiers can still be split into parts and matched against definitions.
 // Everything a search reads of a query is interpreted from these clauses once, in compiled.ts.
 import lunr = require('lunr');
 import { FIELDS, type FieldName } from '../index/fields';
 import { analyzeQueryTerm, type QueryWord } from '../index/tokenizer';
+import { readQueryText, textTerms, type TermRarity } from './queryText';
 
 export type Presence = 'optional' | 'required' | 'prohibited';
 
@@ -21,6 +23,8 @@ export interface QueryClause {
   wildcard?: string;
   /** Levenshtein distance for fuzzy terms (`term~1`). */
   editDistance: number;
+  /** Words of the text left out stand before this clause: adjacent clauses spell no identifier across it. */
+  gapBefore?: boolean;
 }
 
 export interface ParsedQuery {
@@ -32,6 +36,8 @@ export interface ParsedQuery {
 export interface ParseOptions {
   /** The last word is still being typed: it also matches as a prefix, at PREFIX_WEIGHT. */
   prefixLast?: boolean;
+  /** The index's word statistics: a long text keeps the words rarest in it. */
+  rarity?: TermRarity;
 }
 
 /** A typed word's prefix matches weigh this much of the word itself: exact words rank first. */
@@ -74,8 +80,11 @@ interface Lexeme {
 /** lunr ships QueryParser but its type definitions omit it. */
 const LunrQueryParser = (lunr as unknown as { QueryParser: new (input: string, query: lunr.Query) => { parse(): void; lexemes: Lexeme[] } }).QueryParser;
 
-/** The longest query any front end searches for (MCP's schema allows as much); the rest is cut with a warning. */
-export const MAX_QUERY_CHARS = 1000;
+/**
+ * The longest text any front end searches (MCP's schema allows as much): an issue with its
+ * traceback fits; the rest is cut with a warning. Its words are bounded apart (TEXT_MAX_WORDS).
+ */
+export const MAX_QUERY_CHARS = 16000;
 /** Terms searched for at most: each costs a dictionary lookup and a postings walk. */
 const MAX_CLAUSES = 64;
 /** Wildcard and fuzzy terms expanded at most: each may walk the whole dictionary of every segment. */
@@ -93,19 +102,35 @@ export function boundQuery(query: string): { query: string; warning?: string } {
   return { query: cut, warning: `the query was cut to its first ${cut.length} characters (of ${query.length}; at most ${MAX_QUERY_CHARS} are searched)` };
 }
 
+/** Field names typed in `field:term`: the index's fields and their aliases. */
+const FIELD_NAMES: ReadonlySet<string> = new Set(Object.keys(FIELD_ALIASES));
+
+/**
+ * The clauses of any text; never throws. A short line written in the query language is parsed
+ * as one; any other text is plain text, its operators just characters (readQueryText).
+ */
 export function parseQuery(input: string, options: ParseOptions = {}): ParsedQuery {
-  const warnings: string[] = [];
+  const reading = readQueryText(input, FIELD_NAMES, parsedWithLunr);
+  const warnings = [...reading.warnings];
   let clauses: QueryClause[];
-  try {
-    clauses = parseWithLunr(input);
-  } catch (e) {
-    const reason = e instanceof Error ? e.message : String(e);
-    warnings.push(`query syntax: ${reason}; searched for the words instead`);
-    clauses = parseWithLunr(input.replace(/[:^~+*\\]/g, ' ').replace(/(^|\s)-+/g, '$1'));
+  if ('syntax' in reading) clauses = reading.syntax;
+  else {
+    const text = textTerms(reading.text, options.rarity);
+    warnings.push(...text.warnings);
+    clauses = text.terms.map((t) => ({ fields: [...FIELDS], presence: 'optional', boost: 1, raw: t.raw, words: t.words, editDistance: 0, ...(t.gapBefore ? { gapBefore: true } : {}) }));
   }
   if (options.prefixLast && !/\s$/.test(input)) clauses = withLastAsPrefix(clauses);
   clauses = boundClauses(clauses, warnings);
   return { clauses, warnings };
+}
+
+/** The clauses of a query in lunr's language, or undefined when it does not parse. */
+function parsedWithLunr(input: string): QueryClause[] | undefined {
+  try {
+    return parseWithLunr(input);
+  } catch {
+    return undefined;
+  }
 }
 
 function parseWithLunr(input: string): QueryClause[] {

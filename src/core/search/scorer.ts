@@ -134,6 +134,19 @@ export class SnapshotScorer {
     };
   }
 
+  /**
+   * In how many chunks (and file paths) a token occurs, over all segments, deleted chunks
+   * included: a dictionary lookup per segment, cheap enough to ask for every word of a text.
+   */
+  documentFrequency(token: string): number {
+    let df = 0;
+    for (const seg of this.snapshot.segments) {
+      const i = seg.findTerm(token);
+      if (i >= 0) df += seg.df(i) + seg.fileDf(i);
+    }
+    return df;
+  }
+
   /** Expands the compiled clauses into dictionary terms with field masks, weights and presence bits. */
   private expand(query: CompiledQuery): { terms: ScoredTerm[]; warnings: string[] } {
     const terms: ScoredTerm[] = [];

@@ -280,7 +280,8 @@ function rankChunks(
   k: number,
   exactTotalUpTo: number,
 ): { run?: ChunkRun; compiled: CompiledQuery; warnings: string[] } {
-  const compiled = compileQuery(query, { joinWeight: ranking.joinedWords, stopWordWeight: ranking.stopWords, prefixLast: options.prefixLast });
+  const rarity = { documentFrequency: (t: string) => scorer.documentFrequency(t), documents: scorer.liveDocs };
+  const compiled = compileQuery(query, { joinWeight: ranking.joinedWords, stopWordWeight: ranking.stopWords, prefixLast: options.prefixLast, rarity });
   const warnings = [...compiled.warnings];
   const badKinds = unknownKinds(options.kinds);
   if (badKinds.length) warnings.push(`unknown kind ${badKinds.join(', ')}`);
