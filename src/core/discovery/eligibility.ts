@@ -164,7 +164,9 @@ export async function checkEligibility(
   if (listed.size === 0) return verdicts as Eligibility[];
 
   // Only regular files reach the listing, so it never walks a folder.
-  const listing = await discoverFiles(absoluteRoot, { ...resolved, only: [...listed], signal });
+  // Outside any repository git can only fail: asking it would cost two processes per read.
+  const useGit = resolved.useGit && underGitRepository(absoluteRoot);
+  const listing = await discoverFiles(absoluteRoot, { ...resolved, useGit, only: [...listed], signal });
   const files = new Map(listing.files.map((f) => [f.path, f]));
   const skips = new Map(listing.skipped.map((s) => [s.path, s]));
   const out: Eligibility[] = [];
@@ -198,4 +200,12 @@ export async function readEligibleFile(
   if ('doc' in outcome) return outcome;
   const { path: p, reason, detail } = outcome.skipped;
   return { refusal: refusalOfSkip({ path: p, reason, ...(detail !== undefined ? { detail } : {}) }) };
+}
+
+/** A `.git` (folder, or file of a worktree) in the root or a folder above it. */
+function underGitRepository(absoluteRoot: string): boolean {
+  for (let dir = absoluteRoot; ; dir = path.dirname(dir)) {
+    if (fs.existsSync(path.join(dir, '.git'))) return true;
+    if (path.dirname(dir) === dir) return false;
+  }
 }
