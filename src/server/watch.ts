@@ -8,10 +8,9 @@ import { createRequire } from 'node:module';
 import * as path from 'node:path';
 import type { EngineHost } from '../core/engine/host';
 import { DEFAULT_EXCLUDE_DIRS } from '../core/discovery/options';
-import { isEligiblePath, resolveDiscoveryOptions, type DiscoveryOptions } from '../core/discovery';
+import { isEligiblePath, isIgnoreRuleFile, resolveDiscoveryOptions, type DiscoveryOptions } from '../core/discovery';
 
 /** Files whose change alters which files are eligible anywhere below them. */
-const IGNORE_FILES = new Set(['.gitignore', '.cairnignore']);
 /**
  * A batch this large may hide events the backend lost: parcel's inotify backend drops
  * IN_Q_OVERFLOW silently (src/linux/InotifyBackend.cc), and the kernel queue holds 16384 events
@@ -105,7 +104,7 @@ export function planBatch(root: string, events: readonly WatchEvent[], discovery
   for (const e of events) {
     const rel = toRel(root, e.path);
     if (rel === undefined || (storeRel !== undefined && (rel === storeRel || rel.startsWith(`${storeRel}/`)))) continue;
-    if (IGNORE_FILES.has(path.posix.basename(rel))) return { kind: 'whole-root', reason: `${rel} changed` };
+    if (isIgnoreRuleFile(path.posix.basename(rel), discovery.ignoreFiles)) return { kind: 'whole-root', reason: `${rel} changed` };
     const check = isEligiblePath(rel, discovery);
     if (!check.eligible) {
       // Pruned folders, secret names and excluded globs are never indexed; a name outside the

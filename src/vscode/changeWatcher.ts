@@ -7,13 +7,13 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { DEFAULT_EXCLUDE_DIRS } from '../core/discovery/options';
+import { isIgnoreRuleFile } from '../core/discovery';
 import type { EngineClient } from './services';
 import type { CairnSettings } from './settings';
 
 /** How long after a save in VS Code a watcher change may be the save's own echo. */
 const SAVE_ECHO_MS = 5000;
 /** Files whose change alters which files are eligible: refresh the whole folder. */
-const IGNORE_FILES = new Set(['.gitignore', '.cairnignore']);
 /** Folder names never indexed (pruned by discovery), so events below them cost nothing. */
 const PRUNED = new Set(DEFAULT_EXCLUDE_DIRS.filter((d) => !d.includes('*')));
 
@@ -116,7 +116,7 @@ export class ChangeWatcher implements vscode.Disposable {
     const key = folder.uri.toString();
     let batch = this.batch.get(key);
     if (!batch) this.batch.set(key, (batch = { folder, paths: new Set(), all: false }));
-    if (IGNORE_FILES.has(path.posix.basename(rel))) batch.all = true;
+    if (isIgnoreRuleFile(path.posix.basename(rel))) batch.all = true;
     else batch.paths.add(rel);
     this.flushing ??= setImmediate(() => this.flush());
   }

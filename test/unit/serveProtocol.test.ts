@@ -141,6 +141,12 @@ describe('serve watcher: what a batch of events asks for', () => {
     ],
     ({ events, store }) => planBatch(root, events, discovery, store, (abs) => folders.has(abs)),
   );
+
+  it("a configured extra ignore file asks for the whole root, as .gitignore does", () => {
+    const custom = resolveDiscoveryOptions({ ignoreFiles: ['.searchignore'] });
+    assert.deepEqual(planBatch(root, [ev('update', 'src/.searchignore')], custom), { kind: 'whole-root', reason: 'src/.searchignore changed' });
+    assert.deepEqual(planBatch(root, [ev('update', '.gitignore')], custom), { kind: 'whole-root', reason: '.gitignore changed' });
+  });
 });
 
 describe('serve: the socket address of a store', () => {

@@ -2,6 +2,6 @@
 export { DEFAULT_DISCOVERY_OPTIONS, resolveDiscoveryOptions, type DiscoveryOptions } from './options';
 export { discoverFiles, type DiscoverFilesOptions } from './discover';
 export { hashBytes, loadDocument, loadDocuments, type LoadOutcome, type ReadOptions } from './read';
-export { isEligiblePath, type IneligibleReason } from './rules';
+export { isEligiblePath, isIgnoreRuleFile, type IneligibleReason } from './rules';
 export { checkEligibility, readEligibleFile, refusalOfSkip } from './eligibility';
 export { stillServable } from './servable';

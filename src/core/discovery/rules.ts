@@ -2,7 +2,7 @@
 // no file system access, so watchers can filter events cheaply with `isEligiblePath`.
 import picomatch from 'picomatch/posix';
 import { basename } from '../languages';
-import { ALWAYS_EXCLUDED_DIRS, type DiscoveryOptions } from './options';
+import { ALWAYS_EXCLUDED_DIRS, DEFAULT_DISCOVERY_OPTIONS, type DiscoveryOptions } from './options';
 import { normaliseRelPath, parentOf } from './paths';
 
 export type IneligibleReason = 'not-allowed' | 'excluded-dir' | 'secret-name' | 'excluded-glob';
@@ -143,4 +143,13 @@ export function isEligiblePath(
   if (normal === undefined || normal === '') return { eligible: false, reason: 'not-allowed' };
   const reason = rulesFor(options).check(normal);
   return reason ? { eligible: false, reason } : { eligible: true };
+}
+
+/**
+ * A file whose change can change which files are eligible anywhere below its folder
+ * (`.gitignore` and the configured extra ignore files, `.cairnignore` by default):
+ * a watcher that sees one changed refreshes the whole root, not the one path.
+ */
+export function isIgnoreRuleFile(name: string, ignoreFiles: readonly string[] = DEFAULT_DISCOVERY_OPTIONS.ignoreFiles): boolean {
+  return name === '.gitignore' || ignoreFiles.includes(name);
 }
