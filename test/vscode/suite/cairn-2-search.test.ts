@@ -217,6 +217,29 @@ describe('Cairn: search', () => {
     a.services.basket.remove(hit.docid);
   });
 
+  it('Ctrl+Enter: the Results view lists files in the order the search pick showed them', async function () {
+    this.timeout(60000);
+    const a = await api();
+    const before = a.lastSearch.current;
+    // "name": models.py holds the best chunk, greeter.ts ranks first as a file; the view once
+    // took the files' ranking, so the pick's first file became the view's second.
+    const query = 'name';
+    const settings = a.services.settings();
+    const options = { scope: settings.search.scope, limit: settings.resultLimit, prefixLast: true };
+    const picked = (await a.services.engine.search(query, options)).results;
+    const pickFiles = [...new Set(picked.map((h) => h.path))];
+    const rankedAsFiles = (await a.services.engine.searchFiles(query, options)).files.map((f) => f.path);
+    assert.notEqual(rankedAsFiles[0], pickFiles[0], `the fixture no longer tells the two orders apart: ${pickFiles.join(', ')}`);
+    void vscode.commands.executeCommand('cairn.search', query);
+    await poll('the pick to show results', async () => (await vscode.commands.executeCommand<boolean>('cairn.showSearchInResults')) || undefined);
+    assert.deepEqual(a.lastSearch.current?.result.results.map((h) => h.path), picked.map((h) => h.path), 'the view got the pick\'s answer');
+    // Anything that would reorder the view arrives after the move: give it time to.
+    await sleep(1500);
+    const viewFiles = a.results.provider.getChildren().flatMap((n) => (n.type === 'file' ? [n.path] : []));
+    assert.deepEqual(viewFiles, pickFiles);
+    if (before) a.lastSearch.set(before.query, before.result);
+  });
+
   it('Index view: folders with counts, freshness, languages and skipped files', async function () {
     if (!uiAvailable()) this.skip();
     const a = await api();
