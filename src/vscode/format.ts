@@ -2,7 +2,7 @@
 // languages as people read them, and what a hit is called. Plain functions without `vscode`, so
 // they are tested in plain Node; the UI locale is set once at activation (`useLocale`).
 
-import type { RefreshProgress, SearchHit, Span } from '../core/api';
+import { breadcrumbSeparator, displayBreadcrumb, type RefreshProgress, type SearchHit, type Span } from '../core/api';
 import { shownLine } from './hitLine';
 
 let displayLocale = 'en';
@@ -196,9 +196,15 @@ export function shortenBreadcrumb(text: string, separator: string, max = MAX_TIT
 
 const PROSE_SEPARATOR = ' > ';
 
-/** A hit's whole name: its breadcrumb when that ends with its symbol, else its symbol, else the enclosing breadcrumb; '' for none. */
-export function hitName(hit: Pick<SearchHit, 'symbol' | 'context'>): string {
-  return hit.symbol && hit.context && hit.context.endsWith(hit.symbol) ? hit.context : hit.symbol || hit.context;
+type Named = Pick<SearchHit, 'symbol' | 'context'> & { language?: string };
+
+/**
+ * A hit's whole name: its breadcrumb when that ends with its symbol, else its symbol, else the
+ * enclosing breadcrumb; '' for none. Written as its language writes a path (`Runtime::block_on` in Rust).
+ */
+export function hitName(hit: Named): string {
+  const name = hit.symbol && hit.context && hit.context.endsWith(hit.symbol) ? hit.context : hit.symbol || hit.context;
+  return displayBreadcrumb(name, hit.language);
 }
 
 /**
@@ -206,9 +212,9 @@ export function hitName(hit: Pick<SearchHit, 'symbol' | 'context'>): string {
  * name (`Greeter.greet`), a section by its heading path, and a chunk with no name of its own by
  * the definition or section that encloses it (its breadcrumb); only a chunk with neither by its lines.
  */
-export function hitTitle(hit: Pick<SearchHit, 'symbol' | 'context' | 'startLine' | 'endLine'>): string {
+export function hitTitle(hit: Named & Pick<SearchHit, 'startLine' | 'endLine'>): string {
   const name = hitName(hit);
-  if (name) return shortenBreadcrumb(name, name.includes(PROSE_SEPARATOR) ? PROSE_SEPARATOR : '.');
+  if (name) return shortenBreadcrumb(name, name.includes(PROSE_SEPARATOR) ? PROSE_SEPARATOR : breadcrumbSeparator(hit.language));
   return hit.startLine === hit.endLine ? `line ${hit.startLine}` : `lines ${hit.startLine}–${hit.endLine}`;
 }
 
