@@ -217,6 +217,30 @@ describe('Cairn: search', () => {
     a.services.basket.remove(hit.docid);
   });
 
+  it('the editor\'s Cairn submenu: its commands run on the editor, given the file as the menu passes it', async function () {
+    this.timeout(60000);
+    const a = await api();
+    const contributes = vscode.extensions.getExtension('cairn-dev.cairn')?.packageJSON.contributes as { menus: Record<string, Array<{ command?: string; submenu?: string }>>; submenus: Array<{ id: string; label: string }> };
+    assert.deepEqual(contributes.menus['editor/context']?.map((i) => i.submenu), ['cairn.editorContext']);
+    assert.equal(contributes.submenus.find((s) => s.id === 'cairn.editorContext')?.label, 'Cairn');
+    const uri = vscode.Uri.joinPath(vscode.workspace.workspaceFolders![0]!.uri, 'src/greeter.ts');
+    const editor = await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri));
+    const classLine = editor.document.getText().split('\n').findIndex((l) => l.startsWith('export class Greeter'));
+    editor.selection = new vscode.Selection(classLine, 14, classLine + 1, 5);
+    const ref = `src/greeter.ts:${classLine + 1}-${classLine + 2}`;
+    await vscode.env.clipboard.writeText('');
+    assert.equal(await vscode.commands.executeCommand('cairn.copySpanReference', uri), ref);
+    assert.equal(await vscode.env.clipboard.readText(), ref);
+    a.services.basket.remove(ref);
+    await vscode.commands.executeCommand('cairn.addToContextPack', uri);
+    assert.ok(a.services.basket.items.some((i) => i.docid === ref), `${ref} not in the basket`);
+    a.services.basket.remove(ref);
+    editor.selection = new vscode.Selection(classLine, 14, classLine, 14);
+    const answer = (await vscode.commands.executeCommand('cairn.findReferences', uri)) as { name: string } | undefined;
+    assert.equal(answer?.name, 'Greeter');
+    await closeEditors();
+  });
+
   it('Ctrl+Enter: the Results view lists files in the order the search pick showed them', async function () {
     this.timeout(60000);
     const a = await api();
