@@ -3,7 +3,9 @@
 // they are tested in plain Node; the UI locale is set once at activation (`useLocale`).
 
 import { breadcrumbSeparator, displayBreadcrumb, type RefreshProgress, type SearchHit, type Span } from '../core/api';
+import { bucketOf } from '../core/languages';
 import { shownLine } from './hitLine';
+import { plainMarkup } from './plainText';
 
 let displayLocale = 'en';
 const formatters = new Map<string, Intl.NumberFormat>();
@@ -203,8 +205,16 @@ type Named = Pick<SearchHit, 'symbol' | 'context'> & { language?: string };
  * enclosing breadcrumb; '' for none. Written as its language writes a path (`Runtime::block_on` in Rust).
  */
 export function hitName(hit: Named): string {
-  const name = hit.symbol && hit.context && hit.context.endsWith(hit.symbol) ? hit.context : hit.symbol || hit.context;
-  return displayBreadcrumb(name, hit.language);
+  return displayName(hit.symbol && hit.context && hit.context.endsWith(hit.symbol) ? hit.context : hit.symbol || hit.context, hit.language);
+}
+
+/**
+ * An indexed name or breadcrumb as people read it: a document's headings (its author's Markdown,
+ * anchors and bold included) as they read rendered, code paths as their language writes them.
+ */
+export function displayName(name: string, language: string | undefined): string {
+  if (language && bucketOf(language) === 'prose') return plainMarkup(name);
+  return displayBreadcrumb(name, language);
 }
 
 /**
@@ -225,18 +235,12 @@ const HEADING_LANGUAGES: Record<string, RegExp> = {
 
 /**
  * A line of a prose file as a reader sees it rendered: a heading without its `#` or `=` marks,
- * emphasis and code spans without their markers. Other lines (and code) as they are.
+ * HTML anchors, links, emphasis and code spans without their markup. Other lines (and code) as they are.
  */
 export function plainLine(text: string, language: string): string {
   const heading = HEADING_LANGUAGES[language];
   if (!heading || !heading.test(text)) return text;
-  return text
-    .replace(heading, '')
-    .replace(/\s+#+\s*$/, '')
-    .replace(/(`+)(.+?)\1/g, '$2')
-    .replace(/(\*\*|__|~~)(?=\S)(.+?)(?<=\S)\1/g, '$2')
-    .replace(/(^|[^\p{L}\p{N}*_])([*_])(?=\S)(.+?)(?<=\S)\2(?![\p{L}\p{N}*_])/gu, '$1$3')
-    .trim();
+  return plainMarkup(text.replace(heading, '').replace(/\s+#+\s*$/, ''));
 }
 
 /** The first non-empty preview line (the chunk's best match), without the «match» markers; headings as plain text. */

@@ -2,9 +2,9 @@
 // names (`Greeter.greet`), prefixes, camel-case initials (`gA` → greetAll) and near misses. When no
 // name matches exactly the title says so, in the engine's words.
 import * as vscode from 'vscode';
-import { breadcrumbSeparator, displayBreadcrumb, type SymbolHit } from '../../core/api';
+import { breadcrumbSeparator, type SymbolHit } from '../../core/api';
 import type { CommandDeps } from '../commands/types';
-import { formatNumber, kindIcon, previewLine, shortenBreadcrumb } from '../format';
+import { displayName, formatNumber, kindIcon, previewLine, shortenBreadcrumb } from '../format';
 import type { FolderHit, MultiSearchResult } from '../services';
 import { ADD_BUTTON, COPY_BUTTON, multiRoot, showLivePick } from './livePick';
 
@@ -22,7 +22,7 @@ const MATCH_LABELS: Record<string, string> = {
 };
 
 function symbolItem(hit: FolderHit<SymbolHit>, withFolder: boolean): SymbolItem {
-  const name = displayBreadcrumb(hit.qualifiedName || hit.symbol, hit.language);
+  const name = displayName(hit.qualifiedName || hit.symbol, hit.language);
   // Where it opens: the name's line, below any doc comment the range starts with.
   const where = `${hit.path}:${hit.nameLine ?? hit.startLine}`;
   return {

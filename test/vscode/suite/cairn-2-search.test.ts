@@ -3,7 +3,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { hitLine, hitTitle, labelHighlights, spanReference } from '../../../src/vscode/format';
-import { hitTooltip } from '../../../src/vscode/views/hitTooltip';
+import { hitTooltip, SCORE_TABLE_HEADER } from '../../../src/vscode/views/hitTooltip';
 import { symbolTitle } from '../../../src/vscode/views/symbolPicker';
 import { caretOf } from '../../../src/vscode/hitLine';
 import { parseSearchInput } from '../../../src/vscode/searchQuery';
@@ -187,11 +187,13 @@ describe('Cairn: search', () => {
     const hit = a.lastSearch.current?.result.results[0];
     assert.ok(hit);
     const md = hitTooltip(hit, false).value;
-    assert.match(md, /\| Score component \| Value \|/);
+    assert.ok(md.includes(SCORE_TABLE_HEADER), md);
+    // Plain words: no code marks or query notation shown as they are.
+    assert.ok(!/`|→/.test(md.replace(/```[\s\S]*?```/g, '')), md);
     assert.ok(md.includes(`**${hit.score.toFixed(3)}**`), md);
     const sum = hit.scoreBreakdown.reduce((n, c) => n + c.value, 0);
     assert.ok(Math.abs(sum - hit.score) < 1e-3 * Math.max(1, hit.score), `breakdown ${sum} != score ${hit.score}`);
-    assert.equal(md.split('\n').filter((l) => l.startsWith('| ') && !l.startsWith('| Score') && !l.startsWith('| **')).length, hit.scoreBreakdown.length);
+    assert.equal(md.split('\n').filter((l) => l.startsWith('| ') && !l.startsWith(SCORE_TABLE_HEADER) && !l.startsWith('| **')).length, hit.scoreBreakdown.length);
   });
 
   it('Results view: copies `path:start-end` from the context menu command', async () => {
