@@ -206,3 +206,6 @@ export interface FreshnessSummary {
   running?: { startedAgoMs: number; paths?: string[]; progress?: RefreshProgress };
   lastFailure?: string;
 }
+
+// Display helpers every front end shares (plain functions, no engine state).
+export { breadcrumbSeparator, displayBreadcrumb } from './breadcrumbs';

@@ -2,8 +2,10 @@
 // languages as people read them, and what a hit is called. Plain functions without `vscode`, so
 // they are tested in plain Node; the UI locale is set once at activation (`useLocale`).
 
-import type { RefreshProgress, SearchHit, Span } from '../core/api';
+import { breadcrumbSeparator, displayBreadcrumb, type RefreshProgress, type SearchHit, type Span } from '../core/api';
+import { bucketOf } from '../core/languages';
 import { shownLine } from './hitLine';
+import { plainMarkup } from './plainText';
 
 let displayLocale = 'en';
 const formatters = new Map<string, Intl.NumberFormat>();
@@ -196,9 +198,23 @@ export function shortenBreadcrumb(text: string, separator: string, max = MAX_TIT
 
 const PROSE_SEPARATOR = ' > ';
 
-/** A hit's whole name: its breadcrumb when that ends with its symbol, else its symbol, else the enclosing breadcrumb; '' for none. */
-export function hitName(hit: Pick<SearchHit, 'symbol' | 'context'>): string {
-  return hit.symbol && hit.context && hit.context.endsWith(hit.symbol) ? hit.context : hit.symbol || hit.context;
+type Named = Pick<SearchHit, 'symbol' | 'context'> & { language?: string };
+
+/**
+ * A hit's whole name: its breadcrumb when that ends with its symbol, else its symbol, else the
+ * enclosing breadcrumb; '' for none. Written as its language writes a path (`Runtime::block_on` in Rust).
+ */
+export function hitName(hit: Named): string {
+  return displayName(hit.symbol && hit.context && hit.context.endsWith(hit.symbol) ? hit.context : hit.symbol || hit.context, hit.language);
+}
+
+/**
+ * An indexed name or breadcrumb as people read it: a document's headings (its author's Markdown,
+ * anchors and bold included) as they read rendered, code paths as their language writes them.
+ */
+export function displayName(name: string, language: string | undefined): string {
+  if (language && bucketOf(language) === 'prose') return plainMarkup(name);
+  return displayBreadcrumb(name, language);
 }
 
 /**
@@ -206,9 +222,9 @@ export function hitName(hit: Pick<SearchHit, 'symbol' | 'context'>): string {
  * name (`Greeter.greet`), a section by its heading path, and a chunk with no name of its own by
  * the definition or section that encloses it (its breadcrumb); only a chunk with neither by its lines.
  */
-export function hitTitle(hit: Pick<SearchHit, 'symbol' | 'context' | 'startLine' | 'endLine'>): string {
+export function hitTitle(hit: Named & Pick<SearchHit, 'startLine' | 'endLine'>): string {
   const name = hitName(hit);
-  if (name) return shortenBreadcrumb(name, name.includes(PROSE_SEPARATOR) ? PROSE_SEPARATOR : '.');
+  if (name) return shortenBreadcrumb(name, name.includes(PROSE_SEPARATOR) ? PROSE_SEPARATOR : breadcrumbSeparator(hit.language));
   return hit.startLine === hit.endLine ? `line ${hit.startLine}` : `lines ${hit.startLine}–${hit.endLine}`;
 }
 
@@ -219,18 +235,12 @@ const HEADING_LANGUAGES: Record<string, RegExp> = {
 
 /**
  * A line of a prose file as a reader sees it rendered: a heading without its `#` or `=` marks,
- * emphasis and code spans without their markers. Other lines (and code) as they are.
+ * HTML anchors, links, emphasis and code spans without their markup. Other lines (and code) as they are.
  */
 export function plainLine(text: string, language: string): string {
   const heading = HEADING_LANGUAGES[language];
   if (!heading || !heading.test(text)) return text;
-  return text
-    .replace(heading, '')
-    .replace(/\s+#+\s*$/, '')
-    .replace(/(`+)(.+?)\1/g, '$2')
-    .replace(/(\*\*|__|~~)(?=\S)(.+?)(?<=\S)\1/g, '$2')
-    .replace(/(^|[^\p{L}\p{N}*_])([*_])(?=\S)(.+?)(?<=\S)\2(?![\p{L}\p{N}*_])/gu, '$1$3')
-    .trim();
+  return plainMarkup(text.replace(heading, '').replace(/\s+#+\s*$/, ''));
 }
 
 /** The first non-empty preview line (the chunk's best match), without the «match» markers; headings as plain text. */

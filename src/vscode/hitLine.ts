@@ -54,6 +54,30 @@ export function caretColumn(lineText: string, word: string | undefined): number 
   return indent < lineText.length ? indent : 0;
 }
 
+/**
+ * The column of the preview's first marked word in `lineText`: the occurrence the preview shows,
+ * found with the text before it in the preview. A piece of a minified line previews its own
+ * characters, so the word's first occurrence in the whole line is often another piece's, far
+ * from the match; the text before the word pins the right one. Without a marked word, or when
+ * the preview's text is not in the line (a numbered ripgrep preview, a changed file), as
+ * `caretColumn` finds it.
+ */
+export function matchColumn(lineText: string, preview: string | undefined): number {
+  const first = preview?.split('\n', 1)[0] ?? '';
+  const word = firstMarkedWord(first);
+  const marker = first.indexOf('«');
+  if (word === undefined || marker < 0) return caretColumn(lineText, word);
+  // The preview's text around the word as the file has it: no markers, no `…` where a long line was cut.
+  const before = first.slice(0, marker).replace(/[«»]/g, '').replace(/^…/, '').trimStart();
+  const after = first.slice(marker + word.length + 2).replace(/[«»]/g, '').replace(/…$/, '');
+  for (const [head, tail] of [[before, after], [before, ''], ['', after]] as const) {
+    if (!head && !tail) continue;
+    const at = lineText.indexOf(`${head}${word}${tail}`);
+    if (at >= 0) return at + head.length;
+  }
+  return caretColumn(lineText, word);
+}
+
 /** The line a view shows for a hit: its number and text (trimmed, markers removed); text '' without a preview. */
 export function shownLine(hit: { preview: string; previewLine?: number; startLine: number }): { line: number; text: string } {
   const lines = hit.preview.split('\n');

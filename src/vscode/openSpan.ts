@@ -3,7 +3,7 @@
 // opens a match so), a definition's on its name, a plain span's (a context-pack item) on its first
 // line. The span is revealed and highlighted briefly so the eye finds it, then the highlight fades.
 import * as vscode from 'vscode';
-import { caretColumn, caretOf, firstMarkedWord, type CaretHints } from './hitLine';
+import { caretColumn, caretOf, matchColumn, type CaretHints } from './hitLine';
 
 export interface SpanTarget extends CaretHints {
   folderUri?: string;
@@ -58,7 +58,7 @@ export class SpanOpener implements vscode.Disposable {
     const caret = pointed ?? { line: start + 1 };
     const line = Math.min(Math.max(caret.line - 1, 0), last);
     const text = doc.lineAt(line).text;
-    const column = Math.min(Math.max(caret.column ?? caretColumn(text, line === (target.previewLine ?? 0) - 1 ? firstMarkedWord(target.preview) : undefined), 0), text.length);
+    const column = Math.min(Math.max(caret.column ?? (line === (target.previewLine ?? 0) - 1 ? matchColumn(text, target.preview) : caretColumn(text, undefined)), 0), text.length);
     const at = new vscode.Position(line, column);
     editor.selections = [new vscode.Selection(at, at)];
     // The span in view where it fits, and the caret's line in view whatever the span's length.

@@ -35,8 +35,6 @@ export type FolderFile = FileHit & { folder: string; folderUri: string };
 
 export interface MultiSearchResult<T extends SearchHit = SearchHit> {
   results: Array<FolderHit<T>>;
-  /** The same query's files ranked as files, when asked for: the Results view lists files in this order. */
-  files?: FolderFile[];
   total: number;
   /** Some folder stopped counting exactly: at least `total` match. */
   totalIsLowerBound?: boolean;

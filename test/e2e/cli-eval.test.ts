@@ -58,6 +58,16 @@ describe('cairn eval (bundled CLI)', function () {
     assert.deepEqual(readdirSync(scratchParent), [], 'the scratch folder is removed');
   });
 
+  it('--progress-json reports each mined commit and each case as a JSON line on stderr (the extension\'s progress bar)', () => {
+    const r = cairn('eval', fixture.dir, '--json', '--progress-json', '--commits', '10', '--systems', 'index', '--scratch', scratchParent);
+    assert.equal(r.code, 0, r.stderr);
+    const steps = r.stderr.trim().split('\n').map((l) => (JSON.parse(l) as { progress: { phase: string; done: number; total: number } }).progress);
+    const phases = steps.map((p) => p.phase);
+    assert.ok(phases.indexOf('evaluating') > 0 && phases.lastIndexOf('mining') < phases.indexOf('evaluating'), phases.join(' '));
+    assert.deepEqual(steps.filter((p) => p.phase === 'evaluating').map((p) => `${p.done}/${p.total}`), ['0/4', '1/4', '2/4', '3/4', '4/4']);
+    assert.equal((JSON.parse(r.stdout) as JsonReport).evaluated, 4);
+  });
+
   it('prints an aligned table, one row per system, and compares a --param variant in the same run', () => {
     const r = cairn('eval', fixture.dir, '--commits', '2', '--param', 'ranking.exactDefinition=2', '--systems', 'index,bm25', '--scratch', scratchParent);
     assert.equal(r.code, 0, r.stderr);

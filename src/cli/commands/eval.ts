@@ -50,6 +50,7 @@ const spec: CommandSpec = {
     systems: { type: 'string', valueName: 'LIST', description: `systems to run (default all: ${SYSTEM_KINDS.join(',')})`, multiple: true },
     scratch: { type: 'string', valueName: 'DIR', description: 'where to create the scratch folder (default: the temp folder)' },
     'keep-scratch': { type: 'boolean', description: 'leave the scratch tree and index stores on disk' },
+    'progress-json': { type: 'boolean', description: 'with --json: progress as {"progress":{phase,done,total,message}} lines on stderr (for the VS Code extension)' },
     tasks: { type: 'string', valueName: 'FILE.jsonl', description: 'localization tasks, one SWE-bench-style JSON object per line (instance_id, repo, base_commit, problem_statement, gold_files or patch), each asked at its base commit' },
     repo: { type: 'string', valueName: 'OWNER/NAME', description: 'with --tasks: only the tasks of this repository (default: every task; those whose base commit ROOT lacks are skipped)' },
     symbols: { type: 'boolean', description: 'measure go-to-symbol against universal-ctags definitions instead (one table per ROOT)' },
@@ -115,6 +116,23 @@ function progressText(p: EvalProgress): string {
   const width = 20;
   const filled = p.total > 0 ? Math.round((p.done / p.total) * width) : 0;
   return `[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${p.done}/${p.total} ${p.message}`;
+}
+
+/**
+ * Progress as JSON lines on stderr, for a program showing it (the extension's progress
+ * notification): every step of the count, and the commits-read note at most every 250 ms (mining
+ * reads many commits per usable one).
+ */
+function jsonProgress(out: Output): (p: EvalProgress) => void {
+  let last: EvalProgress | undefined;
+  let at = 0;
+  return (p) => {
+    const now = Date.now();
+    if (last && last.phase === p.phase && last.done === p.done && last.total === p.total && now - at < 250) return;
+    last = p;
+    at = now;
+    out.note(JSON.stringify({ progress: p }));
+  };
 }
 
 const SYMBOL_ONLY = ['sample', 'seed', 'misses', 'ctags', 'nested', 'all-refs'] as const;
@@ -357,7 +375,7 @@ async function run(args: ParsedArgs, out: Output): Promise<number> {
       systems,
       scratchParent: typeof args.values.scratch === 'string' ? args.values.scratch : undefined,
       keepScratch: args.values['keep-scratch'] === true,
-      onProgress: (p) => progress.update(progressText(p)),
+      onProgress: args.values['progress-json'] === true ? jsonProgress(out) : (p) => progress.update(progressText(p)),
       signal: stop.signal,
     });
   } catch (e) {

@@ -6,7 +6,8 @@
 // context menu does not advertise a Ctrl+C that does not apply there.
 import * as vscode from 'vscode';
 import { spanReference } from '../format';
-import type { FileNode, HitNode } from '../views/resultsView';
+import type { FileNode } from '../resultFiles';
+import type { HitNode } from '../views/resultsView';
 import type { CairnCommand } from './types';
 
 function rowOf(arg: unknown): FileNode | HitNode | undefined {

@@ -4,7 +4,8 @@ import type { WorkerEngineClient } from '../engineClient';
 import type { LastSearch } from '../lastSearch';
 import type { CairnServices } from '../services';
 import type { ShownReferences } from '../views/referenceNodes';
-import type { FileNode, HitNode } from '../views/resultsView';
+import type { FileNode } from '../resultFiles';
+import type { HitNode } from '../views/resultsView';
 
 export interface CommandDeps {
   services: CairnServices;

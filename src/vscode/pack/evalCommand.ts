@@ -8,6 +8,7 @@ import { locateVscodeRipgrep } from '../assets';
 import type { CairnServices } from '../services';
 import { localFolders } from './folders';
 import { webviewHtml, webviewResourceRoots } from './html';
+import { EvalProgressTracker } from './evalProgress';
 import { EvalError, runEval } from './evalRun';
 import { evalErrorBody, evalResultBody, evalRunningBody } from './evalView';
 
@@ -59,9 +60,16 @@ export function registerEvalCommand(services: CairnServices): vscode.Disposable[
     try {
       const report = await vscode.window.withProgress(
         { location: vscode.ProgressLocation.Notification, title: `Cairn: evaluating ${target.name}`, cancellable: true },
-        (_progress, token) => {
+        (progress, token) => {
           token.onCancellationRequested(() => controller.abort());
-          return runEval(extensionUri.fsPath, target.root, { ripgrepPath, signal: controller.signal, onLine: (l) => services.log.info(`eval: ${l}`) });
+          const tracker = new EvalProgressTracker();
+          progress.report({ message: 'reading the history' });
+          return runEval(extensionUri.fsPath, target.root, {
+            ripgrepPath,
+            signal: controller.signal,
+            onLine: (l) => services.log.info(`eval: ${l}`),
+            onProgress: (p) => progress.report(tracker.step(p)),
+          });
         },
       );
       if (running !== controller) return report;

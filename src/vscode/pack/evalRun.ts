@@ -2,6 +2,7 @@
 // history and indexing every case never block the extension host.
 import { spawn } from 'node:child_process';
 import * as path from 'node:path';
+import type { EvalProgress } from '../../core/eval/runner';
 import type { EvalReport } from '../../core/eval/types';
 import { nodeRuntime } from '../agent/nodeRuntime';
 
@@ -22,8 +23,22 @@ export interface EvalRunOptions {
   /** The ripgrep binary (VS Code's own): the installed extension ships none, so the CLI would find none. */
   ripgrepPath?: string;
   signal?: AbortSignal;
-  /** Each stderr line of the CLI (warnings, notes). */
+  /** Each stderr line of the CLI (warnings, notes) that is not a progress report. */
   onLine?: (line: string) => void;
+  /** Each progress report of the CLI (`--progress-json`): a mined commit, a case started. */
+  onProgress?: (progress: EvalProgress) => void;
+}
+
+/** The CLI's `{"progress":{…}}` line, if the line is one. */
+export function progressOf(line: string): EvalProgress | undefined {
+  if (!line.startsWith('{"progress":')) return undefined;
+  try {
+    const p = (JSON.parse(line) as { progress?: Partial<EvalProgress> }).progress;
+    if (p && (p.phase === 'mining' || p.phase === 'evaluating') && typeof p.done === 'number' && typeof p.total === 'number') return { phase: p.phase, done: p.done, total: p.total, message: String(p.message ?? '') };
+  } catch {
+    // a note that happens to start so
+  }
+  return undefined;
 }
 
 /** The CLI's `{"error":{"code","message"}}` line, if the text holds one. */
@@ -54,7 +69,7 @@ export function parseEvalReport(stdout: string): EvalReport | undefined {
 
 /** The CLI's arguments for an evaluation of `root`. */
 export function evalArgs(cli: string, root: string, options: EvalRunOptions = {}): string[] {
-  return [cli, 'eval', '--json', ...(options.commits ? ['--commits', String(options.commits)] : []), ...(options.ripgrepPath ? ['--rg', options.ripgrepPath] : []), root];
+  return [cli, 'eval', '--json', ...(options.onProgress ? ['--progress-json'] : []), ...(options.commits ? ['--commits', String(options.commits)] : []), ...(options.ripgrepPath ? ['--rg', options.ripgrepPath] : []), root];
 }
 
 export async function runEval(extensionPath: string, root: string, options: EvalRunOptions = {}): Promise<EvalReport> {
@@ -76,7 +91,11 @@ export async function runEval(extensionPath: string, root: string, options: Eval
       pending += d;
       const lines = pending.split('\n');
       pending = lines.pop() ?? '';
-      for (const l of lines) if (l.trim()) options.onLine?.(l);
+      for (const l of lines) {
+        const progress = progressOf(l);
+        if (progress) options.onProgress?.(progress);
+        else if (l.trim()) options.onLine?.(l);
+      }
     });
     child.on('error', (e) => {
       options.signal?.removeEventListener('abort', onAbort);
@@ -89,7 +108,7 @@ export async function runEval(extensionPath: string, root: string, options: Eval
       if (report) return resolve(report);
       const failure = cliError(stderr);
       if (failure) return reject(new EvalError(failure.message, failure.code));
-      const tail = stderr.trim().split('\n').slice(-5).join('\n');
+      const tail = stderr.trim().split('\n').filter((l) => !progressOf(l)).slice(-5).join('\n');
       reject(new EvalError(`cairn eval ${signal ? `was killed (${signal})` : `exited with code ${code}`}${tail ? `: ${tail}` : ' without a report'}`));
     });
   });

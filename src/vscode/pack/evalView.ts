@@ -2,6 +2,7 @@
 // CSP forbids every script), built by the extension with every dynamic text escaped.
 import { formatSummary, tableCells } from '../../core/eval/table';
 import type { EvalReport, SystemMetrics, SystemReport } from '../../core/eval/types';
+import { plainSummary } from './evalSummary';
 import { escapeHtml as e } from './html';
 
 const integer = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
@@ -89,6 +90,7 @@ export function evalResultBody(report: EvalReport, folderName: string): string {
         <p class="meta">Took ${tenths.format(report.tookMs / 1000)} s. Budget for packs: ${integer.format(report.settings.budgetTokens)} tokens.</p>
       </header>
       ${empty}
+      ${plainSummaryBlock(report)}
       ${report.systems.length ? systemsTable(report) : ''}
       <p class="hint">${e(legend ?? '')}</p>
       ${warnings}
@@ -96,12 +98,18 @@ export function evalResultBody(report: EvalReport, folderName: string): string {
     </main>`;
 }
 
+/** The result in plain words, above the expert table. */
+function plainSummaryBlock(report: EvalReport): string {
+  const lines = plainSummary(report);
+  return lines.length ? `<section class="plain-summary" id="eval-summary">${lines.map((l) => `<p>${e(l)}</p>`).join('')}</section>` : '';
+}
+
 export function evalRunningBody(folderName: string): string {
   return `
     <main class="eval">
       <div class="state state-indexing" role="status">
         <h2>Evaluating ${e(folderName)}…</h2>
-        <p>Cairn replays recent commits: each commit message is a query, and the lines it changed are the answer. This runs in a separate process and can take a minute.</p>
+        <p>Cairn replays recent commits: each commit message is a query, and the lines it changed are the answer. This runs in a separate process and takes a few minutes on a long history; the notification shows how far it is and about how long is left.</p>
         <div class="progress" aria-hidden="true"><span></span></div>
       </div>
     </main>`;

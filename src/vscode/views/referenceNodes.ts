@@ -2,7 +2,7 @@
 // grouped by file, each row opening `path:line:column`, certain or name match and the source
 // in its description and tooltip.
 import * as vscode from 'vscode';
-import type { SourcedReferenceHit } from '../../core/api';
+import { displayBreadcrumb, type SourcedReferenceHit } from '../../core/api';
 import type { MergedReferences } from '../references/findReferences';
 import { count, formatNumber } from '../format';
 
@@ -76,7 +76,7 @@ export function refItem(node: RefNode): vscode.TreeItem {
   item.iconPath = new vscode.ThemeIcon(ref.certainty === 'certain' ? 'references' : 'question');
   item.description = `${ref.line}:${ref.column}  ${referenceDescription(ref)}`;
   const tooltip = new vscode.MarkdownString();
-  tooltip.appendText(`${ref.path}:${ref.line}:${ref.column}${ref.context ? ` in ${ref.context}` : ''}\n`);
+  tooltip.appendText(`${ref.path}:${ref.line}:${ref.column}${ref.context ? ` in ${displayBreadcrumb(ref.context, ref.language)}` : ''}\n`);
   tooltip.appendText(`${ref.certainty === 'certain' ? 'Certain' : 'Name match'} (${ref.reason}); from the ${ref.source}.`);
   item.tooltip = tooltip;
   item.contextValue = 'cairn.ref';

@@ -8,6 +8,7 @@ import * as vscode from 'vscode';
 import type { SearchHit } from '../../core/api';
 import { count, formatNumber, hitTitle, kindIcon, labelHighlights, matchedLine } from '../format';
 import type { LastSearch, SavedSearch } from '../lastSearch';
+import { groupByFile, type FileNode } from '../resultFiles';
 import type { EngineClient, FolderHit } from '../services';
 import { hitTooltip } from './hitTooltip';
 import { groupReferences, refFileItem, refItem, referencesMessage, type RefFileNode, type RefNode, type ShownReferences } from './referenceNodes';
@@ -15,15 +16,6 @@ import { groupReferences, refFileItem, refItem, referencesMessage, type RefFileN
 export const RESULTS_VIEW_ID = 'cairn.results';
 /** The first files are expanded; the rest stay folded so the list stays scannable. */
 const EXPANDED_FILES = 8;
-
-export interface FileNode {
-  type: 'file';
-  folder: string;
-  folderUri: string;
-  path: string;
-  hits: Array<FolderHit<SearchHit>>;
-  rank: number;
-}
 
 export interface HitNode {
   type: 'hit';
@@ -51,29 +43,6 @@ export type ResultNode = FileNode | HitNode | EmptyNode | PausedNode | RefFileNo
 
 const PAUSED_NODE: PausedNode = { type: 'paused' };
 export const PAUSED_ROW_LABEL = 'Indexing paused — Resume';
-
-/**
- * Groups hits by file, chunks in line order. Files come in the order of `fileOrder` (the same
- * query's files ranked as files) when given, files it does not list after them; otherwise in
- * the order of their best hit.
- */
-export function groupByFile(hits: ReadonlyArray<FolderHit<SearchHit>>, fileOrder?: ReadonlyArray<{ folderUri: string; path: string }>): FileNode[] {
-  const files = new Map<string, FileNode>();
-  for (const hit of hits) {
-    const key = `${hit.folderUri}\n${hit.path}`;
-    let node = files.get(key);
-    if (!node) files.set(key, (node = { type: 'file', folder: hit.folder, folderUri: hit.folderUri, path: hit.path, hits: [], rank: files.size }));
-    node.hits.push(hit);
-  }
-  for (const f of files.values()) f.hits.sort((a, b) => a.startLine - b.startLine);
-  const nodes = [...files.values()];
-  if (!fileOrder?.length) return nodes;
-  const place = new Map(fileOrder.map((f, i) => [`${f.folderUri}\n${f.path}`, i]));
-  const at = (n: FileNode) => place.get(`${n.folderUri}\n${n.path}`) ?? fileOrder.length + n.rank;
-  nodes.sort((a, b) => at(a) - at(b));
-  nodes.forEach((n, i) => (n.rank = i));
-  return nodes;
-}
 
 export class ResultsTreeProvider implements vscode.TreeDataProvider<ResultNode>, vscode.Disposable {
   private readonly emitter = new vscode.EventEmitter<void>();
@@ -107,7 +76,7 @@ export class ResultsTreeProvider implements vscode.TreeDataProvider<ResultNode>,
     this.shownReferences = undefined;
     if (!saved) this.roots = [];
     else if (saved.result.results.length === 0) this.roots = [{ type: 'empty', query: saved.query, warnings: saved.result.warnings }];
-    else this.roots = groupByFile(saved.result.results, saved.result.files);
+    else this.roots = groupByFile(saved.result.results);
     this.emitter.fire();
   }
 

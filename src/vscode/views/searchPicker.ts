@@ -80,22 +80,9 @@ export function resultSummary(result: MultiSearchResult | undefined, input: stri
   return `Cairn: ${shown} result${result.total === 1 ? '' : 's'} (${formatNumber(result.tookMs)} ms)${warn}`;
 }
 
-/**
- * Makes a search the Results view's last search, then asks for the same query's files ranked
- * as files: the view lists files in that order once it arrives.
- */
+/** Makes a search the Results view's last search: the view lists its hits' files in the order the pick showed them. */
 function rememberSearch(deps: CommandDeps, input: string, answer: MultiSearchResult): void {
-  const query = input.trim();
-  deps.lastSearch.set(query, answer);
-  const { text, filters } = parseSearchInput(input);
-  if (!text.trim() || answer.results.length === 0) return;
-  const settings = deps.services.settings();
-  void deps.services.engine
-    .searchFiles(text, { ...filters, scope: filters.scope ?? settings.search.scope, limit: settings.resultLimit, prefixLast: true })
-    .then((r) => {
-      if (deps.lastSearch.current?.query === query && deps.lastSearch.current.result === answer) deps.lastSearch.set(query, { ...answer, files: r.files });
-    })
-    .catch(() => undefined); // the view keeps the order of the chunks
+  deps.lastSearch.set(input.trim(), answer);
 }
 
 export function showSearchPicker(deps: CommandDeps, initial = ''): Promise<void> {

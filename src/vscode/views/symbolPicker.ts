@@ -2,9 +2,9 @@
 // names (`Greeter.greet`), prefixes, camel-case initials (`gA` → greetAll) and near misses. When no
 // name matches exactly the title says so, in the engine's words.
 import * as vscode from 'vscode';
-import type { SymbolHit } from '../../core/api';
+import { breadcrumbSeparator, type SymbolHit } from '../../core/api';
 import type { CommandDeps } from '../commands/types';
-import { formatNumber, kindIcon, previewLine, shortenBreadcrumb } from '../format';
+import { displayName, formatNumber, kindIcon, previewLine, shortenBreadcrumb } from '../format';
 import type { FolderHit, MultiSearchResult } from '../services';
 import { ADD_BUTTON, COPY_BUTTON, multiRoot, showLivePick } from './livePick';
 
@@ -22,11 +22,11 @@ const MATCH_LABELS: Record<string, string> = {
 };
 
 function symbolItem(hit: FolderHit<SymbolHit>, withFolder: boolean): SymbolItem {
-  const name = hit.qualifiedName || hit.symbol;
+  const name = displayName(hit.qualifiedName || hit.symbol, hit.language);
   // Where it opens: the name's line, below any doc comment the range starts with.
   const where = `${hit.path}:${hit.nameLine ?? hit.startLine}`;
   return {
-    label: `$(${kindIcon(hit.kind)}) ${shortenBreadcrumb(name, '.')}`,
+    label: `$(${kindIcon(hit.kind)}) ${shortenBreadcrumb(name, breadcrumbSeparator(hit.language))}`,
     description: [where, withFolder ? hit.folder : '', MATCH_LABELS[hit.match] ?? hit.match].filter(Boolean).join(' · '),
     detail: hit.signature || previewLine(hit) || undefined,
     alwaysShow: true,

@@ -3,7 +3,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { hitLine, hitTitle, labelHighlights, spanReference } from '../../../src/vscode/format';
-import { hitTooltip } from '../../../src/vscode/views/hitTooltip';
+import { hitTooltip, SCORE_TABLE_HEADER } from '../../../src/vscode/views/hitTooltip';
 import { symbolTitle } from '../../../src/vscode/views/symbolPicker';
 import { caretOf } from '../../../src/vscode/hitLine';
 import { parseSearchInput } from '../../../src/vscode/searchQuery';
@@ -187,11 +187,13 @@ describe('Cairn: search', () => {
     const hit = a.lastSearch.current?.result.results[0];
     assert.ok(hit);
     const md = hitTooltip(hit, false).value;
-    assert.match(md, /\| Score component \| Value \|/);
+    assert.ok(md.includes(SCORE_TABLE_HEADER), md);
+    // Plain words: no code marks or query notation shown as they are.
+    assert.ok(!/`|→/.test(md.replace(/```[\s\S]*?```/g, '')), md);
     assert.ok(md.includes(`**${hit.score.toFixed(3)}**`), md);
     const sum = hit.scoreBreakdown.reduce((n, c) => n + c.value, 0);
     assert.ok(Math.abs(sum - hit.score) < 1e-3 * Math.max(1, hit.score), `breakdown ${sum} != score ${hit.score}`);
-    assert.equal(md.split('\n').filter((l) => l.startsWith('| ') && !l.startsWith('| Score') && !l.startsWith('| **')).length, hit.scoreBreakdown.length);
+    assert.equal(md.split('\n').filter((l) => l.startsWith('| ') && !l.startsWith(SCORE_TABLE_HEADER) && !l.startsWith('| **')).length, hit.scoreBreakdown.length);
   });
 
   it('Results view: copies `path:start-end` from the context menu command', async () => {
@@ -215,6 +217,53 @@ describe('Cairn: search', () => {
     assert.equal(items.length, 1);
     assert.deepEqual({ path: items[0]!.path, startLine: items[0]!.startLine, endLine: items[0]!.endLine }, { path: hit.path, startLine: hit.startLine, endLine: hit.endLine });
     a.services.basket.remove(hit.docid);
+  });
+
+  it('the editor\'s Cairn submenu: its commands run on the editor, given the file as the menu passes it', async function () {
+    this.timeout(60000);
+    const a = await api();
+    const contributes = vscode.extensions.getExtension('cairn-dev.cairn')?.packageJSON.contributes as { menus: Record<string, Array<{ command?: string; submenu?: string }>>; submenus: Array<{ id: string; label: string }> };
+    assert.deepEqual(contributes.menus['editor/context']?.map((i) => i.submenu), ['cairn.editorContext']);
+    assert.equal(contributes.submenus.find((s) => s.id === 'cairn.editorContext')?.label, 'Cairn');
+    const uri = vscode.Uri.joinPath(vscode.workspace.workspaceFolders![0]!.uri, 'src/greeter.ts');
+    const editor = await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri));
+    const classLine = editor.document.getText().split('\n').findIndex((l) => l.startsWith('export class Greeter'));
+    editor.selection = new vscode.Selection(classLine, 14, classLine + 1, 5);
+    const ref = `src/greeter.ts:${classLine + 1}-${classLine + 2}`;
+    await vscode.env.clipboard.writeText('');
+    assert.equal(await vscode.commands.executeCommand('cairn.copySpanReference', uri), ref);
+    assert.equal(await vscode.env.clipboard.readText(), ref);
+    a.services.basket.remove(ref);
+    await vscode.commands.executeCommand('cairn.addToContextPack', uri);
+    assert.ok(a.services.basket.items.some((i) => i.docid === ref), `${ref} not in the basket`);
+    a.services.basket.remove(ref);
+    editor.selection = new vscode.Selection(classLine, 14, classLine, 14);
+    const answer = (await vscode.commands.executeCommand('cairn.findReferences', uri)) as { name: string } | undefined;
+    assert.equal(answer?.name, 'Greeter');
+    await closeEditors();
+  });
+
+  it('Ctrl+Enter: the Results view lists files in the order the search pick showed them', async function () {
+    this.timeout(60000);
+    const a = await api();
+    const before = a.lastSearch.current;
+    // "name": models.py holds the best chunk, greeter.ts ranks first as a file; the view once
+    // took the files' ranking, so the pick's first file became the view's second.
+    const query = 'name';
+    const settings = a.services.settings();
+    const options = { scope: settings.search.scope, limit: settings.resultLimit, prefixLast: true };
+    const picked = (await a.services.engine.search(query, options)).results;
+    const pickFiles = [...new Set(picked.map((h) => h.path))];
+    const rankedAsFiles = (await a.services.engine.searchFiles(query, options)).files.map((f) => f.path);
+    assert.notEqual(rankedAsFiles[0], pickFiles[0], `the fixture no longer tells the two orders apart: ${pickFiles.join(', ')}`);
+    void vscode.commands.executeCommand('cairn.search', query);
+    await poll('the pick to show results', async () => (await vscode.commands.executeCommand<boolean>('cairn.showSearchInResults')) || undefined);
+    assert.deepEqual(a.lastSearch.current?.result.results.map((h) => h.path), picked.map((h) => h.path), 'the view got the pick\'s answer');
+    // Anything that would reorder the view arrives after the move: give it time to.
+    await sleep(1500);
+    const viewFiles = a.results.provider.getChildren().flatMap((n) => (n.type === 'file' ? [n.path] : []));
+    assert.deepEqual(viewFiles, pickFiles);
+    if (before) a.lastSearch.set(before.query, before.result);
   });
 
   it('Index view: folders with counts, freshness, languages and skipped files', async function () {

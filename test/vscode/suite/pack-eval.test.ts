@@ -40,6 +40,9 @@ describe('Retrieval quality view', function () {
     assert.deepEqual(report.warnings.filter((w) => /ripgrep/.test(w)), []);
     if (!uiAvailable()) this.skip();
     await waitForText('Retrieval quality:', { frame: 'webview' });
+    // Plain words above the expert table: how often a changed file was Cairn's first result.
+    const summary = await getText({ selector: '#eval-summary', frame: 'webview' });
+    assert.match(summary, new RegExp(`For \\d+ of ${report.evaluated} past changes .* Cairn's first result`), summary);
     // The table sits in a box of its own that scrolls sideways when the view is narrow.
     const table = await getText({ selector: '.table-scroll > #eval-table', frame: 'webview' });
     for (const name of names) assert.ok(table.includes(name), `${name} missing from the table:\n${table}`);
