@@ -91,6 +91,15 @@ describe('task evidence: frames and diff headers', () => {
     (text) => extractTaskEvidence(text).frames.map((f) => [f.path, f.line, f.function, f.innermost === true]),
   );
 
+  it('counts each frame by its distance from the error', () => {
+    assert.deepEqual(extractTaskEvidence(PY_TRACEBACK).frames.map((f) => f.depth), [2, 1, 0]);
+    assert.deepEqual(extractTaskEvidence(NODE_STACK).frames.map((f) => f.depth), [0, 1, 2]);
+  });
+
+  it("does not count a frame's function again as a name the text mentions", () => {
+    assert.deepEqual(extractTaskEvidence(PY_TRACEBACK).names.filter((n) => ['invoke', 'lint', 'check_still_complete'].includes(n)), []);
+  });
+
   it('marks frames under installed packages as foreign', () => {
     const frames = extractTaskEvidence(PY_TRACEBACK).frames;
     assert.deepEqual(frames.map((f) => f.foreign === true), [true, false, false]);

@@ -77,8 +77,9 @@ export function gatherEvidence(ctx: LocalizeContext, evidence: TaskEvidence): Ma
       }
     }
   };
-  // The frame nearest the error is where a fix most often goes; the frames above it called it.
-  byMention(evidence.frames, 'traceback-frame', (m) => (m.innermost ? 1 : 0.6), (m) => `${m.path}${m.line ? `:${m.line}` : ''}${m.function ? ` in ${m.function}` : ''}`);
+  // The frame nearest the error is where a fix most often goes; each frame above it is one call
+  // further from the error, and says that much less.
+  byMention(evidence.frames, 'traceback-frame', (m) => 1 / (1 + (m.depth ?? 0)), (m) => `${m.path}${m.line ? `:${m.line}` : ''}${m.function ? ` in ${m.function}` : ''}`);
   byMention(evidence.diffPaths, 'diff-header', () => 1, (m) => m.path);
   byMention(evidence.paths, 'path-named-in-text', () => 0.5, (m) => m.path);
   for (const name of evidence.names.slice(0, MAX_NAMES)) {

@@ -97,6 +97,8 @@ export interface Candidate {
   count: number;
   /** Written as code somewhere: identifier-shaped, or in a path, a dotted name, a call, quotes, backticks, or a code line. */
   code: boolean;
+  /** In the text's first line: an issue's title, a commit's subject, an error's message says what the text is about. */
+  title: boolean;
 }
 
 /** Lines of code in a text: fenced or indented blocks, diff lines, traceback and stack frames. */
@@ -112,7 +114,10 @@ export function candidatesOf(text: string): Candidate[] {
   let position = 0;
   let fenced = false;
   const diff = /^@@ /m.test(text);
+  let titleDone = false;
   for (const line of text.split(/\r?\n/)) {
+    const isTitle = !titleDone && line.trim() !== '';
+    if (isTitle) titleDone = true;
     if (/^\s*(```|~~~)/.test(line)) {
       fenced = !fenced;
       continue;
@@ -128,7 +133,8 @@ export function candidatesOf(text: string): Candidate[] {
         if (seen) {
           seen.count++;
           seen.code ||= code;
-        } else byWord.set(word.whole, { word, first: at, count: 1, code });
+          seen.title ||= isTitle;
+        } else byWord.set(word.whole, { word, first: at, count: 1, code, title: isTitle });
       }
     }
   }
@@ -137,6 +143,8 @@ export function candidatesOf(text: string): Candidate[] {
 
 /** A word written as code weighs this much more than a word of prose. */
 const CODE_WEIGHT = 2;
+/** A word of the text's first line weighs this much more than one only in its body. */
+const TITLE_WEIGHT = 2;
 /** A word the index holds only in parts (`solve_poly_system` as `solve`, `poly`, `system`) counts its parts' rarity at this weight. */
 const PARTS_WEIGHT = 0.5;
 
@@ -158,7 +166,7 @@ export function telling(candidates: readonly Candidate[], rarity?: TermRarity): 
   const scored = candidates.map((c) => {
     let r = idf(c.word.whole);
     if (r === 0 && c.word.parts.length > 0) r = PARTS_WEIGHT * Math.max(...c.word.parts.map(idf));
-    return { c, score: r * (c.code ? CODE_WEIGHT : 1) * (1 + Math.log(c.count)) };
+    return { c, score: r * (c.code ? CODE_WEIGHT : 1) * (c.title ? TITLE_WEIGHT : 1) * (1 + Math.log(c.count)) };
   });
   return scored
     .filter((s) => s.score > 0)

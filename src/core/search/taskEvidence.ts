@@ -10,6 +10,8 @@ export interface PathMention {
   function?: string;
   /** The frame nearest the error: Python's last, a JavaScript/Java/Go stack's first. */
   innermost?: boolean;
+  /** Frames between this one and the innermost (0 for the innermost). */
+  depth?: number;
   /**
    * Under an installed-packages folder (`site-packages/`, `node_modules/`): the repository's own
    * code when the repository is that package, so it must match more than its base name.
@@ -70,13 +72,12 @@ function stripFileUrl(path: string): string {
 
 export function extractTaskEvidence(text: string): TaskEvidence {
   const frames: PathMention[] = [];
-  const framedNames: string[] = [];
   const pushFrames = (list: PathMention[], innermostFirst: boolean) => {
     list.forEach((f, i) => {
       if (isForeignPath(f.path)) f.foreign = true;
-      if (innermostFirst ? i === 0 : i === list.length - 1) f.innermost = true;
+      f.depth = innermostFirst ? i : list.length - 1 - i;
+      if (f.depth === 0) f.innermost = true;
       frames.push(f);
-      if (f.function) framedNames.push(f.function);
     });
   };
   pushFrames([...text.matchAll(PY_FRAME)].map((m) => ({ path: m[1] as string, line: Number(m[2]), ...(m[3] && !m[3].startsWith('<') ? { function: m[3] } : {}) })), false);
@@ -121,7 +122,9 @@ export function extractTaskEvidence(text: string): TaskEvidence {
     paths.push({ path: p, ...(m[2] ? { line: Number(m[2]) } : {}), ...(isForeignPath(p) ? { foreign: true } : {}) });
   }
 
-  return { frames, diffPaths, paths, names: codeNames(text, [...framedNames, ...hunkNames]) };
+  // A frame's function is evidence for its frame's file already; named again, it would count twice.
+  const withoutFrames = text.replace(PY_FRAME, ' ').replace(JS_FRAME, ' ').replace(JAVA_FRAME, ' ');
+  return { frames, diffPaths, paths, names: codeNames(withoutFrames, hunkNames) };
 }
 
 /** Suffixes that make a word without a slash a file name (`fields.py`) rather than a dotted name (`os.path`). */
