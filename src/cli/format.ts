@@ -1,5 +1,5 @@
 // Human-readable rendering shared by commands.
-import type { FileHit, SearchHit } from '../core/api';
+import { displayBreadcrumb, type FileHit, type SearchHit } from '../core/api';
 import { visible, type Output } from './output';
 
 export function formatBytes(n: number): string {
@@ -20,7 +20,7 @@ export function formatCounts(counts: Record<string, number>): string {
  * LINE (the chunk's best-matching line; a terminal opens `path:LINE` there).
  */
 export function formatHit(hit: SearchHit, extra = ''): string[] {
-  const name = hit.context || hit.symbol;
+  const name = displayBreadcrumb(hit.context || hit.symbol, hit.language);
   const at = hit.previewLine !== undefined && hit.preview ? `  ${hit.path}:${hit.previewLine}` : '';
   const head = `${hit.path}:${hit.startLine}-${hit.endLine}${at}  ${hit.kind}${name ? ` ${name}` : ''}  (${hit.score.toFixed(2)})${extra}${hit.stale ? `  [stale: ${hit.staleReason}]` : ''}`;
   const preview = hit.preview ? hit.preview.split('\n').map((l) => `    ${l}`) : [];
@@ -33,7 +33,7 @@ export function formatFiles(files: readonly FileHit[]): string[] {
   for (const f of files) {
     out.push(`${f.path}  (${f.score.toFixed(2)}, ${f.matchedChunks} matching chunk${f.matchedChunks === 1 ? '' : 's'})${f.stale ? '  [stale]' : ''}`);
     for (const h of f.spans) {
-      const name = h.context || h.symbol;
+      const name = displayBreadcrumb(h.context || h.symbol, h.language);
       out.push(`    ${h.startLine}-${h.endLine}  ${h.kind}${name ? ` ${name}` : ''}  (${h.score.toFixed(2)})`);
       const first = h.preview.split('\n').find((l) => l.trim());
       if (first) out.push(`        ${first.trim()}`);

@@ -2,7 +2,7 @@
 // freshness, and a plain statement whenever something was left out to fit a budget.
 
 
-import type { FileHit, IndexStatus, RefreshReport, SearchHit, SymbolHit } from '../core/api';
+import { displayBreadcrumb, type FileHit, type IndexStatus, type RefreshReport, type SearchHit, type SymbolHit } from '../core/api';
 import { estimateTokens } from '../core/pack/markdown';
 import type { FreshnessState, FreshnessSummary } from '../core/api';
 
@@ -35,7 +35,7 @@ export function describeRefresh(r: RefreshReport, subject: string): string {
 
 /** `src/a.ts:10-24  function parseConfig` plus the tags that matter to a reader. */
 export function hitHeading(hit: SearchHit, extra = ''): string {
-  const name = hit.context || hit.symbol;
+  const name = displayBreadcrumb(hit.context || hit.symbol, hit.language);
   const tags = [
     hit.stale ? `changed since indexing (${hit.staleReason ?? 'modified'}): lines may have moved` : '',
     hit.crossReferenceFrom ? `named in ${hit.crossReferenceFrom}` : '',
