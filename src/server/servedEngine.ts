@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { EngineHost } from '../core/engine/host';
-import { describeHolder } from '../core/store/lock';
+import { describeHolder, processAlive } from '../core/store/lock';
 import type { Diagnostic, FreshnessState, PackOptions, ReferenceOptions, RefreshMode, SearchOptions, SymbolOptions } from '../core/api';
 import type { QueryEngine, ServedBy } from '../cli/commandContext';
 
@@ -130,15 +130,6 @@ export function otherWriter(lock: LockFile | undefined, ownPid = process.pid, al
   if (!lock || lock.pid === ownPid) return undefined;
   if (lock.host === os.hostname() && !alive(lock.pid)) return undefined;
   return describeHolder(lock);
-}
-
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 /** Codes of a store that cannot be written, said as in-process (engine.ts refreshBlocker). */

@@ -92,7 +92,8 @@ function readInfo(file: string): LockInfo | undefined {
   }
 }
 
-function processAlive(pid: number): boolean {
+/** This machine has a process with this pid (one of another user's counts: EPERM). */
+export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
