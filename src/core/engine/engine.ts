@@ -30,6 +30,7 @@ import { LockHeldError, LockTimeoutError, StoreLocationError } from '../store/lo
 import { parseDocid } from '../chunking/ids';
 import { boundQuery } from '../search/query';
 import { isTaskText } from '../search/taskEvidence';
+import { liftInlineFilters, withLiftedFilters } from '../search/inlineFilters';
 import { localizeFiles, type LocalizeContext } from '../search/localize';
 import type { EngineOptions, ExportedChunk, IndexStatus, RefreshMode, RefreshOptions, RefreshReport, Span } from '../api';
 
@@ -297,7 +298,8 @@ export class Engine {
     return { files: m?.files ?? 0, chunks: m?.chunks ?? 0, fresh, generation: m?.generation ?? 0 };
   }
 
-  async search(query: string, options: SearchOptions & { refresh?: RefreshMode; refreshStale?: boolean; signal?: AbortSignal } = {}): Promise<SearchResponse> {
+  async search(typed: string, given: SearchOptions & { refresh?: RefreshMode; refreshStale?: boolean; signal?: AbortSignal } = {}): Promise<SearchResponse> {
+    const { query, options } = liftFilters(typed, given);
     const { answer, query: asked, ...rest } = await this.freshAnswer(query, options, (v, q) => this.answer(v, q, options), (a) => a.hits);
     return { query: asked, results: answer?.hits ?? [], ...rest };
   }
@@ -306,7 +308,8 @@ export class Engine {
    * Files ranked as files (`groupBy: 'file'`): each file scored by the evidence of its matching
    * chunks, with its best spans; `limit` and `offset` count files.
    */
-  async searchFiles(query: string, options: SearchOptions & { refresh?: RefreshMode; refreshStale?: boolean; signal?: AbortSignal } = {}): Promise<FileSearchResponse> {
+  async searchFiles(typed: string, given: SearchOptions & { refresh?: RefreshMode; refreshStale?: boolean; signal?: AbortSignal } = {}): Promise<FileSearchResponse> {
+    const { query, options } = liftFilters(typed, given);
     const { answer, query: asked, ...rest } = await this.freshAnswer(query, options, (v, q) => this.answerFiles(v, q, options, query), (a) => a.files);
     return { query: asked, files: answer?.files ?? [], ...rest };
   }
@@ -760,4 +763,15 @@ function indexByBaseName(paths: readonly string[]): Map<string, string[]> {
     else byName.set(name, [p]);
   }
   return byName;
+}
+
+/**
+ * `lang:`, `kind:` and `scope:` typed in a short query are filters, for every front end; a
+ * task text keeps its words (`kind:` in a pasted log is text).
+ */
+function liftFilters<O extends SearchOptions>(typed: string, options: O): { query: string; options: O } {
+  if (isTaskText(typed)) return { query: typed, options };
+  const lifted = liftInlineFilters(typed);
+  if (lifted.labels.length === 0) return { query: typed, options };
+  return { query: lifted.text, options: withLiftedFilters(options, lifted.filters) };
 }
