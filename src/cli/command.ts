@@ -1,11 +1,12 @@
 import type { CommandSpec, ParsedArgs } from './args';
 import type { Writable } from 'node:stream';
+import type { CommandContext } from './commandContext';
 import type { Output } from './output';
 
 /** What the dispatcher hands a command besides its arguments. */
 export interface CommandEnv {
-  /** Runs another `cairn` command line (`cairn serve` runs its clients' commands with it). */
-  runCli(argv: string[], io: { stdout: Writable; stderr: Writable }): Promise<number>;
+  /** Runs a client's `cairn` command line against a server's engine (`cairn serve` answers with it). */
+  runServed(argv: string[], io: { stdout: Writable; stderr: Writable }, context: CommandContext): Promise<number>;
 }
 
 /** A `cairn <name>` subcommand, in src/cli/commands/<name>.ts, listed in commands/registry.ts. */

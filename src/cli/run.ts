@@ -5,6 +5,7 @@ import { version } from '../../package.json';
 import { commandHelp, parseCommandArgs } from './args';
 import { COMMANDS, findCommand } from './commands/registry';
 import { type CliError, Output, type OutputStream } from './output';
+import { runInContext, type CommandContext } from './commandContext';
 
 const TOP_USAGE = 'cairn <command> [options]  (cairn --help lists commands)';
 
@@ -59,7 +60,7 @@ export async function runCli(argv: readonly string[], io: CliStreams = { stdout:
       io.stdout.write(`${commandHelp(command.spec, entry.summary)}\n`);
       return 0;
     }
-    return await command.run(args, out, { runCli });
+    return await command.run(args, out, { runServed: runServedCommand });
   } catch (e) {
     // By name, not instanceof: commands bundled separately (dist/cli-mcp.js, dist/cli-eval.js)
     // carry their own copies of these classes.
@@ -82,4 +83,12 @@ export async function runCli(argv: readonly string[], io: CliStreams = { stdout:
 
 function isNamed(e: unknown, name: 'UsageError' | 'CliError' | 'NotServedError'): e is Error {
   return e instanceof Error && e.name === name;
+}
+
+/**
+ * Runs a client's command line for `cairn serve`, against the server's engine: the context is
+ * set here, in this module's copy of the command context, which is the one the commands read.
+ */
+export function runServedCommand(argv: readonly string[], io: CliStreams, context: CommandContext): Promise<number> {
+  return runInContext(context, () => runCli(argv, io));
 }

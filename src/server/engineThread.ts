@@ -11,7 +11,7 @@ import { EngineHost } from '../core/engine/host';
 import { serveSocket, type SocketServer } from './server';
 import { RootWatcher } from './watch';
 // The editor's socket serves the same commands as `cairn serve`: this entry wires them in.
-import { runCli } from '../cli/run';
+import { runServedCommand } from '../cli/run';
 
 if (!parentPort) throw new Error('engineWorker must run in a worker thread');
 const port = parentPort;
@@ -44,7 +44,7 @@ const handlers: RpcHandlers<EngineHostApi> = {
     if (served.has(key)) return served.get(key)!.socket.socketPath;
     const log = (line: string): void => emit('log', { key, line } satisfies EngineHostEvents['log']);
     const watcher = new RootWatcher({ host, key, root, storeDir, log, ...(watcherModule ? { watcherModule } : {}) });
-    const socket = await serveSocket(host, key, storeDir, { root, settle: () => watcher.settle(), log, runCommand: runCli });
+    const socket = await serveSocket(host, key, storeDir, { root, settle: () => watcher.settle(), log, runCommand: runServedCommand });
     served.set(key, { watcher, socket });
     void watcher.start().then(() => log(watcher.live ? `serving ${root} on ${socket.socketPath}; watching` : `serving ${root} on ${socket.socketPath}; not watching`));
     return socket.socketPath;

@@ -9,7 +9,7 @@ import { isMainThread } from 'node:worker_threads';
 import { Writable } from 'node:stream';
 import type { EngineHost } from '../core/engine/host';
 import type { Diagnostic } from '../core/api';
-import { NotServedError, runInContext, type CommandContext } from '../cli/commandContext';
+import { NotServedError, type CommandContext } from '../cli/commandContext';
 import type { OptionValues } from '../cli/args';
 import type { OutputStream } from '../cli/output';
 import { ServedEngine } from './servedEngine';
@@ -30,14 +30,16 @@ export interface ServeSocketOptions {
   /** Warnings about how the index is kept fresh (the watcher could not start), for `cairn status`. */
   warnings?: () => Diagnostic[];
   /**
-   * Runs a `cairn` command line on the given streams (the CLI's `runCli`), passed in by whoever
-   * starts the server: the server knows the protocol, the CLI knows the commands.
+   * Runs a `cairn` command line on the given streams against the given context (the CLI's
+   * `runServedCommand`), passed in by whoever starts the server: the server knows the protocol,
+   * the CLI knows the commands. The runner sets the context itself: a command reads it from the
+   * CLI's own module, which may be another bundle's copy than the server's.
    */
   runCommand: CommandRunner;
 }
 
-/** Runs one command line and resolves to its exit code. */
-export type CommandRunner = (argv: string[], io: { stdout: Writable; stderr: Writable }) => Promise<number>;
+/** Runs one command line for a client, against the server's engine, and resolves to its exit code. */
+export type CommandRunner = (argv: string[], io: { stdout: Writable; stderr: Writable }, context: CommandContext) => Promise<number>;
 
 export interface SocketServer {
   readonly socketPath: string;
@@ -158,7 +160,7 @@ export async function serveSocket(host: EngineHost, key: string, storeDir: strin
       },
     };
     try {
-      const exitCode = await runInContext(context, () => options.runCommand(request.argv, { stdout, stderr }));
+      const exitCode = await options.runCommand(request.argv, { stdout, stderr }, context);
       return { type: 'result', stdout: stdout.text(), stderr: stderr.text(), exitCode };
     } catch (e) {
       if (e instanceof Error && e.name === 'NotServedError') return { type: 'fallback', reason: e.message };

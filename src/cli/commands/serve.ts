@@ -62,7 +62,7 @@ async function run(args: ParsedArgs, out: Output, env: CommandEnv): Promise<numb
     releaseIdleMs: minutesOption('--release-idle', args.values['release-idle'], DEFAULT_RELEASE_IDLE_MS),
     ...(injectedFailure ? { watcherPrecheck: () => injectedFailure } : {}),
     recordDir: recordDir(),
-    runCommand: env.runCli,
+    runCommand: env.runServed,
     ...(out.interactive || process.stderr.isTTY ? { echo: (line: string) => out.note(`cairn serve: ${line}`) } : {}),
   });
 }
