@@ -119,3 +119,42 @@ describe('cairn mcp: every read follows discovery (bundled CLI, MCP SDK client)'
     assert.match(status.text, /skipped files: .*hard-link 1/, status.text);
   });
 });
+
+describe('cairn mcp: a store inside the root is not served (bundled CLI, MCP SDK client)', function () {
+  this.timeout(60000);
+  let base: string;
+  let client: Client;
+
+  before(async () => {
+    base = realpathSync(mkdtempSync(path.join(tmpdir(), 'cairn-mcp-store-')));
+    const repo = path.join(base, 'repo');
+    mkdirSync(path.join(repo, 'src'), { recursive: true });
+    writeFileSync(path.join(repo, 'src', 'app.ts'), 'export function startApp(): string {\n  return "wombatordinary";\n}\n');
+    const env: Record<string, string> = {};
+    for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [CLI, 'mcp', '--root', repo, '--store', path.join(repo, 'cairn-index'), '--refresh-interval', '3600000'],
+      env: { ...env, CAIRN_REGISTRY_REMOTE: '' },
+      stderr: 'pipe',
+    });
+    client = new Client({ name: 'cairn-e2e', version: '1.0.0' });
+    await client.connect(transport);
+  });
+
+  after(async () => {
+    await client?.close();
+    rmSync(base, { recursive: true, force: true });
+  });
+
+  it("read_span refuses the store's own files, and serves the root's", async () => {
+    const built = await client.callTool({ name: 'refresh_index', arguments: {} });
+    assert.notEqual(built.isError, true);
+    const text = (r: Awaited<ReturnType<Client['callTool']>>) => (r.content as Array<{ text: string }>).map((c) => c.text).join('\n');
+    const store = await client.callTool({ name: 'read_span', arguments: { path: 'cairn-index/manifest.json' } });
+    assert.equal(store.isError, true, text(store));
+    assert.doesNotMatch(text(store), /"generation"/);
+    const app = await client.callTool({ name: 'read_span', arguments: { path: 'src/app.ts' } });
+    assert.match(text(app), /wombatordinary/);
+  });
+});

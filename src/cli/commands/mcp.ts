@@ -2,6 +2,7 @@
 // the index store with the extension and the other commands, keeps the index current on its
 // own (core/engine/refreshQueue.ts, the scheduler every long-lived host uses), and runs until
 // the client disconnects.
+import { discoveryWithoutStore } from '../../core/api';
 import { DEFAULT_MIN_INTERVAL_MS, RefreshQueue } from '../../core/engine/refreshQueue';
 import { serveStdio } from '../../mcp/server';
 import { usageAllowedByEnv, UsageCounters } from '../../tools/usage';
@@ -40,9 +41,12 @@ async function run(args: ParsedArgs, out: Output): Promise<number> {
   const log = (message: string): void => out.note(message);
   const freshness = new RefreshQueue(engine, { minIntervalMs, log });
   const counting = args.values['no-usage'] !== true && usageAllowedByEnv();
-  const usage = counting ? new UsageCounters({ root, storeDir: resolveStoreDir(root, typeof args.values.store === 'string' ? args.values.store : undefined), log }) : undefined;
+  const storeDir = resolveStoreDir(root, typeof args.values.store === 'string' ? args.values.store : undefined);
+  const usage = counting ? new UsageCounters({ root, storeDir, log }) : undefined;
+  // read_span and refresh_index follow the index's own discovery, which leaves out a store inside the root.
+  const discovery = discoveryWithoutStore({}, root, storeDir);
   try {
-    await serveStdio({ root, engine, freshness, registry: opened.registry, log, ...(usage ? { usage } : {}) }, log);
+    await serveStdio({ root, engine, freshness, registry: opened.registry, log, discovery, ...(usage ? { usage } : {}) }, log);
     return 0;
   } finally {
     await usage?.close();
