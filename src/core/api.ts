@@ -210,4 +210,4 @@ export interface FreshnessSummary {
 // Display helpers every front end shares (plain functions, no engine state).
 export { breadcrumbSeparator, displayBreadcrumb } from './breadcrumbs';
 export { liftInlineFilters, type LiftedFilters } from './search/inlineFilters';
-export { discoveryWithoutStore } from './engine/localRefresh';
+export { discoveryWithoutStore } from './discovery/withoutStore';

@@ -2,7 +2,7 @@
 // index its own manifest and state files, which change with every refresh, and never settle.
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
-import { discoveryWithoutStore } from '../../src/core/engine/localRefresh';
+import { discoveryWithoutStore } from '../../src/core/discovery/withoutStore';
 import { checkAll } from './check';
 import { TempWorkspace } from './helpers/workspace';
 

@@ -1,13 +1,11 @@
 // A refresh run in this thread: the indexer with an engine's options. The engine calls it for
 // incremental refreshes, and the index thread (indexWorker.ts) for builds from nothing, so both
 // index exactly alike without the index thread running an engine of its own.
-import * as fs from 'node:fs';
-import * as path from 'node:path';
-import type { DiscoveryOptions } from '../discovery';
 import type { ChunkingPolicy } from '../chunking/policy';
 import type { IndexStore } from '../store/store';
 import type { EngineOptions, RefreshOptions, RefreshReport } from '../api';
 import type { Chunkers } from './chunkers';
+import { discoveryWithoutStore } from '../discovery/withoutStore';
 
 export interface LocalRefreshContext {
   /** Absolute, resolved. */
@@ -36,20 +34,3 @@ export async function refreshHere(ctx: LocalRefreshContext, refresh: RefreshOpti
   return report;
 }
 
-/**
- * Discovery options that leave out the store when it lies inside the root: a store indexing
- * its own segments changes with every refresh and never settles.
- */
-export function discoveryWithoutStore(discovery: Partial<DiscoveryOptions>, root: string, storeDir: string): Partial<DiscoveryOptions> {
-  const real = (p: string): string => {
-    try {
-      return fs.realpathSync(p);
-    } catch {
-      return path.resolve(p);
-    }
-  };
-  const rel = path.relative(real(root), real(storeDir));
-  if (rel === '' || rel.startsWith('..') || path.isAbsolute(rel)) return discovery;
-  const glob = `${rel.split(path.sep).join('/').replace(/[*?[\]{}()!]/g, '\\$&')}/**`;
-  return { ...discovery, exclude: [...(discovery.exclude ?? []), glob] };
-}
