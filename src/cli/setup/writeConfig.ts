@@ -2,11 +2,9 @@
 // the file's permission bits (a 0600 `.mcp.json` holding another server's token stays 0600), a
 // file that is not writable is refused rather than replaced (renaming over it would succeed, since
 // that needs only the folder's permission), and a symbolic link is never followed or replaced.
-// Crash-safe like core/store/atomic.ts: a temporary file beside the target, fsync, rename.
+// Crash-safe through core/store/atomic.ts: a temporary file beside the target, fsync, rename.
 import * as fs from 'node:fs';
-import * as path from 'node:path';
-import { fsyncDir } from '../../core/store/atomic';
-import { nodeCrypto } from '../../core/nodeCrypto';
+import { writeFileAtomic } from '../../core/store/atomic';
 import { ConfigError } from './jsonConfig';
 
 /** Permission bits of a file setup creates (before the umask). */
@@ -48,33 +46,8 @@ export function writeKeepingMode(file: string, shown: string, text: string): voi
   const refusal = rewriteRefusal(file, shown);
   if (refusal) throw new ConfigError(refusal);
   const old = statOrUndefined(file);
-  const mode = old ? old.mode & 0o7777 : NEW_FILE_MODE;
-  const dir = path.dirname(file);
-  const tmp = path.join(dir, `.${path.basename(file)}.${process.pid}.${nodeCrypto().randomBytes(4).toString('hex')}.tmp`);
-  // Created with the final mode (never wider for a moment), then set exactly: the umask may have
-  // narrowed it.
-  const fd = fs.openSync(tmp, 'wx', mode & 0o777);
-  try {
-    try {
-      if (old && (old.uid !== process.getuid?.() || old.gid !== process.getgid?.())) {
-        try {
-          fs.fchownSync(fd, old.uid, old.gid);
-        } catch {
-          // Only root may give a file away; anyone else's rewrite is theirs, as with an editor.
-        }
-      }
-      fs.fchmodSync(fd, mode);
-      fs.writeFileSync(fd, text);
-      fs.fsyncSync(fd);
-    } finally {
-      fs.closeSync(fd);
-    }
-    fs.renameSync(tmp, file);
-  } catch (e) {
-    fs.rmSync(tmp, { force: true });
-    throw e;
-  }
-  fsyncDir(dir);
+  const givenAway = old !== undefined && (old.uid !== process.getuid?.() || old.gid !== process.getgid?.());
+  writeFileAtomic(file, text, { mode: old ? old.mode & 0o7777 : NEW_FILE_MODE, ...(givenAway ? { owner: { uid: old.uid, gid: old.gid } } : {}) });
 }
 
 function statOrUndefined(file: string): fs.Stats | undefined {

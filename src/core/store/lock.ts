@@ -8,6 +8,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { createExclusive } from './atomic';
 import { threadId } from 'node:worker_threads';
 import { nodeCrypto } from '../nodeCrypto';
 
@@ -127,33 +128,6 @@ function breakLock(file: string): void {
   }
 }
 
-/** Creates the lock with its content in one step; throws EEXIST when it is held. */
-function createLockFile(file: string, content: string, token: string): void {
-  const temp = path.join(path.dirname(file), `.write.lock.${process.pid}.${token}.tmp`);
-  try {
-    // Inside the try: a write that fails half-way (a full disk) must not leave the temporary behind.
-    fs.writeFileSync(temp, content, { mode: 0o644 });
-    fs.linkSync(temp, file);
-    return;
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    // A file system without hard links: create, then write (the old, racier way).
-    if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'ENOSYS' && code !== 'EOPNOTSUPP') throw e;
-  } finally {
-    fs.rmSync(temp, { force: true });
-  }
-  const fd = fs.openSync(file, 'wx', 0o644);
-  try {
-    fs.writeSync(fd, content);
-  } catch (e) {
-    // An empty lock nobody holds would make every writer wait for it to go stale.
-    fs.closeSync(fd);
-    fs.rmSync(file, { force: true });
-    throw e;
-  }
-  fs.closeSync(fd);
-}
-
 /**
  * Breaks the lock of `dir` if a thread of this process that has ended holds it: a worker thread
  * that died mid-write (out of memory) leaves a lock whose process is alive, which waiters would
@@ -269,7 +243,8 @@ export async function acquireLock(dir: string, options: LockOptions = {}): Promi
       // empty and filled after, a writer killed in between left a lock nobody could tell was
       // dead, and every writer waited for it to go stale (30 s).
       const info: LockInfo = { pid: process.pid, thread: threadId, host: os.hostname(), token, acquiredAt: new Date().toISOString(), command: thisCommand() };
-      createLockFile(file, JSON.stringify(info), token);
+      // In one step, so a waiter never reads an empty lock; the temporary's name is the lock's own.
+      createExclusive(file, path.join(path.dirname(file), `.write.lock.${process.pid}.${token}.tmp`), JSON.stringify(info));
       break;
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') {

@@ -7,7 +7,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { nodeCrypto } from '../nodeCrypto';
-import { fsyncDir } from './atomic';
+import { createExclusive, fsyncDir } from './atomic';
 import { ensureStoreDirectory, StoreLocationError } from './lock';
 import { isCairnStoreFile, MANIFEST_FILE } from './storeFiles';
 
@@ -171,7 +171,7 @@ function markOrJoin(store: string, owner: string, claim: StoreClaim): StoreClaim
   const file = path.join(store, STORE_MARKER);
   const temp = path.join(store, `.${STORE_MARKER}.${process.pid}.${nodeCrypto().randomBytes(4).toString('hex')}.tmp`);
   try {
-    writeExclusive(file, temp, `${JSON.stringify(marker, null, 1)}\n`);
+    createExclusive(file, temp, `${JSON.stringify(marker, null, 1)}\n`);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (code !== 'EEXIST') throw new StoreLocationError(`the store ${store} cannot be written (${code ?? String(e)})`);
@@ -184,18 +184,3 @@ function markOrJoin(store: string, owner: string, claim: StoreClaim): StoreClaim
   return claim;
 }
 
-/** Creates `file` with `text` whole or not at all; throws EEXIST when it exists. */
-function writeExclusive(file: string, temp: string, text: string): void {
-  try {
-    fs.writeFileSync(temp, text, { mode: 0o644, flag: 'wx' });
-    fs.linkSync(temp, file);
-    return;
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    // A file system without hard links: created exclusively, then written.
-    if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'ENOSYS' && code !== 'EOPNOTSUPP') throw e;
-  } finally {
-    fs.rmSync(temp, { force: true });
-  }
-  fs.writeFileSync(file, text, { mode: 0o644, flag: 'wx' });
-}
