@@ -2,7 +2,7 @@
 // `cairn`'s entry point (dist/cli.js). It runs the CLI bundle (dist/cliMain.js) with V8's code
 // cache: a command's first run leaves the bytecode of every function it ran in the user's
 // cache directory, and later runs of that command load it instead of compiling the bundle
-// again (a fresh `cairn search` spent ~25 ms of its ~250 compiling; see docs/bench-results.md).
+// again (compiling was a tenth of a fresh `cairn search`; see docs/bench-results.md).
 // Each command has its own cache, made after a run that succeeded, so it holds what that
 // command runs. V8 checks a cache against the source and its own version and flags and
 // rejects a stale one; the next successful run replaces it. CAIRN_CODE_CACHE=off disables it.

@@ -1,6 +1,6 @@
 // Tree-sitter grammars are large wasm modules whose hot lexer functions V8 recompiles with
 // TurboFan in the background; a process cannot exit until those compiles finish, which added
-// 1-3 s to every short AST run (measured: `cairn chunks` on this repo with 2 workers). The
+// seconds to every short AST run. The
 // baseline compiler alone showed no loss of chunking throughput, so a CLI run uses only it.
 // V8 flags are process-wide (workers inherit them) and must be set before any wasm compiles.
 // The launcher sets it for the commands that may parse (loading node:v8 costs a few ms).

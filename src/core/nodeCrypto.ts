@@ -1,4 +1,4 @@
-// node:crypto costs a fresh process ~9 ms to load (measured on the benchmark machine), and a
+// node:crypto is slow to load in a fresh process, and a
 // one-shot query on an up-to-date index never hashes or draws a random name: modules that do
 // load it on first use through here.
 import type * as NodeCrypto from 'node:crypto';

@@ -280,7 +280,7 @@ export function startServer(target: Target, cliScript: string, env: NodeJS.Proce
   const release = env.CAIRN_SERVER_RELEASE_IDLE;
   if (release) args.push('--release-idle', release);
   try {
-    // Loaded here: a served query never starts a process, and node:child_process costs ~1 ms to load.
+    // Loaded here: a served query never starts a process, and loading node:child_process is not free.
     const { spawn } = require('node:child_process') as typeof ChildProcess;
     spawn(process.execPath, args, { detached: true, stdio: 'ignore', cwd: target.root, env: serverEnv(env), windowsHide: true }).unref();
     return true;

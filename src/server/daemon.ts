@@ -21,7 +21,7 @@ export const DEFAULT_RELEASE_IDLE_MS = 5 * 60_000;
 /**
  * File events start their refresh at once: the watcher already holds a burst's later events
  * until it goes quiet (watch.ts), and events arriving during a run queue up as one more run.
- * Waiting 50 ms as well cost every save that much before it was searchable.
+ * Waiting here as well would delay every save by that much before it is searchable.
  */
 export const SERVER_DEBOUNCE_MS = 0;
 /**

@@ -17,7 +17,7 @@ export function useLocale(locale: string | undefined): void {
 
 /**
  * `Intl.NumberFormat` for the locale (digits always Latin, as the rest of VS Code's UI). Built on
- * first use: the first Intl formatter of a process costs ~45 ms, which activation must not pay,
+ * first use: the first Intl formatter of a process is slow to create, which activation must not pay,
  * so English and small integers never build one.
  */
 function intl(locale: string, fractionDigits: number): Intl.NumberFormat {

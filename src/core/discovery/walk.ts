@@ -40,7 +40,7 @@ export function isIgnoredByAny(layers: readonly IgnoreLayer[], relPath: string, 
 /**
  * Walks the directory `startDir` (relative, '' for the root), which the caller has checked is
  * neither pruned nor ignored and whose ancestors' ignore files are loaded. Synchronous
- * readdir measured no slower than the promise API here and avoids thousands of promises.
+ * readdir is no slower than the promise API and avoids thousands of promises.
  */
 export async function walkDirectory(ctx: WalkContext, startDir: string): Promise<void> {
   const { root, rules, layers, candidates, signal } = ctx;

@@ -1,7 +1,7 @@
 // A string column stored as deflated blocks of BLOCK_ROWS rows: a row costs one small read and
 // one inflate of its block, the whole column one pass. Signatures, symbol names and
-// breadcrumbs compress 3-4x this way, and they were the second largest part of the store
-// after the postings.
+// breadcrumbs compress well this way, and they are the largest part of the store after the
+// postings.
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { ReadBuffer, type LazySection, type LazyU32 } from './byteSource';
 import { ByteReader, ByteWriter, CorruptDataError } from './varint';
@@ -14,9 +14,9 @@ const decoder = new TextDecoder('utf-8', { fatal: false });
 
 /**
  * Deflate settings for inputs of a few KB. zlib's default window and memory level allocate
- * ~256 KB of state per call, which cost three times the compressing itself over thousands of
- * blocks; an 8 KB window compresses these blocks as well, and level 1 only 1 % worse than the
- * default level, in half the time. (Inflate reads any window size.)
+ * far more state per call than such a block needs, and over thousands of blocks that
+ * allocation costs more than the compressing itself; a small window compresses these blocks
+ * as well, and level 1 nearly as well as the default level, in less time. (Inflate reads any window size.)
  */
 export const SMALL_DEFLATE = { level: 1, windowBits: 13, memLevel: 6 } as const;
 
@@ -125,9 +125,9 @@ export class BlockColumn {
 
   private decode(b: number, packed: Uint8Array): DecodedBlock {
     let bytes: Buffer;
-    // Output buffers sized to the block (they inflate 3-4x), not zlib's 16 KB default, and the
-    // window blocks are written with: a hit inflates a few blocks, each call costing 25 µs
-    // this way and 60 µs with the defaults.
+    // Output buffers sized to the block, not zlib's default, and the window blocks are
+    // written with: a hit inflates a few blocks, and zlib's defaults make each call cost
+    // more than twice as much.
     const chunkSize = inflateChunkSize(packed.length);
     try {
       bytes = inflateRawSync(packed, { chunkSize, windowBits: SMALL_DEFLATE.windowBits });

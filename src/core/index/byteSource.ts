@@ -109,8 +109,8 @@ export class LazySection {
   /**
    * Bytes `[start, end)`: a view of the section when it is in memory, else a fresh read, the
    * caller's to keep. With `buffer`, a file read lands in that buffer instead, for bytes decoded
-   * at once: fresh memory costs ~17 µs a page to fault in on the benchmark machine, and a
-   * query's postings are megabytes. The buffer is the caller's own, so only the caller's next
+   * at once: every fresh page of memory costs a page fault, and a query's postings are
+   * megabytes. The buffer is the caller's own, so only the caller's next
    * read through it changes what it returned.
    */
   range(start: number, end: number, buffer?: ReadBuffer): Uint8Array {
@@ -159,8 +159,8 @@ const MIN_READ_BUFFER = 4 * 1024;
 const WIDE_READS = 512;
 /**
  * Sections this small are read whole on first use: one read costs less than a few positioned
- * ones. Larger ones are not: a fresh page costs ~17 µs to fault in on the benchmark machine, so
- * reading 200 KB of offsets for the 4 bytes of one term cost a one-shot query 0.8 ms.
+ * ones. Larger ones are not: every fresh page costs a page fault, so reading a whole offsets
+ * section for the 4 bytes of one term would cost a one-shot query more than the query itself.
  */
 const SMALL_SECTION = 16 * 1024;
 

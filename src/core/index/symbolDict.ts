@@ -1,6 +1,6 @@
 // The symbol dictionary of a segment: what go-to-symbol looks names up in, written with the
 // segment so that a lookup reads a few pages of it instead of decoding every symbol and
-// breadcrumb of the index (600 ms on a 17k-file tree, in every process that looked a name up).
+// breadcrumb of the index in every process that looks a name up, which grows with the tree.
 //
 // One entry per symbol go-to-symbol offers: a document's own definition (not the later parts
 // of one split for size) and each definition nested in its code. Two sorted tables of entries,

@@ -2,8 +2,8 @@
 // where its chunks are). Every refresh compares the whole tree against it, so a one-shot
 // command (a fresh `cairn search`) reads it whole before it can answer. It is kept on disk as
 // columns (stateFile.ts) and read lazily: a refresh that finds nothing changed compares stats
-// straight from the columns and builds no per-file object. Measured on a table of
-// 10.7k files in a fresh process: 95 ms to read it as JSON objects, ~25 ms as columns.
+// straight from the columns and builds no per-file object: parsing the table as JSON objects
+// took a fresh process several times as long (docs/index-design.md, "Measurements").
 import { compareCodeUnits } from '../discovery/paths';
 import type { FileStat, SkippedFile } from '../types';
 import { sameFileStat } from './fileStat';
