@@ -219,7 +219,7 @@ export interface RankingParams {
   /**
    * File ranking: each query word a file's other chunks match and its best chunk does not,
    * at this share of the word's weight × idf (the file covers more of the query). Off (0):
-   * measured worse (docs/file-ranking-runs.md).
+   * measured worse (docs/ranking-settings.md).
    */
   fileCoverage: number;
   /** Hybrid provider: the ripgrep list's weight in the rank fusion (the index list's is 1). */
