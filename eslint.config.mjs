@@ -13,6 +13,8 @@ const noVscode = {
 /** Front ends take the engine's plain-data types from its one API module. */
 const engineTypes = { group: ['**/core/search/types', '**/core/pack/types', '**/core/engine/indexer'], message: 'Front ends import engine types from src/core/api.ts.' };
 
+const serverNotCli = { group: ['**/cli/**'], message: 'src/server/ never imports src/cli/: shared pieces live in src/command/.' };
+
 export default tseslint.config(
   { ignores: ['node_modules/**', 'dist/**', 'out/**', 'grammars/**', 'test/fixtures/**', '.vscode-test/**', '.vscode-test-artifacts/**', '.bench/**', 'test-artifacts/**'] },
   js.configs.recommended,
@@ -29,8 +31,14 @@ export default tseslint.config(
   },
   { files: ['src/**/*.ts', 'test/**/*.ts'], ignores: ['src/vscode/**', 'test/vscode/**'], rules: noVscode },
   {
-    files: ['src/cli/**/*.ts', 'src/mcp/**/*.ts', 'src/tools/**/*.ts', 'src/server/**/*.ts'],
+    files: ['src/cli/**/*.ts', 'src/mcp/**/*.ts', 'src/tools/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { paths: noVscode['no-restricted-imports'][1].paths, patterns: [engineTypes] }] },
+  },
+  // The server knows the protocol, the CLI the commands: they meet in src/command/, and the CLI
+  // hands the server its command runner (cli/engineWorker.ts, cli/commands/serve.ts).
+  {
+    files: ['src/server/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { paths: noVscode['no-restricted-imports'][1].paths, patterns: [engineTypes, serverNotCli] }] },
   },
   { files: ['src/vscode/**/*.ts'], rules: { 'no-restricted-imports': ['error', { patterns: [engineTypes] }] } },
   // The engine must not reach into any front end.
@@ -55,8 +63,9 @@ export default tseslint.config(
         paths: noVscode['no-restricted-imports'][1].paths,
         patterns: [{
           // Of the engine, only the node:crypto loader and the atomic file write (the code cache's); of
-          // the CLI, where caches and stores live and the V8 flag a command that parses runs with.
-          group: ['**/core/*', '!**/core/nodeCrypto', '!**/core/store', '**/core/*/*', '!**/core/store/atomic', '**/cli/**', '!**/cli/storeDir', '!**/cli/cacheDir', '!**/cli/wasmCompiler', '**/server/**', '!**/server/client', '!**/server/protocol', './*', '!./cacheDir', '!./storeDir', '!./wasmCompiler', '!./client', '!./protocol'],
+          // the command layer, where caches and stores live; of the CLI, the V8 flag a command that
+          // parses runs with.
+          group: ['**/core/*', '!**/core/nodeCrypto', '!**/core/store', '**/core/*/*', '!**/core/store/atomic', '**/command/*', '!**/command/cacheDir', '!**/command/storeLocation', '**/cli/**', '**/server/**', '!**/server/client', '!**/server/protocol', './*', '!./wasmCompiler', '!./client', '!./protocol'],
           message: 'The client path (launch.ts, src/server/client.ts, protocol.ts) loads no engine code.',
         }],
       }],

@@ -6,9 +6,10 @@ import { Engine } from '../core/engine/engine';
 import type { OptionSpec, OptionValues } from './args';
 import { UsageError } from './args';
 import { locateAssets } from './assets';
-import { currentContext, type QueryEngine } from './commandContext';
+import { currentContext, type QueryEngine } from '../command/context';
 import { CliError, visible } from './output';
-import { checkedStoreDir, resolveStoreDir } from './storeDir';
+import { checkedStoreDir } from './storeDir';
+import { resolveStoreDir } from '../command/storeLocation';
 
 export const STORE_OPTIONS: Record<string, OptionSpec> = {
   store: { type: 'string', valueName: 'DIR', description: 'index store directory (default: $CAIRN_STORE, else a per-root folder in the user cache)' },

@@ -7,7 +7,7 @@ import { ContextRegistry, loadRegistryConfig, type RegistryDiagnostic, type Remo
 import type { OptionSpec, OptionValues } from './args';
 import { resolveRoot } from './engineSetup';
 import { CliError, type Output } from './output';
-import { resolveStoreDir } from './storeDir';
+import { resolveStoreDir } from '../command/storeLocation';
 
 export const REGISTRY_ROOT_OPTION: Record<string, OptionSpec> = {
   root: { type: 'string', valueName: 'ROOT', description: 'the repository holding .agent-context/ (default: the current directory)' },

@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import type { EngineHost } from '../core/engine/host';
 import { describeHolder, processAlive } from '../core/store/lock';
 import type { Diagnostic, FreshnessState, PackOptions, ReferenceOptions, RefreshMode, SearchOptions, SymbolOptions } from '../core/api';
-import type { QueryEngine, ServedBy } from '../cli/commandContext';
+import type { QueryEngine, ServedBy } from '../command/context';
 
 export interface ServedEngineOptions {
   host: EngineHost;

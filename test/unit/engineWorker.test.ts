@@ -11,7 +11,7 @@ describe('engine host worker (RPC)', function () {
   let worker: Worker;
   beforeEach(() => {
     ws = new TempWorkspace({ 'src/app.ts': 'export function startApp() { return 1 }\n', 'README.md': '# App\n\nRun startApp.\n' });
-    worker = new Worker(path.resolve(__dirname, '../../src/server/engineThread.js'));
+    worker = new Worker(path.resolve(__dirname, '../../src/cli/engineWorker.js'));
   });
   afterEach(async () => {
     await worker.terminate();

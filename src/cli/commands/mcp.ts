@@ -9,7 +9,7 @@ import { usageAllowedByEnv, UsageCounters } from '../../tools/usage';
 import { intOption, type CommandSpec, type ParsedArgs } from '../args';
 import type { Command } from '../command';
 import { openEngine, resolveRoot, ROOT_OPTION, STORE_OPTIONS } from '../engineSetup';
-import { resolveStoreDir } from '../storeDir';
+import { resolveStoreDir } from '../../command/storeLocation';
 import type { Output } from '../output';
 import { noteDiagnostics, openRegistry } from '../registrySetup';
 
