@@ -2,7 +2,7 @@
 // assembles an Engine from them.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { Engine } from '../core/engine/engine';
+import { Engine } from '../core/engineApi';
 import type { OptionSpec, OptionValues } from './args';
 import { UsageError } from './args';
 import { locateAssets } from './assets';

@@ -3,7 +3,8 @@
 // the repository's .agent-context/config.json with $CAIRN_REGISTRY_TRUST_REPO=1), and how
 // diagnostics are printed for people.
 import * as path from 'node:path';
-import { ContextRegistry, loadRegistryConfig, type RegistryDiagnostic, type RemoteSourceConfig } from '../core/registry';
+import { ContextRegistry, loadRegistryConfig } from '../core/clientApi';
+import { type RegistryDiagnostic, type RemoteSourceConfig } from '../core/api';
 import type { OptionSpec, OptionValues } from './args';
 import { resolveRoot } from './engineSetup';
 import { CliError, type Output } from './output';

@@ -1,7 +1,6 @@
 // The store folder a command opens, checked before the engine opens it (where it is by default:
 // command/storeLocation.ts).
-import { claimStore, StoreOwnershipError } from '../core/store/owner';
-import { StoreLocationError } from '../core/store/lock';
+import { claimStore, StoreOwnershipError, StoreLocationError } from '../core/engineApi';
 import { CliError } from './output';
 
 /**

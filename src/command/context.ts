@@ -6,7 +6,7 @@
 // AsyncLocalStorage keeps two clients' commands apart while both run.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Writable } from 'node:stream';
-import type { Engine } from '../core/engine/engine';
+import type { Engine } from '../core/engineApi';
 import type { FreshnessSummary } from '../core/api';
 
 /** Parsed option values: a `multiple` option yields string[] (only string options may repeat). */

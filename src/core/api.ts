@@ -12,6 +12,19 @@ export type * from './search/types';
 export { MAX_QUERY_CHARS } from './search/query';
 export type * from './pack/types';
 export type { Diagnostic, SkippedFile, SkipReason, ChunkStrategy, Chunk, ChunkKind, NestedDefinition, Span } from './types';
+/** The context registry's answers, as plain data (the webview renders them). */
+export type {
+  AnnotationKind,
+  FetchMode,
+  FetchOptions,
+  RegistryDiagnostic,
+  RegistryFetchResult,
+  RegistryHit,
+  RegistryScoreComponent,
+  RegistrySearchResponse,
+  RemoteSourceConfig,
+  SearchOptions as RegistrySearchOptions,
+} from './registry/types';
 
 /**
  * Why a file is neither indexed nor served (`checkEligibility` in `core/discovery`): a skip
@@ -210,4 +223,3 @@ export interface FreshnessSummary {
 // Display helpers every front end shares (plain functions, no engine state).
 export { breadcrumbSeparator, displayBreadcrumb } from './breadcrumbs';
 export { liftInlineFilters, type LiftedFilters } from './search/inlineFilters';
-export { discoveryWithoutStore } from './discovery/withoutStore';

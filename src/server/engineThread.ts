@@ -6,9 +6,8 @@
 // editor's warm, watched index. The worker entry (cli/engineWorker.ts) hands in the CLI's command
 // runner: this module knows the protocol, not the commands.
 import type { MessagePort } from 'node:worker_threads';
-import { serveRpc, type RpcHandlers } from '../core/engine/rpc';
-import type { EngineHostApi, EngineHostEvents } from '../core/engine/hostApi';
-import { EngineHost } from '../core/engine/host';
+import { serveRpc, type RpcHandlers } from '../core/clientApi';
+import { type EngineHostApi, type EngineHostEvents, EngineHost } from '../core/engineApi';
 import type { CommandRunner } from '../command/context';
 import { serveSocket, type SocketServer } from './server';
 import { RootWatcher } from './watch';

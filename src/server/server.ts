@@ -7,7 +7,7 @@ import * as net from 'node:net';
 import * as path from 'node:path';
 import { isMainThread } from 'node:worker_threads';
 import { Writable } from 'node:stream';
-import type { EngineHost } from '../core/engine/host';
+import type { EngineHost } from '../core/engineApi';
 import type { Diagnostic } from '../core/api';
 import { NotServedError, type CommandContext, type CommandRunner, type OptionValues, type OutputStream } from '../command/context';
 import { ServedEngine } from './servedEngine';

@@ -1,11 +1,9 @@
 // EngineClient over the engine host thread: one FolderIndex per workspace folder, answers merged
 // across folders, pause/resume, and the log lines that say what the indexer did. Nothing here
 // parses, chunks or indexes: that happens on the worker thread.
-import type { ContextPack, FileSearchResponse, PackOptions, ReferenceOptions, ReferencesResponse, RefreshMode, RefreshReport, SearchOptions, SearchResponse, SymbolHit, SymbolOptions, SymbolResponse } from '../core/api';
+import type { ContextPack, FileSearchResponse, PackOptions, ReferenceOptions, ReferencesResponse, RefreshMode, RefreshReport, SearchOptions, SearchResponse, SymbolHit, SymbolOptions, SymbolResponse, HostOpenOptions, FetchOptions, RegistryFetchResult, RegistrySearchResponse, RegistrySearchOptions } from '../core/api';
 import * as os from 'node:os';
 import * as vscode from 'vscode';
-import type { HostOpenOptions } from '../core/api';
-import type { FetchOptions, RegistryFetchResult, RegistrySearchResponse, SearchOptions as RegistrySearchOptions } from '../core/registry/types';
 import { folderKey, storeDirFor, type ExtensionAssets } from './assets';
 import { EngineHost } from './engineHost';
 import { FolderIndex } from './folderIndex';

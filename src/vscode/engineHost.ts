@@ -4,8 +4,8 @@
 // older generation are gone and must be opened again (FolderIndex does that lazily).
 import { Worker } from 'node:worker_threads';
 import * as vscode from 'vscode';
-import { rpcClient, type RpcClient } from '../core/engine/rpc';
-import type { EngineHostApi, EngineHostEvents } from '../core/engine/hostApi';
+import { rpcClient, type RpcClient } from '../core/clientApi';
+import type { EngineHostApi, EngineHostEvents } from '../core/engineApi';
 
 /** The engine thread's heap cap: a cold build of a very large tree holds ~100 MB live, and views add their tables. */
 const ENGINE_HEAP_MB = 512;

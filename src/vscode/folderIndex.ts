@@ -2,10 +2,9 @@
 // (again after a restart or a settings change), forwards refresh requests to the thread's
 // refresh queue (which coalesces, debounces file events and pauses: core/engine/refreshQueue.ts),
 // and mirrors the queue's state, pushed by the thread, for the views. Nothing is queued here.
-import type { IndexStatus, RefreshProgress, RefreshReport, RootState } from '../core/api';
+import type { IndexStatus, RefreshProgress, RefreshReport, RootState, HostOpenOptions } from '../core/api';
 import type * as vscode from 'vscode';
-import type { HostOpenOptions } from '../core/api';
-import type { HostRefreshRequest } from '../core/engine/hostApi';
+import type { HostRefreshRequest } from '../core/engineApi';
 import type { EngineHost } from './engineHost';
 import type { FolderState, IndexStateKind } from './services';
 

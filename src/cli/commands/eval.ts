@@ -9,7 +9,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { GitError } from '../../eval/git';
-import { readRegularSync } from '../../core/fsRead';
+import { readRegularSync } from '../../core/clientApi';
 import { formatTaskSummary, formatTaskTable } from '../../eval/taskTable';
 import { runTaskEvaluation, type TaskProgress } from '../../eval/taskRunner';
 import { parseTasks, TaskFileError, type LocalizationTask } from '../../eval/tasks';

@@ -2,8 +2,8 @@
 // the index store with the extension and the other commands, keeps the index current on its
 // own (core/engine/refreshQueue.ts, the scheduler every long-lived host uses), and runs until
 // the client disconnects.
-import { discoveryWithoutStore } from '../../core/api';
-import { DEFAULT_MIN_INTERVAL_MS, RefreshQueue } from '../../core/engine/refreshQueue';
+import { discoveryWithoutStore } from '../../core/clientApi';
+import { DEFAULT_MIN_INTERVAL_MS, RefreshQueue } from '../../core/engineApi';
 import { serveStdio } from '../../mcp/server';
 import { usageAllowedByEnv, UsageCounters } from '../../tools/usage';
 import { intOption, type CommandSpec, type ParsedArgs } from '../args';
