@@ -7,7 +7,7 @@
 // runner: this module knows the protocol, not the commands.
 import type { MessagePort } from 'node:worker_threads';
 import { serveRpc, type RpcHandlers } from '../core/clientApi';
-import { type EngineHostApi, type EngineHostEvents, EngineHost } from '../core/engineApi';
+import { ENGINE_HOST_METHODS, EngineHost, type EngineHostApi, type EngineHostEvents, type EngineThreadApi, type Remote } from '../core/engineApi';
 import type { CommandRunner } from '../command/context';
 import { serveSocket, type SocketServer } from './server';
 import { RootWatcher } from './watch';
@@ -19,10 +19,11 @@ interface Served {
 
 /** Serves an EngineHost on `port` until the thread ends; `runCommand` answers socket clients. */
 export function serveEngineThread(port: MessagePort, runCommand: CommandRunner): void {
+  // Events cross the port as they are: the thread's API declares the same shapes the host emits.
   const host = new EngineHost({
-    progress: (key, progress) => emit('progress', { key, progress } satisfies EngineHostEvents['progress']),
-    state: (key, state) => emit('state', { key, state } satisfies EngineHostEvents['state']),
-    refreshed: (key, report, request) => emit('refreshed', { key, report, request } satisfies EngineHostEvents['refreshed']),
+    progress: (e) => emit('progress', e),
+    state: (e) => emit('state', e),
+    refreshed: (e) => emit('refreshed', e),
   });
 
   const served = new Map<string, Served>();
@@ -34,7 +35,8 @@ export function serveEngineThread(port: MessagePort, runCommand: CommandRunner):
     await s?.watcher.close().catch(() => undefined);
   }
 
-  const handlers: RpcHandlers<EngineHostApi> = {
+  const handlers: RpcHandlers<EngineThreadApi> = {
+    ...forwardingHandlers(host),
     async open(key, options) {
       await stopServing(key);
       return host.open(key, options);
@@ -49,29 +51,22 @@ export function serveEngineThread(port: MessagePort, runCommand: CommandRunner):
       return socket.socketPath;
     },
     unserve: (key) => stopServing(key),
-    refresh(key, { afterQuiet, ...request }, signal) {
-      const done = host.request(key, request, afterQuiet);
-      signal.addEventListener('abort', () => host.cancel(key), { once: true });
-      return done;
-    },
-    restart: async (key) => host.restart(key),
-    pause: async (key) => host.pause(key),
-    resume: async (key) => host.resume(key),
-    whenIdle: (key) => host.whenIdle(key),
-    state: async (key) => host.state(key),
-    search: (key, query, options) => host.search(key, query, options),
-    searchFiles: (key, query, options) => host.searchFiles(key, query, options),
-    findSymbol: (key, name, options) => host.findSymbol(key, name, options),
-    references: (key, name, options) => host.references(key, name, options),
-    buildPack: (key, task, options) => host.buildPack(key, task, options),
-    contextSearch: (key, query, options) => host.contextSearch(key, query, options),
-    contextGet: (key, id, options) => host.contextGet(key, id, options),
-    status: async (key) => host.status(key),
     async close(key) {
       await stopServing(key);
       await host.close(key);
     },
   };
 
-  const emit = serveRpc<EngineHostApi>(port, handlers);
+  const emit = serveRpc<EngineThreadApi>(port, handlers);
+}
+
+/**
+ * A handler for every method of EngineHostApi that calls the host's own: derived from the
+ * interface's checked method list, so a method added to the host is served without a line here.
+ * The caller's AbortSignal is passed on as the last argument (EngineHost.refresh reads it).
+ */
+function forwardingHandlers(host: EngineHost): RpcHandlers<Remote<EngineHostApi>> {
+  const call = host as unknown as Record<string, (...args: unknown[]) => unknown>;
+  const entries = ENGINE_HOST_METHODS.map((name) => [name, async (...args: unknown[]) => call[name]!.apply(host, args)] as const);
+  return Object.fromEntries(entries) as unknown as RpcHandlers<Remote<EngineHostApi>>;
 }

@@ -5,7 +5,7 @@ import type { ContextPack, FileSearchResponse, PackOptions, ReferenceOptions, Re
 import * as os from 'node:os';
 import * as vscode from 'vscode';
 import { folderKey, storeDirFor, type ExtensionAssets } from './assets';
-import { EngineHost } from './engineHost';
+import { EngineThreadClient } from './engineThreadClient';
 import { FolderIndex } from './folderIndex';
 import { mergeFiles, mergeSearch, mergeSymbols, type FolderAnswer } from './mergeResults';
 import type { EngineClient, FolderFile, FolderState, MultiSearchResult } from './services';
@@ -24,7 +24,7 @@ export function describeReport(report: RefreshReport): string {
 }
 
 export class WorkerEngineClient implements EngineClient, vscode.Disposable {
-  readonly host: EngineHost;
+  readonly host: EngineThreadClient;
   /** VS Code's ripgrep binary, when found (exact-text search). */
   readonly ripgrep?: string;
   private readonly folders = new Map<string, FolderIndex>();
@@ -41,7 +41,7 @@ export class WorkerEngineClient implements EngineClient, vscode.Disposable {
     private readonly assets: ExtensionAssets,
     private readonly log: vscode.LogOutputChannel,
   ) {
-    this.host = new EngineHost(assets.engineWorker, log);
+    this.host = new EngineThreadClient(assets.engineWorker, log);
     this.ripgrep = assets.ripgrep;
     this.isPaused = context.workspaceState.get<boolean>(PAUSED_KEY) ?? false;
     this.disposables.push(

@@ -5,7 +5,7 @@
 import type { IndexStatus, RefreshProgress, RefreshReport, RootState, HostOpenOptions } from '../core/api';
 import type * as vscode from 'vscode';
 import type { HostRefreshRequest } from '../core/engineApi';
-import type { EngineHost } from './engineHost';
+import type { EngineThreadClient } from './engineThreadClient';
 import type { FolderState, IndexStateKind } from './services';
 
 export interface FolderIndexEvents {
@@ -29,7 +29,7 @@ export class FolderIndex {
   constructor(
     readonly folder: vscode.WorkspaceFolder,
     readonly key: string,
-    private readonly host: EngineHost,
+    private readonly host: EngineThreadClient,
     /** The engine options for the current settings; read every time the engine is (re)opened. */
     private readonly options: () => HostOpenOptions,
     private readonly isPaused: () => boolean,
