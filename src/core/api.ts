@@ -6,6 +6,7 @@ import type { DiscoveryOptions } from './discovery/options';
 import type { ChunkingPolicy } from './chunking/policy';
 import type { RankingParams } from './search/types';
 import type { FieldName, FieldParams } from './index/fields';
+import type { RemoteSourceConfig } from './registry/types';
 
 export type * from './search/types';
 /** The longest query text a search reads; front ends' schemas allow as much. */
@@ -20,6 +21,7 @@ export type {
   RegistryDiagnostic,
   RegistryFetchResult,
   RegistryHit,
+  RegistryOptions,
   RegistryScoreComponent,
   RegistrySearchResponse,
   RemoteSourceConfig,
@@ -81,6 +83,12 @@ export interface EngineOptions {
 export interface HostOpenOptions extends EngineOptions {
   /** Context registry folder relative to the root (default `.agent-context/registry`). */
   registryDir?: string;
+  /** Remote registries (the CLI reads them from its configuration); default none. */
+  registryRemote?: RemoteSourceConfig[];
+  /** The repository registry notes are keyed to (default: the root folder's name). */
+  registryRepository?: string;
+  /** Where the registry keeps its caches (default `registry-cache` in the store). */
+  registryCacheDir?: string;
   /** Start with indexing paused (requests wait for `resume`). */
   paused?: boolean;
 }

@@ -66,12 +66,14 @@ export class EngineHost implements EngineHostApi {
   /** Opens (or re-opens with new options) the engine for `key`. Never builds. */
   async open(key: string, options: HostOpenOptions): Promise<IndexStatus> {
     await this.close(key);
-    const { registryDir, paused, ...engineOptions } = options;
+    const { registryDir, registryRemote, registryRepository, registryCacheDir, paused, ...engineOptions } = options;
     const engine = new Engine(engineOptions);
     const registry = new ContextRegistry({
       root: options.root,
-      cacheDir: path.join(options.storeDir, 'registry-cache'),
+      cacheDir: registryCacheDir ?? path.join(options.storeDir, 'registry-cache'),
       ...(registryDir ? { registryDir } : {}),
+      ...(registryRemote ? { remote: registryRemote } : {}),
+      ...(registryRepository ? { repository: registryRepository } : {}),
     });
     const queue: RefreshQueue = new RefreshQueue(engine, {
       ...this.queueOptions,
