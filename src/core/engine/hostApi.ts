@@ -1,7 +1,8 @@
 // The one host API: what an EngineHost (host.ts) does for a root, declared once. The class
-// implements it in-process (`cairn serve`); the engine thread (src/server/engineThread.ts)
-// serves it to the VS Code extension by forwarding every method listed in ENGINE_HOST_METHODS,
-// a list the compiler checks against this interface, plus the socket methods of EngineThreadApi.
+// implements it in-process (`cairn serve`, `cairn mcp`); the engine thread
+// (src/server/engineThread.ts) serves it to the VS Code extension by forwarding every method
+// listed in ENGINE_HOST_METHODS, a list the compiler checks against this interface, plus the
+// socket methods of EngineThreadApi.
 import type { FetchOptions, RegistryFetchResult, RegistrySearchResponse, SearchOptions as RegistrySearchOptions } from '../registry/types';
 import type {
   ContextPack,
