@@ -22,7 +22,7 @@ const nodeEntries = {
   cliMain: 'src/cli/main.ts',
   chunkWorker: 'src/core/chunking/worker.ts',
   indexWorker: 'src/core/engine/indexWorker.ts',
-  engineWorker: 'src/server/engineThread.ts',
+  engineWorker: 'src/cli/engineWorker.ts',
   bench: 'src/bench/main.ts',
   // Commands with heavy dependencies get their own bundles, so `cairn search` does not pay to
   // compile the MCP SDK and zod on every start (see splitCommands below).

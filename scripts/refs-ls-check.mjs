@@ -9,7 +9,7 @@
 //      project's; every TS/JS file open, so every project is loaded), on a copy of ROOT's tracked files (with a generated
 //      jsconfig.json when ROOT has no tsconfig.json or jsconfig.json: a loose JS file would get an
 //      inferred project that holds only what it imports, so the server would not see its users);
-//   3. src/core/eval/lsRefs.ts scores them: precision (certain references, the definition left
+//   3. src/eval/lsRefs.ts scores them: precision (certain references, the definition left
 //      out, that the server reports at the same file, line and overlapping columns, or where its
 //      go-to-definition lands on the definition), recall vs the
 //      server, and the names with the most certain references the server does not confirm.
@@ -132,7 +132,7 @@ if (!opt['no-build'] && !opt.rescore) {
   run(process.execPath, [path.join(repo, 'node_modules/typescript/bin/tsc'), '-p', '.', '--outDir', 'out'], { stdio: ['ignore', 'inherit', 'inherit'] });
 }
 fs.mkdirSync(outDir, { recursive: true });
-const { scoreName, summariseLs, formatLsSummary, formatWorst } = createRequire(import.meta.url)(path.join(repo, 'out/src/core/eval/lsRefs.js'));
+const { scoreName, summariseLs, formatLsSummary, formatWorst } = createRequire(import.meta.url)(path.join(repo, 'out/src/eval/lsRefs.js'));
 
 let sampled;
 let answers;

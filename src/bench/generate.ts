@@ -4,7 +4,7 @@
 // so every run and every build measures the same tree; written once under .bench/ and reused.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { seededRandom } from '../core/eval/symbolCheck';
+import { seededRandom } from '../eval/symbolCheck';
 
 export interface GeneratedTree {
   root: string;

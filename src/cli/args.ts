@@ -1,6 +1,7 @@
 // Thin layer over node:util parseArgs (strict): a command declares its options once, and every
 // mistake on the command line becomes a UsageError with a one-line message (exit code 2).
 import { parseArgs } from 'node:util';
+import type { OptionValues } from '../command/context';
 
 /** Bad command-line arguments. `main` prints `cairn <cmd>: <message> (usage: ...)` and exits 2. */
 export class UsageError extends Error {
@@ -27,8 +28,7 @@ export interface CommandSpec {
   maxPositionals: number;
 }
 
-/** Parsed values: a `multiple` option yields string[] (only string options may repeat). */
-export type OptionValues = Record<string, string | boolean | string[] | undefined>;
+export type { OptionValues } from '../command/context';
 
 export interface ParsedArgs {
   values: OptionValues;

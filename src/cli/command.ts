@@ -1,12 +1,11 @@
 import type { CommandSpec, ParsedArgs } from './args';
-import type { Writable } from 'node:stream';
-import type { CommandContext } from './commandContext';
+import type { CommandRunner } from '../command/context';
 import type { Output } from './output';
 
 /** What the dispatcher hands a command besides its arguments. */
 export interface CommandEnv {
   /** Runs a client's `cairn` command line against a server's engine (`cairn serve` answers with it). */
-  runServed(argv: string[], io: { stdout: Writable; stderr: Writable }, context: CommandContext): Promise<number>;
+  runServed: CommandRunner;
 }
 
 /** A `cairn <name>` subcommand, in src/cli/commands/<name>.ts, listed in commands/registry.ts. */

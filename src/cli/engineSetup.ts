@@ -2,13 +2,15 @@
 // assembles an Engine from them.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { Engine } from '../core/engine/engine';
+import { Engine } from '../core/engineApi';
+import type { EngineOptions } from '../core/api';
 import type { OptionSpec, OptionValues } from './args';
 import { UsageError } from './args';
 import { locateAssets } from './assets';
-import { currentContext, type QueryEngine } from './commandContext';
+import { currentContext, type QueryEngine } from '../command/context';
 import { CliError, visible } from './output';
-import { checkedStoreDir, resolveStoreDir } from './storeDir';
+import { checkedStoreDir } from './storeDir';
+import { resolveStoreDir } from '../command/storeLocation';
 
 export const STORE_OPTIONS: Record<string, OptionSpec> = {
   store: { type: 'string', valueName: 'DIR', description: 'index store directory (default: $CAIRN_STORE, else a per-root folder in the user cache)' },
@@ -42,10 +44,15 @@ export function resolveRoot(values: OptionValues, positional?: string): string {
 }
 
 export function openEngine(values: OptionValues, root: string): Engine {
+  return new Engine(engineOptions(values, root));
+}
+
+/** What an engine for `root` opens with, from the command line (the store checked first). */
+export function engineOptions(values: OptionValues, root: string): EngineOptions {
   const assets = locateAssets();
   const store = typeof values.store === 'string' ? values.store : undefined;
   if (store === '') throw new UsageError('--store needs a directory');
-  return new Engine({
+  return {
     root,
     storeDir: checkedStoreDir(root, resolveStoreDir(root, store)),
     grammarsDir: assets.grammarsDir,
@@ -53,7 +60,7 @@ export function openEngine(values: OptionValues, root: string): Engine {
     indexWorkerScript: assets.indexWorker,
     ripgrepPath: assets.ripgrep,
     onLockWait: (message) => process.stderr.write(`cairn: ${visible(message)}\n`),
-  });
+  };
 }
 
 /**

@@ -15,7 +15,7 @@ import { createRequire } from 'node:module';
 import * as path from 'node:path';
 import * as vm from 'node:vm';
 import { writeFileAtomic } from '../core/store/atomic';
-import { userCacheDir } from './cacheDir';
+import { userCacheDir } from '../command/cacheDir';
 import { useBaselineWasmCompiler } from './wasmCompiler';
 import { askServer, startServer } from '../server/client';
 

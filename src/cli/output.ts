@@ -1,7 +1,7 @@
 // Everything the CLI prints goes through Output: JSON lines or human text on stdout, notes
 // and errors on stderr, and a reader that goes away (`cairn chunks | head`) ends the output
 // quietly instead of crashing with EPIPE.
-import type { Writable } from 'node:stream';
+import type { OutputStream } from '../command/context';
 
 /** A runtime failure with a stable code; `main` prints it and exits 1. */
 export class CliError extends Error {
@@ -11,8 +11,7 @@ export class CliError extends Error {
   }
 }
 
-/** Where Output writes: the process's streams, or (in `cairn serve`) buffers sent to a client. */
-export type OutputStream = Writable & { isTTY?: boolean; columns?: number };
+export type { OutputStream } from '../command/context';
 
 export class Output {
   private stdoutClosed = false;

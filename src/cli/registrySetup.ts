@@ -3,11 +3,12 @@
 // the repository's .agent-context/config.json with $CAIRN_REGISTRY_TRUST_REPO=1), and how
 // diagnostics are printed for people.
 import * as path from 'node:path';
-import { ContextRegistry, loadRegistryConfig, type RegistryDiagnostic, type RemoteSourceConfig } from '../core/registry';
+import { ContextRegistry, loadRegistryConfig } from '../core/clientApi';
+import type { RegistryDiagnostic, RegistryOptions, RemoteSourceConfig } from '../core/api';
 import type { OptionSpec, OptionValues } from './args';
 import { resolveRoot } from './engineSetup';
 import { CliError, type Output } from './output';
-import { resolveStoreDir } from './storeDir';
+import { resolveStoreDir } from '../command/storeLocation';
 
 export const REGISTRY_ROOT_OPTION: Record<string, OptionSpec> = {
   root: { type: 'string', valueName: 'ROOT', description: 'the repository holding .agent-context/ (default: the current directory)' },
@@ -30,17 +31,23 @@ export interface OpenedRegistry {
 }
 
 export function openRegistry(values: OptionValues): OpenedRegistry {
+  const { options, diagnostics } = registryOptions(values);
+  return { registry: new ContextRegistry(options), root: options.root, diagnostics };
+}
+
+/** The registry's options from the configuration and environment, and the problems found in them. */
+export function registryOptions(values: OptionValues): { options: RegistryOptions; diagnostics: RegistryDiagnostic[] } {
   const root = resolveRoot(values);
   const remotes = remotesFromEnv();
   const { config, diagnostics } = loadRegistryConfig(root, { ...(remotes ? { remotes } : {}), trustRepository: process.env[TRUST_ENV]?.trim() === '1' });
-  const registry = new ContextRegistry({
+  const options: RegistryOptions = {
     root,
     cacheDir: path.join(resolveStoreDir(root), 'registry-cache'),
     remote: config.remotes,
     ...(config.registryDir ? { registryDir: config.registryDir } : {}),
     ...(config.repository ? { repository: config.repository } : {}),
-  });
-  return { registry, root, diagnostics };
+  };
+  return { options, diagnostics };
 }
 
 function remotesFromEnv(): RemoteSourceConfig[] | undefined {

@@ -4,8 +4,8 @@
 import { version } from '../../package.json';
 import { commandHelp, parseCommandArgs } from './args';
 import { COMMANDS, findCommand } from './commands/registry';
-import { type CliError, Output, type OutputStream } from './output';
-import { runInContext, type CommandContext } from './commandContext';
+import { type CliError, Output } from './output';
+import { runInContext, type CommandRunner, type CommandStreams } from '../command/context';
 
 const TOP_USAGE = 'cairn <command> [options]  (cairn --help lists commands)';
 
@@ -23,13 +23,8 @@ function topHelp(): string {
   ].join('\n');
 }
 
-export interface CliStreams {
-  stdout: OutputStream;
-  stderr: OutputStream;
-}
-
 /** Runs one `cairn` command line, writing to `io`; resolves to its exit code. */
-export async function runCli(argv: readonly string[], io: CliStreams = { stdout: process.stdout, stderr: process.stderr }): Promise<number> {
+export async function runCli(argv: readonly string[], io: CommandStreams = { stdout: process.stdout, stderr: process.stderr }): Promise<number> {
   const [name, ...rest] = argv;
   const wantsJson = rest.includes('--json');
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
@@ -89,6 +84,4 @@ function isNamed(e: unknown, name: 'UsageError' | 'CliError' | 'NotServedError')
  * Runs a client's command line for `cairn serve`, against the server's engine: the context is
  * set here, in this module's copy of the command context, which is the one the commands read.
  */
-export function runServedCommand(argv: readonly string[], io: CliStreams, context: CommandContext): Promise<number> {
-  return runInContext(context, () => runCli(argv, io));
-}
+export const runServedCommand: CommandRunner = (argv, io, context) => runInContext(context, () => runCli(argv, io));

@@ -1,27 +1,7 @@
-// Where the CLI keeps a root's index when no --store is given: a per-root folder in the user's
-// cache directory, so running `cairn` never writes into the indexed tree.
-import { nodeCrypto } from '../core/nodeCrypto';
-import * as fs from 'node:fs';
-import * as path from 'node:path';
-import { claimStore, StoreOwnershipError } from '../core/store/owner';
-import { StoreLocationError } from '../core/store/lock';
-import { userCacheDir } from './cacheDir';
+// The store folder a command opens, checked before the engine opens it (where it is by default:
+// command/storeLocation.ts).
+import { claimStore, StoreOwnershipError, StoreLocationError } from '../core/engineApi';
 import { CliError } from './output';
-
-/** `--store DIR`, else `$CAIRN_STORE`, else `<cache>/cairn/stores/<name>-<hash of the real root path>`. */
-export function resolveStoreDir(root: string, explicit?: string): string {
-  if (explicit) return path.resolve(explicit);
-  if (process.env.CAIRN_STORE) return path.resolve(process.env.CAIRN_STORE);
-  let real = root;
-  try {
-    real = fs.realpathSync(root);
-  } catch {
-    // root is validated by the engine; keep the resolved path for the name
-  }
-  const id = nodeCrypto().createHash('sha256').update(real).digest('hex').slice(0, 12);
-  const name = path.basename(real).replace(/[^\w.-]+/g, '_').slice(0, 40) || 'root';
-  return path.join(userCacheDir(), 'cairn', 'stores', `${name}-${id}`);
-}
 
 /**
  * `dir`, once it is known to be `root`'s store or free to become it (core/store/owner.ts);

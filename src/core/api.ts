@@ -6,12 +6,27 @@ import type { DiscoveryOptions } from './discovery/options';
 import type { ChunkingPolicy } from './chunking/policy';
 import type { RankingParams } from './search/types';
 import type { FieldName, FieldParams } from './index/fields';
+import type { RemoteSourceConfig } from './registry/types';
 
 export type * from './search/types';
 /** The longest query text a search reads; front ends' schemas allow as much. */
 export { MAX_QUERY_CHARS } from './search/query';
 export type * from './pack/types';
 export type { Diagnostic, SkippedFile, SkipReason, ChunkStrategy, Chunk, ChunkKind, NestedDefinition, Span } from './types';
+/** The context registry's answers, as plain data (the webview renders them). */
+export type {
+  AnnotationKind,
+  FetchMode,
+  FetchOptions,
+  RegistryDiagnostic,
+  RegistryFetchResult,
+  RegistryHit,
+  RegistryOptions,
+  RegistryScoreComponent,
+  RegistrySearchResponse,
+  RemoteSourceConfig,
+  SearchOptions as RegistrySearchOptions,
+} from './registry/types';
 
 /**
  * Why a file is neither indexed nor served (`checkEligibility` in `core/discovery`): a skip
@@ -68,6 +83,12 @@ export interface EngineOptions {
 export interface HostOpenOptions extends EngineOptions {
   /** Context registry folder relative to the root (default `.agent-context/registry`). */
   registryDir?: string;
+  /** Remote registries (the CLI reads them from its configuration); default none. */
+  registryRemote?: RemoteSourceConfig[];
+  /** The repository registry notes are keyed to (default: the root folder's name). */
+  registryRepository?: string;
+  /** Where the registry keeps its caches (default `registry-cache` in the store). */
+  registryCacheDir?: string;
   /** Start with indexing paused (requests wait for `resume`). */
   paused?: boolean;
 }
@@ -210,4 +231,3 @@ export interface FreshnessSummary {
 // Display helpers every front end shares (plain functions, no engine state).
 export { breadcrumbSeparator, displayBreadcrumb } from './breadcrumbs';
 export { liftInlineFilters, type LiftedFilters } from './search/inlineFilters';
-export { discoveryWithoutStore } from './discovery/withoutStore';

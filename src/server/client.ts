@@ -7,7 +7,7 @@ import type * as ChildProcess from 'node:child_process';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
-import { resolveStoreDir } from '../cli/storeDir';
+import { resolveStoreDir } from '../command/storeLocation';
 import {
   encodeMessage,
   identityMismatch,

@@ -3,13 +3,13 @@
 // (SIGINT/SIGTERM, or a client of another version asking), and removes its socket on the way out.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { EngineHost } from '../core/engine/host';
+import { EngineHost, claimStore } from '../core/engineApi';
 import type { HostOpenOptions } from '../core/api';
 import { RootWatcher, type SubscribeFn } from './watch';
-import { AlreadyServedError, serveSocket, type CommandRunner } from './server';
+import { AlreadyServedError, serveSocket } from './server';
+import type { CommandRunner } from '../command/context';
 import { pidFileFor, serverStarting } from './protocol';
 import { recordServer } from './registry';
-import { claimStore } from '../core/store/owner';
 
 export const DEFAULT_IDLE_TIMEOUT_MS = 30 * 60_000;
 /**

@@ -5,10 +5,9 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { EngineHost } from '../core/engine/host';
-import { describeHolder, processAlive } from '../core/store/lock';
+import { type EngineHost, describeHolder, processAlive } from '../core/engineApi';
 import type { Diagnostic, FreshnessState, PackOptions, ReferenceOptions, RefreshMode, SearchOptions, SymbolOptions } from '../core/api';
-import type { QueryEngine, ServedBy } from '../cli/commandContext';
+import type { QueryEngine, ServedBy } from '../command/context';
 
 export interface ServedEngineOptions {
   host: EngineHost;

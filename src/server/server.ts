@@ -7,11 +7,9 @@ import * as net from 'node:net';
 import * as path from 'node:path';
 import { isMainThread } from 'node:worker_threads';
 import { Writable } from 'node:stream';
-import type { EngineHost } from '../core/engine/host';
+import type { EngineHost } from '../core/engineApi';
 import type { Diagnostic } from '../core/api';
-import { NotServedError, type CommandContext } from '../cli/commandContext';
-import type { OptionValues } from '../cli/args';
-import type { OutputStream } from '../cli/output';
+import { NotServedError, type CommandContext, type CommandRunner, type OptionValues, type OutputStream } from '../command/context';
 import { ServedEngine } from './servedEngine';
 import { encodeMessage, identityMismatch, LineDecoder, OUR_IDENTITY, parseClientMessage, SERVED_COMMANDS, socketPathFor, type Identity, type RunRequest, type ServerMessage } from './protocol';
 
@@ -37,9 +35,6 @@ export interface ServeSocketOptions {
    */
   runCommand: CommandRunner;
 }
-
-/** Runs one command line for a client, against the server's engine, and resolves to its exit code. */
-export type CommandRunner = (argv: string[], io: { stdout: Writable; stderr: Writable }, context: CommandContext) => Promise<number>;
 
 export interface SocketServer {
   readonly socketPath: string;

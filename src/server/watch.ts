@@ -6,9 +6,8 @@
 import * as fs from 'node:fs';
 import { createRequire } from 'node:module';
 import * as path from 'node:path';
-import type { EngineHost } from '../core/engine/host';
-import { DEFAULT_EXCLUDE_DIRS } from '../core/discovery/options';
-import { isEligiblePath, isIgnoreRuleFile, resolveDiscoveryOptions, type DiscoveryOptions } from '../core/discovery';
+import type { EngineHost } from '../core/engineApi';
+import { DEFAULT_EXCLUDE_DIRS, isEligiblePath, isIgnoreRuleFile, resolveDiscoveryOptions, type DiscoveryOptions } from '../core/clientApi';
 
 /** Files whose change alters which files are eligible anywhere below them. */
 /**

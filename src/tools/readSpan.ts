@@ -2,8 +2,7 @@
 // it is what an edit would change), clamped to a line and token budget. Only a file discovery
 // would index is served (`readEligibleFile`): what the index refuses, read_span refuses too.
 import type { EngineOptions } from '../core/api';
-import { readEligibleFile } from '../core/discovery';
-import { estimateTokens } from '../core/pack/markdown';
+import { readEligibleFile, estimateTokens } from '../core/clientApi';
 import { normaliseRequestedPath } from './confine';
 import { ToolError } from './errors';
 

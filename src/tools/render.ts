@@ -2,9 +2,8 @@
 // freshness, and a plain statement whenever something was left out to fit a budget.
 
 
-import { displayBreadcrumb, type FileHit, type IndexStatus, type RefreshReport, type SearchHit, type SymbolHit } from '../core/api';
-import { estimateTokens } from '../core/pack/markdown';
-import type { FreshnessState, FreshnessSummary } from '../core/api';
+import { displayBreadcrumb, type FileHit, type IndexStatus, type RefreshReport, type SearchHit, type SymbolHit, type FreshnessState, type FreshnessSummary } from '../core/api';
+import { estimateTokens } from '../core/clientApi';
 
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`;
 

@@ -2,23 +2,17 @@
 // model), zod input schema, JSON Schema, and handler. The MCP server registers them; a VS Code
 // language-model-tools adapter can reuse `toolSpecs` and `runTool` unchanged. Handlers are a
 // thin layer over the engine and the context registry and never touch the SDK.
-import type { ContextPack, EngineOptions, Eligibility, FileSearchResponse, SkippedFile, GuidanceEntry, IndexStatus, PackOptions, ReferenceOptions, ReferencesResponse, RefreshMode, SearchHit, SearchOptions, SearchResponse, SourcedReferencesResponse, SymbolOptions, SymbolResponse } from '../core/api';
+import { type ContextPack, type EngineOptions, type Eligibility, type FileSearchResponse, type SkippedFile, type GuidanceEntry, type IndexStatus, type PackOptions, type ReferenceOptions, type ReferencesResponse, type RefreshMode, type SearchHit, type SearchOptions, type SearchResponse, type SourcedReferencesResponse, type SymbolOptions, type SymbolResponse, MAX_QUERY_CHARS, type FreshnessPolicy, type FreshnessState } from '../core/api';
 import { z } from 'zod/v4';
 
-import { MAX_QUERY_CHARS } from '../core/api';
-import { ADVISORY_NOTICE, type ContextRegistry } from '../core/registry';
-import { registryGuidance } from '../core/pack/guidance';
-import { renderPackMarkdown } from '../core/pack/markdown';
-import { checkEligibility, refusalOfSkip } from '../core/discovery';
+import { ADVISORY_NOTICE, type ContextRegistry, registryGuidance, renderPackMarkdown, checkEligibility, refusalOfSkip, estimateTokens } from '../core/clientApi';
 import { normaliseRequestedPath } from './confine';
 import { ToolError } from './errors';
-import type { FreshnessPolicy, FreshnessState } from '../core/api';
 import { parseSpanRef, readSpan, renderSpan, type SpanRef } from './readSpan';
 import { describeFreshness, describeRefresh, fitFiles, fitHits, renderStatus } from './render';
 import { bestReference, fitCallers, fitReferences, spanAround } from './renderRefs';
 import { describeFetchFailure, renderRegistryFetch, renderRegistrySearch, TRUST_LINE } from './renderRegistry';
 import type { Served, ServedSpan, UsageRecorder } from './usage';
-import { estimateTokens } from '../core/pack/markdown';
 
 /** The engine calls the tools make (the `Engine` class satisfies it; a worker-thread proxy can too). */
 export interface ToolEngine {

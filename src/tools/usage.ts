@@ -9,7 +9,7 @@
 // when it writes (read, add, atomic rename), one writer at a time under `usage.json.lock`.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { writeFileAtomicAsync } from '../core/store/atomic';
+import { writeFileAtomicAsync } from '../core/clientApi';
 
 export const USAGE_FILE = 'usage.json';
 const FORMAT = 'cairn-usage';

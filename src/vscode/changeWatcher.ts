@@ -6,8 +6,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { DEFAULT_EXCLUDE_DIRS } from '../core/discovery/options';
-import { isIgnoreRuleFile } from '../core/discovery';
+import { DEFAULT_EXCLUDE_DIRS, isIgnoreRuleFile } from '../core/clientApi';
 import type { EngineClient } from './services';
 import type { CairnSettings } from './settings';
 

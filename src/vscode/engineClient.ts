@@ -1,13 +1,11 @@
 // EngineClient over the engine host thread: one FolderIndex per workspace folder, answers merged
 // across folders, pause/resume, and the log lines that say what the indexer did. Nothing here
 // parses, chunks or indexes: that happens on the worker thread.
-import type { ContextPack, FileSearchResponse, PackOptions, ReferenceOptions, ReferencesResponse, RefreshMode, RefreshReport, SearchOptions, SearchResponse, SymbolHit, SymbolOptions, SymbolResponse } from '../core/api';
+import type { ContextPack, FileSearchResponse, PackOptions, ReferenceOptions, ReferencesResponse, RefreshMode, RefreshReport, SearchOptions, SearchResponse, SymbolHit, SymbolOptions, SymbolResponse, HostOpenOptions, FetchOptions, RegistryFetchResult, RegistrySearchResponse, RegistrySearchOptions } from '../core/api';
 import * as os from 'node:os';
 import * as vscode from 'vscode';
-import type { HostOpenOptions } from '../core/api';
-import type { FetchOptions, RegistryFetchResult, RegistrySearchResponse, SearchOptions as RegistrySearchOptions } from '../core/registry/types';
 import { folderKey, storeDirFor, type ExtensionAssets } from './assets';
-import { EngineHost } from './engineHost';
+import { EngineThreadClient } from './engineThreadClient';
 import { FolderIndex } from './folderIndex';
 import { mergeFiles, mergeSearch, mergeSymbols, type FolderAnswer } from './mergeResults';
 import type { EngineClient, FolderFile, FolderState, MultiSearchResult } from './services';
@@ -26,7 +24,7 @@ export function describeReport(report: RefreshReport): string {
 }
 
 export class WorkerEngineClient implements EngineClient, vscode.Disposable {
-  readonly host: EngineHost;
+  readonly host: EngineThreadClient;
   /** VS Code's ripgrep binary, when found (exact-text search). */
   readonly ripgrep?: string;
   private readonly folders = new Map<string, FolderIndex>();
@@ -43,7 +41,7 @@ export class WorkerEngineClient implements EngineClient, vscode.Disposable {
     private readonly assets: ExtensionAssets,
     private readonly log: vscode.LogOutputChannel,
   ) {
-    this.host = new EngineHost(assets.engineWorker, log);
+    this.host = new EngineThreadClient(assets.engineWorker, log);
     this.ripgrep = assets.ripgrep;
     this.isPaused = context.workspaceState.get<boolean>(PAUSED_KEY) ?? false;
     this.disposables.push(

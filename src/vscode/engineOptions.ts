@@ -1,9 +1,7 @@
 // What the settings mean to the engine: discovery options (which files) and chunking options
 // (how they are cut). Pure functions, no VS Code API, so plain unit tests cover them.
-import type { ChunkingPolicy } from '../core/chunking/policy';
-import type { DiscoveryOptions } from '../core/discovery/options';
-import { LANGUAGES_BY_FILENAME, LANGUAGES_BY_SUFFIX, resolveLanguageFilter } from '../core/languages';
-import type { ChunkStrategy } from '../core/types';
+import { type ChunkingPolicy, type DiscoveryOptions, LANGUAGES_BY_FILENAME, LANGUAGES_BY_SUFFIX, resolveLanguageFilter } from '../core/clientApi';
+import type { ChunkStrategy } from '../core/api';
 import type { CairnSettings } from './settings';
 
 /**

@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import { locateAssets } from './assets';
 import { WorkspaceBasket } from './basket';
 import { ChangeWatcher } from './changeWatcher';
-import { registerCommands } from './commands';
+import { registerCommands } from './commands/registerCommands';
 import { registerShowLog } from './commands/showLog';
 import type { CommandDeps } from './commands/types';
 import { WorkerEngineClient } from './engineClient';
@@ -18,9 +18,9 @@ import { watchFirstIndex } from './views/firstIndexProgress';
 import { createIndexView } from './views/indexView';
 import { createResultsView, type ResultsView } from './views/resultsView';
 import { createStatusBar, showActivationError } from './views/statusBar';
-import { registerPackPanel } from './pack';
+import { registerPackPanel } from './pack/registerPack';
 import { insertDialogs, type InsertDialogs } from './pack/markdownActions';
-import { registerAgentFeatures } from './agent';
+import { registerAgentFeatures } from './agent/agentFeatures';
 
 /** What activate() returns: the assembled parts, for other extensions' tests and our own. */
 export interface CairnApi {

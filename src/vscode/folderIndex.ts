@@ -2,11 +2,10 @@
 // (again after a restart or a settings change), forwards refresh requests to the thread's
 // refresh queue (which coalesces, debounces file events and pauses: core/engine/refreshQueue.ts),
 // and mirrors the queue's state, pushed by the thread, for the views. Nothing is queued here.
-import type { IndexStatus, RefreshProgress, RefreshReport, RootState } from '../core/api';
+import type { IndexStatus, RefreshProgress, RefreshReport, RootState, HostOpenOptions } from '../core/api';
 import type * as vscode from 'vscode';
-import type { HostOpenOptions } from '../core/api';
-import type { HostRefreshRequest } from '../core/engine/hostApi';
-import type { EngineHost } from './engineHost';
+import type { HostRefreshRequest } from '../core/engineApi';
+import type { EngineThreadClient } from './engineThreadClient';
 import type { FolderState, IndexStateKind } from './services';
 
 export interface FolderIndexEvents {
@@ -30,7 +29,7 @@ export class FolderIndex {
   constructor(
     readonly folder: vscode.WorkspaceFolder,
     readonly key: string,
-    private readonly host: EngineHost,
+    private readonly host: EngineThreadClient,
     /** The engine options for the current settings; read every time the engine is (re)opened. */
     private readonly options: () => HostOpenOptions,
     private readonly isPaused: () => boolean,

@@ -3,7 +3,7 @@
 // they are tested in plain Node; the UI locale is set once at activation (`useLocale`).
 
 import { breadcrumbSeparator, displayBreadcrumb, type RefreshProgress, type SearchHit, type Span } from '../core/api';
-import { bucketOf } from '../core/languages';
+import { bucketOf } from '../core/clientApi';
 import { shownLine } from './hitLine';
 import { plainMarkup } from './plainText';
 
@@ -81,7 +81,7 @@ export function refreshWords(r: { added: number; changed: number; removed: numbe
   return `${formatNumber(r.added)} added, ${formatNumber(r.changed)} changed, ${formatNumber(r.removed)} removed`;
 }
 
-export { languageName } from '../core/languages';
+export { languageName } from '../core/clientApi';
 
 /** `path:start-end`, the reference users paste into chats and agents. */
 export function spanReference(hit: Span): string {

@@ -1,11 +1,10 @@
 // The contract between the extension's parts: activation (extension.ts) assembles one
 // CairnServices object and hands it to every command, view, webview and agent feature.
 // Nothing here re-implements engine logic: the engine runs on a worker thread.
-import type { ContextPack, FileHit, IndexStatus, PackOptions, ReferenceOptions, ReferencesResponse, RefreshProgress, RefreshReport, SearchHit, SearchOptions, SymbolHit, SymbolOptions } from '../core/api';
+import type { ContextPack, FileHit, IndexStatus, PackOptions, ReferenceOptions, ReferencesResponse, RefreshProgress, RefreshReport, SearchHit, SearchOptions, SymbolHit, SymbolOptions, FetchOptions, RegistryFetchResult, RegistrySearchResponse, RegistrySearchOptions } from '../core/api';
 import type * as vscode from 'vscode';
 
 
-import type { FetchOptions, RegistryFetchResult, RegistrySearchResponse, SearchOptions as RegistrySearchOptions } from '../core/registry/types';
 import type { SpanTarget } from './openSpan';
 import type { CairnSettings } from './settings';
 import type { BasketSpan } from '../webview/pack/protocol';

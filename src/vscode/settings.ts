@@ -2,11 +2,8 @@
 // engineOptions.ts says what they mean to the engine). Settings are read fresh on every call: the
 // value the Settings UI just wrote is the value the indexer uses, with no cached copy to go stale.
 import * as vscode from 'vscode';
-import { DEFAULT_MAX_FILE_BYTES } from '../core/discovery/options';
-import { DEFAULT_POLICY } from '../core/chunking/policy';
-import type { Bucket } from '../core/languages';
-import type { ChunkStrategy } from '../core/types';
-import type { Scope } from '../core/api';
+import { DEFAULT_MAX_FILE_BYTES, DEFAULT_POLICY, type Bucket } from '../core/clientApi';
+import type { ChunkStrategy, Scope } from '../core/api';
 
 export interface CairnSettings {
   /** Globs (relative to the folder) a file must match to be indexed; empty = every eligible file. */

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { CLI, runCairn, type Run } from './cli';
 import { locateRipgrep } from '../../src/cli/assets';
-import type { SystemMetrics } from '../../src/core/eval/types';
+import type { SystemMetrics } from '../../src/eval/types';
 import { buildHistoryFixture, type HistoryFixture } from '../unit/evalFixture';
 
 function cairn(...args: string[]): Run {

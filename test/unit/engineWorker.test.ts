@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { rpcClient, RpcError } from '../../src/core/engine/rpc';
-import type { EngineHostApi, EngineHostEvents } from '../../src/core/engine/hostApi';
+import type { EngineHostEvents, EngineThreadApi } from '../../src/core/engine/hostApi';
 import { GRAMMARS_DIR, TempWorkspace } from './helpers/workspace';
 
 describe('engine host worker (RPC)', function () {
@@ -11,7 +11,7 @@ describe('engine host worker (RPC)', function () {
   let worker: Worker;
   beforeEach(() => {
     ws = new TempWorkspace({ 'src/app.ts': 'export function startApp() { return 1 }\n', 'README.md': '# App\n\nRun startApp.\n' });
-    worker = new Worker(path.resolve(__dirname, '../../src/server/engineThread.js'));
+    worker = new Worker(path.resolve(__dirname, '../../src/cli/engineWorker.js'));
   });
   afterEach(async () => {
     await worker.terminate();
@@ -19,7 +19,7 @@ describe('engine host worker (RPC)', function () {
   });
 
   it('opens, refreshes with progress events, searches and reports status', async () => {
-    const client = rpcClient<EngineHostApi>(worker);
+    const client = rpcClient<EngineThreadApi>(worker);
     const events: string[] = [];
     client.onEvent((e, p) => {
       if (e === 'progress') events.push(`progress:${(p as EngineHostEvents['progress']).progress.phase}`);
@@ -41,13 +41,13 @@ describe('engine host worker (RPC)', function () {
   });
 
   it('reports errors as rejections with the remote message', async () => {
-    const client = rpcClient<EngineHostApi>(worker);
+    const client = rpcClient<EngineThreadApi>(worker);
     await assert.rejects(client.call('search', ['nope', 'x', {}]), (e: unknown) => e instanceof RpcError && /no engine open for nope/.test(e.message));
   });
 
   it('cancels a refresh', async () => {
     for (let i = 0; i < 300; i++) ws.write(`src/gen/f${i}.ts`, `export const v${i} = ${i};\n`.repeat(50));
-    const client = rpcClient<EngineHostApi>(worker);
+    const client = rpcClient<EngineThreadApi>(worker);
     await client.call('open', ['ws', { root: ws.root, storeDir: ws.storeDir, grammarsDir: GRAMMARS_DIR, strategy: 'lines', workers: 0 }]);
     const controller = new AbortController();
     const p = client.call('refresh', ['ws', {}], controller.signal);

@@ -2,8 +2,8 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { grepWords, rankByQueryWords, WholeFileBm25 } from '../../src/core/eval/baselines';
-import { TreeCorpus } from '../../src/core/eval/corpus';
+import { grepWords, rankByQueryWords, WholeFileBm25 } from '../../src/eval/baselines';
+import { TreeCorpus } from '../../src/eval/corpus';
 
 const RG = (() => {
   try {

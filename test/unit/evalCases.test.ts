@@ -1,10 +1,10 @@
 import * as assert from 'node:assert/strict';
 import { checkAll } from './check';
-import { classifyPath, mineCases, parseNameStatus } from '../../src/core/eval/cases';
-import { mergeRanges, oldRangesOfDiff } from '../../src/core/eval/diffRanges';
-import { cleanCommitMessage, messageSkipReason } from '../../src/core/eval/messages';
+import { classifyPath, mineCases, parseNameStatus } from '../../src/eval/cases';
+import { mergeRanges, oldRangesOfDiff } from '../../src/eval/diffRanges';
+import { cleanCommitMessage, messageSkipReason } from '../../src/eval/messages';
 import { resolveDiscoveryOptions } from '../../src/core/discovery';
-import type { MiningResult } from '../../src/core/eval/types';
+import type { MiningResult } from '../../src/eval/types';
 import { buildHistoryFixture, type HistoryFixture } from './evalFixture';
 
 describe('eval: commit messages as queries', () => {

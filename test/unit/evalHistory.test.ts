@@ -1,11 +1,11 @@
 // A task asked at a base commit sees that commit's history and nothing later: the scratch tree's
-// own `.git` (src/core/eval/history.ts) reaches the commit's ancestry only, even after it showed
+// own `.git` (src/eval/history.ts) reaches the commit's ancestry only, even after it showed
 // a later commit.
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { locateRepository } from '../../src/core/eval/git';
-import { objectsDir, pinHistory } from '../../src/core/eval/history';
-import { ScratchTree } from '../../src/core/eval/scratch';
+import { locateRepository } from '../../src/eval/git';
+import { objectsDir, pinHistory } from '../../src/eval/history';
+import { ScratchTree } from '../../src/eval/scratch';
 import { buildHistoryFixture, type HistoryFixture } from './evalFixture';
 
 describe('eval: the history a scratch tree shows', function () {

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { checkAll } from './check';
-import { formatWorst, overlaps, scoreName, summariseLs, unconfirmedCertain, type LsLocation } from '../../src/core/eval/lsRefs';
-import type { CairnReference, DefinitionPlace } from '../../src/core/eval/refsCheck';
+import { formatWorst, overlaps, scoreName, summariseLs, unconfirmedCertain, type LsLocation } from '../../src/eval/lsRefs';
+import type { CairnReference, DefinitionPlace } from '../../src/eval/refsCheck';
 
 /** A one-line range as a language server reports it (1-based here; end one past the name). */
 const loc = (path: string, line: number, column: number, length: number): LsLocation => ({ path, line, column, endLine: line, endColumn: column + length });

@@ -1,8 +1,8 @@
 import * as assert from 'node:assert/strict';
 import { checkAll } from './check';
-import { meanMetrics, rankedFiles, scoreAnswer, type CaseScores, type SystemAnswer } from '../../src/core/eval/metrics';
-import { formatTable } from '../../src/core/eval/table';
-import type { SystemReport, TruthFile } from '../../src/core/eval/types';
+import { meanMetrics, rankedFiles, scoreAnswer, type CaseScores, type SystemAnswer } from '../../src/eval/metrics';
+import { formatTable } from '../../src/eval/table';
+import type { SystemReport, TruthFile } from '../../src/eval/types';
 
 const span = (path: string, startLine: number, endLine: number) => ({ path, startLine, endLine });
 const file = (path: string) => ({ path });

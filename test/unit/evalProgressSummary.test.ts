@@ -4,8 +4,8 @@ import { checkAll } from './check';
 import { EvalProgressTracker } from '../../src/vscode/pack/evalProgress';
 import { progressOf } from '../../src/vscode/pack/evalRun';
 import { plainSummary } from '../../src/vscode/pack/evalSummary';
-import type { EvalProgress } from '../../src/core/eval/runner';
-import type { EvalReport } from '../../src/core/eval/types';
+import type { EvalProgress } from '../../src/eval/runner';
+import type { EvalReport } from '../../src/eval/types';
 
 /** Progress reports at the given milliseconds → what the notification shows after each. */
 function notification(events: Array<[ms: number, p: EvalProgress]>): string[] {

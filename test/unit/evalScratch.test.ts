@@ -3,11 +3,11 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { locateRepository } from '../../src/core/eval/git';
-import { runEvaluation } from '../../src/core/eval/runner';
-import { ScratchTree } from '../../src/core/eval/scratch';
-import { formatSummary } from '../../src/core/eval/table';
-import type { EvalReport } from '../../src/core/eval/types';
+import { locateRepository } from '../../src/eval/git';
+import { runEvaluation } from '../../src/eval/runner';
+import { ScratchTree } from '../../src/eval/scratch';
+import { formatSummary } from '../../src/eval/table';
+import type { EvalReport } from '../../src/eval/types';
 import { CLIENT_V1, CLIENT_V2, buildHistoryFixture, type HistoryFixture } from './evalFixture';
 import { GRAMMARS_DIR } from './helpers/workspace';
 

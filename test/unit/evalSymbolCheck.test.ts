@@ -16,7 +16,7 @@ import {
   type Definition,
   type HitPlace,
   type SymbolCheckReport,
-} from '../../src/core/eval/symbolCheck';
+} from '../../src/eval/symbolCheck';
 
 /** A ctags JSON line as universal-ctags 5.9 prints it (`--fields=+nKlSe`). */
 const tag = (language: string, kind: string, name: string, pattern: string, extra: Record<string, unknown> = {}): string =>

@@ -2,9 +2,9 @@
 // Acc@k / MRR figures on small fixed rankings.
 import * as assert from 'node:assert/strict';
 import { checkAll } from './check';
-import { definitionsTouched, rankedDefinitions, type Definition } from '../../src/core/eval/definitions';
-import { allAt, meanTaskMetrics, scoreTask } from '../../src/core/eval/taskMetrics';
-import { goldOfPatch, parseTasks, TaskFileError } from '../../src/core/eval/tasks';
+import { definitionsTouched, rankedDefinitions, type Definition } from '../../src/eval/definitions';
+import { allAt, meanTaskMetrics, scoreTask } from '../../src/eval/taskMetrics';
+import { goldOfPatch, parseTasks, TaskFileError } from '../../src/eval/tasks';
 
 const PATCH = [
   'diff --git a/pkg/core.py b/pkg/core.py',

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { DEFAULT_POLICY } from '../../src/core/chunking/policy';
 import { DEFAULT_FIELD_PARAMS } from '../../src/core/index/fields';
-import { storeKey, variantFromSettings, variantsFromConfig, VariantError } from '../../src/core/eval/variants';
+import { storeKey, variantFromSettings, variantsFromConfig, VariantError } from '../../src/eval/variants';
 
 describe('eval: engine settings variants', () => {
   it('turns key=value settings into engine overrides', () => {

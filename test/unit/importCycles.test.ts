@@ -117,3 +117,66 @@ describe('import structure', function () {
     assert.deepEqual(circles(new Map([['/a', ['/b']], ['/b', ['/c']], ['/c', ['/a']], ['/d', ['/a']]])).map((c) => c.length), [3]);
   });
 });
+
+/**
+ * Who may not depend on whom, by path under src/, in every import form specifiersOf sees (lint's
+ * no-restricted-imports misses dynamic import() and require). `allowed` names the targets that
+ * stay open to every file the rule covers; `clientPath` the launcher's leaf modules, which load
+ * no engine code and so take two engine leaves directly.
+ */
+interface Boundary {
+  from: RegExp;
+  to: RegExp;
+  allowed?: RegExp;
+  why: string;
+}
+const FRONT_ENDS = /^(cli|mcp|tools|server|vscode|webview|command)\//;
+const BOUNDARIES: Boundary[] = [
+  { from: /^server\//, to: /^cli\//, why: 'the server never imports the CLI (they share src/command/)' },
+  { from: /^core\//, to: /^(eval|bench)\//, why: 'the engine never imports the eval and bench tools' },
+  { from: /^core\//, to: FRONT_ENDS, why: 'the engine never imports a front end' },
+  { from: FRONT_ENDS, to: /^core\//, allowed: /^core\/(api|clientApi|engineApi)\.ts$/, why: 'front ends reach the engine through core/api.ts, clientApi.ts or engineApi.ts' },
+];
+const CLIENT_PATH = /^(cli\/launch|server\/protocol|command\/storeLocation)\.ts$/;
+const CLIENT_PATH_LEAVES = /^core\/(nodeCrypto|store\/atomic)\.ts$/;
+
+/** The boundary an import from `from` to `to` (paths under src/) crosses, if any. */
+function boundaryCrossed(from: string, to: string): string | undefined {
+  if (CLIENT_PATH.test(from) && CLIENT_PATH_LEAVES.test(to)) return undefined;
+  return BOUNDARIES.find((b) => b.from.test(from) && b.to.test(to) && !b.allowed?.test(to))?.why;
+}
+
+describe('module boundaries', function () {
+  this.timeout(20000);
+  it('no module of src/ crosses one', () => {
+    const crossings = sourceFiles(SRC).flatMap((file) =>
+      importsOf(file).flatMap((target) => {
+        const [from, to] = [path.relative(SRC, file), path.relative(SRC, target)].map((p) => p.split(path.sep).join('/')) as [string, string];
+        const why = boundaryCrossed(from, to);
+        return why ? [`${from} -> ${to}: ${why}`] : [];
+      }),
+    );
+    assert.deepEqual(crossings, []);
+  });
+
+  it('src/core has no eval folder', () => assert.equal(fs.existsSync(path.join(SRC, 'core', 'eval')), false));
+
+  const cases: [string, string, string | undefined][] = [
+    ['server/server.ts', 'cli/commandContext.ts', 'the server never imports the CLI (they share src/command/)'],
+    ['server/server.ts', 'command/context.ts', undefined],
+    ['cli/commands/serve.ts', 'server/daemon.ts', undefined],
+    ['core/engine/engine.ts', 'eval/runner.ts', 'the engine never imports the eval and bench tools'],
+    ['eval/runner.ts', 'core/engine/engine.ts', undefined],
+    ['core/search/search.ts', 'vscode/format.ts', 'the engine never imports a front end'],
+    ['vscode/settings.ts', 'core/languages.ts', 'front ends reach the engine through core/api.ts, clientApi.ts or engineApi.ts'],
+    ['webview/pack/render.ts', 'core/pack/types.ts', 'front ends reach the engine through core/api.ts, clientApi.ts or engineApi.ts'],
+    ['tools/tools.ts', 'core/clientApi.ts', undefined],
+    ['cli/engineSetup.ts', 'core/engineApi.ts', undefined],
+    ['mcp/server.ts', 'core/api.ts', undefined],
+    ['cli/launch.ts', 'core/store/atomic.ts', undefined],
+    ['cli/run.ts', 'core/store/atomic.ts', 'front ends reach the engine through core/api.ts, clientApi.ts or engineApi.ts'],
+  ];
+  for (const [from, to, expected] of cases) {
+    it(`${from} -> ${to}: ${expected ?? 'allowed'}`, () => assert.equal(boundaryCrossed(from, to), expected));
+  }
+});

@@ -1,7 +1,7 @@
 // Shared helpers of the line chunker tests: documents from text, a compact view of chunks for
 // table-driven expectations, and the invariants every line chunk must satisfy.
 import * as assert from 'node:assert/strict';
-import { seededRandom } from '../../src/core/eval/symbolCheck';
+import { seededRandom } from '../../src/eval/symbolCheck';
 import { languageInfo } from '../../src/core/languages';
 import { makeChunkId, makeDocid } from '../../src/core/chunking/ids';
 import { REFERENCE_POLICY, lineTargetFor, type ChunkingPolicy } from '../../src/core/chunking/policy';

@@ -10,7 +10,7 @@ import { mergeSegments } from '../../src/core/index/merge';
 import { LIST_BLOCK_BYTES, OccurrenceTable, OccurrenceTableBuilder } from '../../src/core/index/occurrenceTable';
 import { Segment, SegmentBuilder } from '../../src/core/index/segment';
 import { CorruptDataError } from '../../src/core/index/varint';
-import { seededRandom } from '../../src/core/eval/symbolCheck';
+import { seededRandom } from '../../src/eval/symbolCheck';
 import { IndexStore } from '../../src/core/store/store';
 import type { Chunk, FileOccurrences } from '../../src/core/types';
 import { OCCURRENCE_ROLES } from '../../src/core/types';

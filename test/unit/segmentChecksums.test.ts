@@ -8,7 +8,7 @@ import { crc32, crc32Table } from '../../src/core/index/crc32';
 import { CheckedSource, FileSource, memorySource, type ByteSource } from '../../src/core/index/byteSource';
 import { Segment } from '../../src/core/index/segment';
 import { CorruptDataError } from '../../src/core/index/varint';
-import { seededRandom } from '../../src/core/eval/symbolCheck';
+import { seededRandom } from '../../src/eval/symbolCheck';
 import { SnapshotScorer } from '../../src/core/search/scorer';
 import { SymbolIndex } from '../../src/core/search/symbols';
 import { FileReader } from '../../src/core/search/hydrate';

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { decodeStateTable, encodeStateTable, StateFileError } from '../../src/core/store/stateFile';
 import { StateTable, type FileState } from '../../src/core/store/stateTable';
 import { crc32 } from '../../src/core/index/crc32';
-import { seededRandom } from '../../src/core/eval/symbolCheck';
+import { seededRandom } from '../../src/eval/symbolCheck';
 import { flipAt, flipped, flipTrials } from './helpers/damage';
 
 const hashOf = (n: number): string => n.toString(16).padStart(2, '0').repeat(32);

@@ -12,7 +12,7 @@ import { checkAll } from './check';
 import { flipped, flipTrials, sectionBounds, type FlipTrial } from './helpers/damage';
 import { c, segmentBytesOf, snapshotOf } from './helpers/snapshot';
 import { TempWorkspace } from './helpers/workspace';
-import { seededRandom } from '../../src/core/eval/symbolCheck';
+import { seededRandom } from '../../src/eval/symbolCheck';
 
 /** The segment sections by number (segment.ts SECTION) that a lookup must not read. */
 const SYMBOL_COLUMNS = { symbolBlocks: 1, symbols: 7, contexts: 8, contextBlocks: 9, records: 10, recordBlocks: 30 };

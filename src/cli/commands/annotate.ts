@@ -1,7 +1,8 @@
 // `cairn annotate ID "note"`: stores a user-written note about a registry entry (an environment
 // limit, a version difference, a recurring failure, a verified workaround), keyed to the entry's
 // current package version and revision.
-import { ANNOTATION_KINDS, type AnnotationKind } from '../../core/registry';
+import { ANNOTATION_KINDS } from '../../core/clientApi';
+import { type AnnotationKind } from '../../core/api';
 import { choiceOption, UsageError, type CommandSpec, type ParsedArgs } from '../args';
 import type { Command } from '../command';
 import type { Output } from '../output';

@@ -3,10 +3,9 @@
 // (or a test) sees exactly what the index will hold.
 import { availableParallelism } from 'node:os';
 import * as path from 'node:path';
-import { ChunkPool } from '../../core/chunking/pool';
-import { resolvePolicy } from '../../core/chunking/policy';
-import { discoverFiles, loadDocuments } from '../../core/discovery';
-import type { Chunk, ChunkStrategy, Diagnostic, FileChunks, SourceDocument } from '../../core/types';
+import { ChunkPool, type FileChunks, type SourceDocument } from '../../core/engineApi';
+import { resolvePolicy, discoverFiles, loadDocuments } from '../../core/clientApi';
+import type { Chunk, ChunkStrategy, Diagnostic } from '../../core/api';
 import { choiceOption, intOption, type CommandSpec, type ParsedArgs } from '../args';
 import { locateAssets } from '../assets';
 import type { Command } from '../command';

@@ -4,7 +4,7 @@
 // untrusted suggestions, never run.
 import { choiceOption, intOption, UsageError, type CommandSpec, type ParsedArgs } from '../args';
 import type { Command } from '../command';
-import type { FetchMode, RegistryFetchResult, RegistrySearchResponse } from '../../core/registry';
+import type { FetchMode, RegistryFetchResult, RegistrySearchResponse } from '../../core/api';
 import type { Output } from '../output';
 import { noteDiagnostics, openRegistry, REGISTRY_ROOT_OPTION } from '../registrySetup';
 

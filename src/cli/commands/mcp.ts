@@ -1,17 +1,17 @@
 // `cairn mcp`: a Model Context Protocol server over stdio for AI agents (src/mcp/). It shares
 // the index store with the extension and the other commands, keeps the index current on its
-// own (core/engine/refreshQueue.ts, the scheduler every long-lived host uses), and runs until
-// the client disconnects.
-import { discoveryWithoutStore } from '../../core/api';
-import { DEFAULT_MIN_INTERVAL_MS, RefreshQueue } from '../../core/engine/refreshQueue';
+// own through the EngineHost every long-lived front end uses (its refresh queue decides when to
+// check), and runs until the client disconnects.
+import { discoveryWithoutStore } from '../../core/clientApi';
+import { DEFAULT_MIN_INTERVAL_MS, EngineHost } from '../../core/engineApi';
 import { serveStdio } from '../../mcp/server';
 import { usageAllowedByEnv, UsageCounters } from '../../tools/usage';
 import { intOption, type CommandSpec, type ParsedArgs } from '../args';
 import type { Command } from '../command';
-import { openEngine, resolveRoot, ROOT_OPTION, STORE_OPTIONS } from '../engineSetup';
-import { resolveStoreDir } from '../storeDir';
+import { engineOptions, resolveRoot, ROOT_OPTION, STORE_OPTIONS } from '../engineSetup';
+import { resolveStoreDir } from '../../command/storeLocation';
 import type { Output } from '../output';
-import { noteDiagnostics, openRegistry } from '../registrySetup';
+import { noteDiagnostics, registryOptions } from '../registrySetup';
 
 const spec: CommandSpec = {
   name: 'mcp',
@@ -35,23 +35,29 @@ async function run(args: ParsedArgs, out: Output): Promise<number> {
   if (out.interactive) out.note('cairn mcp speaks the Model Context Protocol on stdin/stdout: start it from an MCP client (see docs/mcp.md). Ctrl-C stops it.');
   const root = resolveRoot(args.values);
   const minIntervalMs = intOption(args.values, 'refresh-interval', 0) ?? DEFAULT_MIN_INTERVAL_MS;
-  const engine = openEngine(args.values, root);
-  const opened = openRegistry({ ...args.values, root });
-  noteDiagnostics(out, opened.diagnostics);
+  const opening = engineOptions(args.values, root);
+  const registry = registryOptions({ ...args.values, root });
+  noteDiagnostics(out, registry.diagnostics);
   const log = (message: string): void => out.note(message);
-  const freshness = new RefreshQueue(engine, { minIntervalMs, log });
+  const host = new EngineHost({}, { minIntervalMs, log });
+  await host.open(root, {
+    ...opening,
+    registryCacheDir: registry.options.cacheDir,
+    ...(registry.options.remote ? { registryRemote: registry.options.remote } : {}),
+    ...(registry.options.registryDir ? { registryDir: registry.options.registryDir } : {}),
+    ...(registry.options.repository ? { registryRepository: registry.options.repository } : {}),
+  });
   const counting = args.values['no-usage'] !== true && usageAllowedByEnv();
   const storeDir = resolveStoreDir(root, typeof args.values.store === 'string' ? args.values.store : undefined);
   const usage = counting ? new UsageCounters({ root, storeDir, log }) : undefined;
   // read_span and refresh_index follow the index's own discovery, which leaves out a store inside the root.
   const discovery = discoveryWithoutStore({}, root, storeDir);
   try {
-    await serveStdio({ root, engine, freshness, registry: opened.registry, log, discovery, ...(usage ? { usage } : {}) }, log);
+    await serveStdio({ root, engine: host.engine(root), freshness: host.queue(root), registry: host.registry(root), log, discovery, ...(usage ? { usage } : {}) }, log);
     return 0;
   } finally {
     await usage?.close();
-    await freshness.close();
-    await engine.close();
+    await host.close(root);
   }
 }
 

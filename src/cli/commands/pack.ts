@@ -1,7 +1,6 @@
 // `cairn pack "TASK"`: what to read for a task — must-inspect spans with their code, related
 // files, and the candidates left out with reasons — under a hard token budget.
-import { renderPackMarkdown } from '../../core/pack/markdown';
-import { registryGuidance } from '../../core/pack/guidance';
+import { renderPackMarkdown, registryGuidance } from '../../core/clientApi';
 import { choiceOption, intOption, UsageError, type CommandSpec, type ParsedArgs } from '../args';
 import type { Command } from '../command';
 import { JSON_OPTION, listOption, NO_SERVER_OPTION, openQueryEngine, resolveRoot, ROOT_OPTION, STORE_OPTIONS } from '../engineSetup';

@@ -3,10 +3,10 @@ import type { CommandSpec, ParsedArgs } from '../args';
 import type { Command } from '../command';
 import { JSON_OPTION, NO_SERVER_OPTION, openQueryEngine, resolveRoot, STORE_OPTIONS } from '../engineSetup';
 import type { Output } from '../output';
-import type { QueryEngine } from '../commandContext';
+import type { QueryEngine } from '../../command/context';
 import type { FreshnessSummary } from '../../core/api';
 import { formatBytes, formatCounts } from '../format';
-import { resolveStoreDir } from '../storeDir';
+import { resolveStoreDir } from '../../command/storeLocation';
 import { printUsage } from '../usageReport';
 
 const spec: CommandSpec = {

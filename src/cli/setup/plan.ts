@@ -3,7 +3,7 @@
 // a refusal (invalid JSON, a differing entry without --force) write nothing by construction.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { ensureDirectoryInside } from '../../core/fsRead';
+import { ensureDirectoryInside } from '../../core/clientApi';
 import { type ClientSpec, type ServerEntry, SERVER_NAME } from './clients';
 import { ConfigError, parseConfig, sameJson, serversOf, setServer } from './jsonConfig';
 import { withInstructions } from './instructions';

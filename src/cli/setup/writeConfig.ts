@@ -4,7 +4,7 @@
 // that needs only the folder's permission), and a symbolic link is never followed or replaced.
 // Crash-safe through core/store/atomic.ts: a temporary file beside the target, fsync, rename.
 import * as fs from 'node:fs';
-import { writeFileAtomic } from '../../core/store/atomic';
+import { writeFileAtomic } from '../../core/clientApi';
 import { ConfigError } from './jsonConfig';
 
 /** Permission bits of a file setup creates (before the umask). */

@@ -10,6 +10,7 @@ import { RefreshQueue, type RefreshQueueOptions, type RefreshRequest } from './r
 import { ContextRegistry } from '../registry';
 import { registryGuidance } from '../pack/guidance';
 import type { FetchOptions, RegistryFetchResult, RegistrySearchResponse, SearchOptions as RegistrySearchOptions } from '../registry/types';
+import type { EngineHostApi, EngineHostListeners, HostRefreshRequest } from './hostApi';
 import type {
   ContextPack,
   FileSearchResponse,
@@ -19,7 +20,6 @@ import type {
   PackOptions,
   ReferenceOptions,
   ReferencesResponse,
-  RefreshProgress,
   RefreshReport,
   RootState,
   SearchOptions,
@@ -28,12 +28,6 @@ import type {
   SymbolResponse,
 } from '../api';
 
-export interface EngineHostEvents {
-  progress?(key: string, progress: RefreshProgress): void;
-  /** A root's state changed (refresh started or ended, work queued, paused). */
-  state?(key: string, state: RootState): void;
-  refreshed?(key: string, report: RefreshReport, request: { only?: string[]; rebuild: boolean }): void;
-}
 
 export type HostQueueOptions = Pick<RefreshQueueOptions, 'minIntervalMs' | 'waitMs' | 'debounceMs' | 'log' | 'now'>;
 
@@ -60,11 +54,11 @@ interface Root {
 /** Reads from a host answer from the index as it is; the queue keeps it fresh. */
 const NEVER = { refresh: 'never' as const };
 
-export class EngineHost {
+export class EngineHost implements EngineHostApi {
   private readonly roots = new Map<string, Root>();
 
   constructor(
-    private readonly events: EngineHostEvents = {},
+    private readonly events: EngineHostListeners = {},
     private readonly queueOptions: HostQueueOptions = {},
     private readonly memory: HostMemoryOptions = {},
   ) {}
@@ -72,24 +66,26 @@ export class EngineHost {
   /** Opens (or re-opens with new options) the engine for `key`. Never builds. */
   async open(key: string, options: HostOpenOptions): Promise<IndexStatus> {
     await this.close(key);
-    const { registryDir, paused, ...engineOptions } = options;
+    const { registryDir, registryRemote, registryRepository, registryCacheDir, paused, ...engineOptions } = options;
     const engine = new Engine(engineOptions);
     const registry = new ContextRegistry({
       root: options.root,
-      cacheDir: path.join(options.storeDir, 'registry-cache'),
+      cacheDir: registryCacheDir ?? path.join(options.storeDir, 'registry-cache'),
       ...(registryDir ? { registryDir } : {}),
+      ...(registryRemote ? { remote: registryRemote } : {}),
+      ...(registryRepository ? { repository: registryRepository } : {}),
     });
     const queue: RefreshQueue = new RefreshQueue(engine, {
       ...this.queueOptions,
       onChange: () => this.emitState(key),
-      onProgress: (p) => this.events.progress?.(key, p),
+      onProgress: (progress) => this.events.progress?.({ key, progress }),
       onRefreshed: (report, request) => {
         const root = this.roots.get(key);
         if (root?.queue === queue) {
           root.status = statusAfter(engine, root.status, request.only === undefined);
           this.used(root);
         }
-        this.events.refreshed?.(key, report, request);
+        this.events.refreshed?.({ key, report, request });
       },
     });
     if (paused) queue.pause();
@@ -166,6 +162,16 @@ export class EngineHost {
   /** Queues a refresh (coalesced); `afterQuiet` for file events. Resolves when it ran (undefined: it did not). */
   request(key: string, request: RefreshRequest, afterQuiet = false): Promise<RefreshReport | undefined> {
     return this.root(key).queue.request(request, afterQuiet);
+  }
+
+  /**
+   * A refresh as EngineHostApi asks for it: queued (after quiet time for file events); `signal`
+   * (the caller cancelling, across the thread's port) cancels the run.
+   */
+  refresh(key: string, { afterQuiet, ...request }: HostRefreshRequest, signal?: AbortSignal): Promise<RefreshReport | undefined> {
+    const done = this.request(key, request, afterQuiet);
+    signal?.addEventListener('abort', () => this.cancel(key), { once: true });
+    return done;
   }
 
   /** Settings changed: cancel the running refresh (its work runs again on the new engine). */
@@ -254,7 +260,7 @@ export class EngineHost {
   }
 
   private emitState(key: string): void {
-    if (this.events.state && this.roots.has(key)) this.events.state(key, this.state(key));
+    if (this.events.state && this.roots.has(key)) this.events.state({ key, state: this.state(key) });
   }
 }
 

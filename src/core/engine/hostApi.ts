@@ -1,5 +1,8 @@
-// The API the engine thread (src/server/engineThread.ts, an EngineHost on a worker thread) offers its owner, the
-// VS Code extension. Declared once; the worker serves it and the extension calls it.
+// The one host API: what an EngineHost (host.ts) does for a root, declared once. The class
+// implements it in-process (`cairn serve`, `cairn mcp`); the engine thread
+// (src/server/engineThread.ts) serves it to the VS Code extension by forwarding every method
+// listed in ENGINE_HOST_METHODS, a list the compiler checks against this interface, plus the
+// socket methods of EngineThreadApi.
 import type { FetchOptions, RegistryFetchResult, RegistrySearchResponse, SearchOptions as RegistrySearchOptions } from '../registry/types';
 import type {
   ContextPack,
@@ -29,25 +32,17 @@ export interface EngineHostApi {
   /** Opens (or re-opens with new options) the engine for `key` (a workspace folder). Never builds. */
   open(key: string, options: HostOpenOptions): Promise<IndexStatus>;
   /**
-   * Also serves the opened root on its store's socket, watched, for `cairn` and MCP clients
-   * (until close or re-open). Resolves with the socket's path. `watcherModule`: the
-   * `@parcel/watcher` folder to use when none resolves beside the bundle.
-   */
-  serve(key: string, root: string, storeDir: string, watcherModule?: string): Promise<string>;
-  /** Stops serving `key` on its socket (the engine stays open). */
-  unserve(key: string): Promise<void>;
-  /**
    * Queues a refresh, coalesced with whatever else is queued; resolves when the run that covered
    * it finished (undefined: it did not run, e.g. paused). Cancelling the call cancels that run.
    */
   refresh(key: string, request: HostRefreshRequest): Promise<RefreshReport | undefined>;
   /** Settings changed: the running refresh stops and its work runs again (after `open`). */
-  restart(key: string): Promise<void>;
-  pause(key: string): Promise<void>;
-  resume(key: string): Promise<void>;
+  restart(key: string): void;
+  pause(key: string): void;
+  resume(key: string): void;
   /** Resolves once nothing is running or queued for `key`. */
   whenIdle(key: string): Promise<void>;
-  state(key: string): Promise<RootState>;
+  state(key: string): RootState;
   search(key: string, query: string, options: SearchOptions): Promise<SearchResponse>;
   /** Files ranked as files (`groupBy: 'file'`). */
   searchFiles(key: string, query: string, options: SearchOptions): Promise<FileSearchResponse>;
@@ -58,11 +53,39 @@ export interface EngineHostApi {
   buildPack(key: string, task: string, options: PackOptions): Promise<ContextPack>;
   contextSearch(key: string, query: string, options: RegistrySearchOptions): Promise<RegistrySearchResponse>;
   contextGet(key: string, id: string, options: FetchOptions): Promise<RegistryFetchResult>;
-  status(key: string): Promise<IndexStatus>;
+  status(key: string): IndexStatus;
   close(key: string): Promise<void>;
 }
 
-/** Events the engine thread emits. */
+/**
+ * Every method of EngineHostApi, by name: what the engine thread forwards. A method added to the
+ * interface and not here fails to compile (the check below), so the thread never lags the host.
+ */
+export const ENGINE_HOST_METHODS = [
+  'open', 'refresh', 'restart', 'pause', 'resume', 'whenIdle', 'state', 'search', 'searchFiles',
+  'findSymbol', 'references', 'buildPack', 'contextSearch', 'contextGet', 'status', 'close',
+] as const satisfies readonly (keyof EngineHostApi)[];
+type Unlisted = Exclude<keyof EngineHostApi, (typeof ENGINE_HOST_METHODS)[number]>;
+type NoneLeft<T extends never> = T;
+/** Fails to compile while a method of EngineHostApi is missing from ENGINE_HOST_METHODS. */
+export type EveryHostMethodListed = NoneLeft<Unlisted>;
+
+/** An API as another thread sees it: every method resolves (its result crosses a port). */
+export type Remote<A> = { [K in keyof A]: A[K] extends (...args: infer P) => infer R ? (...args: P) => Promise<Awaited<R>> : never };
+
+/** What the engine thread offers the extension: the host, and serving a root on its socket. */
+export interface EngineThreadApi extends Remote<EngineHostApi> {
+  /**
+   * Also serves the opened root on its store's socket, watched, for `cairn` and MCP clients
+   * (until close or re-open). Resolves with the socket's path. `watcherModule`: the
+   * `@parcel/watcher` folder to use when none resolves beside the bundle.
+   */
+  serve(key: string, root: string, storeDir: string, watcherModule?: string): Promise<string>;
+  /** Stops serving `key` on its socket (the engine stays open). */
+  unserve(key: string): Promise<void>;
+}
+
+/** Events a host emits (the engine thread passes them on to the extension as they are). */
 export interface EngineHostEvents {
   progress: { key: string; progress: RefreshProgress };
   state: { key: string; state: RootState };
@@ -70,3 +93,6 @@ export interface EngineHostEvents {
   /** A line for the log (the socket server and its watcher). */
   log: { key: string; line: string };
 }
+
+/** Who listens to a host's events: one optional listener per event. */
+export type EngineHostListeners = { [E in keyof EngineHostEvents]?: (event: EngineHostEvents[E]) => void };

@@ -6,7 +6,7 @@ import type { ContextPack, SearchHit, Span } from '../../core/api';
 import * as vscode from 'vscode';
 import type { CairnServices, FolderHit } from '../services';
 import { count, formatNumber } from '../format';
-import { OPEN_PACK_COMMAND } from '../pack';
+import { OPEN_PACK_COMMAND } from '../pack/registerPack';
 import type { LastEditor } from '../pack/folders';
 import { findMergedReferences } from '../references/findReferences';
 

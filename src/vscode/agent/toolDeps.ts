@@ -6,11 +6,10 @@
 // file-system changes, so a tool call does not trigger a refresh of its own. It waits
 // (bounded) for a refresh that is running, says how current the index is, and refresh_index
 // asks the extension for an immediate one.
-import type { FileSearchResponse, IndexFreshness as SearchIndexFreshness, IndexStatus, SearchResponse, SymbolResponse } from '../../core/api';
+import type { FileSearchResponse, IndexFreshness as SearchIndexFreshness, IndexStatus, SearchResponse, SymbolResponse, FreshnessPolicy, FreshnessState, FreshnessSummary } from '../../core/api';
 import type * as vscode from 'vscode';
 
-import type { ContextRegistry } from '../../core/registry';
-import type { FreshnessPolicy, FreshnessState, FreshnessSummary } from '../../core/api';
+import type { ContextRegistry } from '../../core/clientApi';
 import { ToolError } from '../../tools/errors';
 import type { ToolDeps, ToolEngine } from '../../tools/tools';
 import { usageAllowedByEnv, UsageCounters } from '../../tools/usage';

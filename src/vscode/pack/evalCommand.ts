@@ -3,7 +3,7 @@
 // when cancelled or failed), so other commands and tests can use the numbers.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { EvalReport } from '../../core/eval/types';
+import type { EvalReport } from '../../eval/types';
 import { locateVscodeRipgrep } from '../assets';
 import type { CairnServices } from '../services';
 import { localFolders } from './folders';

@@ -1,6 +1,6 @@
 // What the evaluation's progress notification says: how far it is (the bar) and, once a few
 // cases are done, about how long is left at the rate measured so far. Plain data, no `vscode`.
-import type { EvalProgress } from '../../core/eval/runner';
+import type { EvalProgress } from '../../eval/runner';
 
 /**
  * Share of the bar (in percent) for reading the history: it is usually the short part of a run,

@@ -2,8 +2,8 @@
 // history and indexing every case never block the extension host.
 import { spawn } from 'node:child_process';
 import * as path from 'node:path';
-import type { EvalProgress } from '../../core/eval/runner';
-import type { EvalReport } from '../../core/eval/types';
+import type { EvalProgress } from '../../eval/runner';
+import type { EvalReport } from '../../eval/types';
 import { nodeRuntime } from '../agent/nodeRuntime';
 
 export class EvalError extends Error {

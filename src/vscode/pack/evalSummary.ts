@@ -1,7 +1,7 @@
 // The evaluation's result in plain words, above the expert table: how often a file the change
 // touched was Cairn's first result (and among its first five), beside what the baselines did on
 // the same changes. Plain data, no `vscode`.
-import type { EvalReport } from '../../core/eval/types';
+import type { EvalReport } from '../../eval/types';
 
 const changes = (n: number) => `${n} past change${n === 1 ? '' : 's'}`;
 

@@ -1,7 +1,7 @@
 // The retrieval-quality view: the `cairn eval` table as static HTML (no script at all; the
 // CSP forbids every script), built by the extension with every dynamic text escaped.
-import { formatSummary, tableCells } from '../../core/eval/table';
-import type { EvalReport, SystemMetrics, SystemReport } from '../../core/eval/types';
+import { formatSummary, tableCells } from '../../eval/table';
+import type { EvalReport, SystemMetrics, SystemReport } from '../../eval/types';
 import { plainSummary } from './evalSummary';
 import { escapeHtml as e } from './html';
 

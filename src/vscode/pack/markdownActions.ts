@@ -2,7 +2,7 @@
 // writes it for agents (the same text the CLI and MCP server return).
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { estimateTokens, renderPackMarkdown } from '../../core/pack/markdown';
+import { estimateTokens, renderPackMarkdown } from '../../core/clientApi';
 import type { ContextPack } from '../../core/api';
 import type { InsertTarget } from '../../webview/pack/protocol';
 

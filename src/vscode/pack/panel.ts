@@ -3,7 +3,7 @@
 // pack that "copy" and "insert" use and answers the webview's `ready` with the session, which
 // is how a panel that was hidden (its webview destroyed) or reloaded catches up.
 import * as vscode from 'vscode';
-import { DEFAULT_BUDGET } from '../../core/pack/build';
+import { DEFAULT_BUDGET } from '../../core/clientApi';
 import type { HostMessage, PackError, PackRequest, PackResult, ViewMessage } from '../../webview/pack/protocol';
 import type { CairnServices } from '../services';
 import { buildPackResult, folderStateOf, notReady, requestFolder } from './buildResult';

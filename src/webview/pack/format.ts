@@ -1,7 +1,5 @@
 // Words and numbers as the pack view shows them.
-import type { PackRelation } from '../../core/pack/types';
-import type { ScoreComponent } from '../../core/search/types';
-import type { RegistryScoreComponent } from '../../core/registry/types';
+import type { PackRelation, ScoreComponent, RegistryScoreComponent } from '../../core/api';
 
 const integer = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
 

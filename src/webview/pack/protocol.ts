@@ -1,8 +1,7 @@
 // The context-pack webview's message protocol, both directions, declared once. Pure types:
 // imported by the webview script (src/webview/pack/main.ts) and by the extension side
 // (src/vscode/pack/). Every payload is plain JSON; engine results travel unchanged.
-import type { ContextPack } from '../../core/pack/types';
-import type { RegistryFetchResult, RegistryHit } from '../../core/registry/types';
+import type { ContextPack, RegistryFetchResult, RegistryHit } from '../../core/api';
 
 /** A span the user collected from the sidebar ("Add to Context Pack"); the extension's basket holds these. */
 export interface BasketSpan {

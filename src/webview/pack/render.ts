@@ -1,8 +1,6 @@
 // Builds the pack view's DOM from plain data. No state lives here: main.ts owns the model and
 // passes callbacks; every text is set with textContent (see dom.ts).
-import type { CutItem, PackItem, RejectedFile, RelatedFile } from '../../core/pack/types';
-import type { ScoreComponent } from '../../core/search/types';
-import type { RegistryFetchResult, RegistryHit, RegistryScoreComponent } from '../../core/registry/types';
+import type { CutItem, PackItem, RejectedFile, RelatedFile, ScoreComponent, RegistryFetchResult, RegistryHit, RegistryScoreComponent } from '../../core/api';
 import { h } from './dom';
 import { ago, componentLabel, count, counted, RELATION_LABEL, score, spanLabel, tokens } from './format';
 import { codeBlock } from './highlight';

@@ -5,7 +5,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { EvalReport } from '../../../src/core/eval/types';
+import type { EvalReport } from '../../../src/eval/types';
 import type { CairnApi } from '../../../src/vscode/extension';
 import { buildHistoryFixture } from '../../unit/evalFixture';
 import { screenshot, uiAvailable, waitForText } from '../suite/ui';

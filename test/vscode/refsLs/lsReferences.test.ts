@@ -2,14 +2,14 @@
 // repository as the workspace: for each name in $CAIRN_REFS_LS_NAMES (Cairn's one definition of
 // it), the language server's references at the definition's name, written to
 // $CAIRN_REFS_LS_ANSWERS, and its go-to-definition at each of Cairn's certain references those
-// do not hold. The script scores them against Cairn's (src/core/eval/lsRefs.ts).
+// do not hold. The script scores them against Cairn's (src/eval/lsRefs.ts).
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { DefinitionPlace } from '../../../src/core/eval/refsCheck';
-import { unconfirmedCertain, type LsAnswer, type LsDefinitionsAt, type LsLocation } from '../../../src/core/eval/lsRefs';
-import type { CairnReference } from '../../../src/core/eval/refsCheck';
+import type { DefinitionPlace } from '../../../src/eval/refsCheck';
+import { unconfirmedCertain, type LsAnswer, type LsDefinitionsAt, type LsLocation } from '../../../src/eval/lsRefs';
+import type { CairnReference } from '../../../src/eval/refsCheck';
 
 interface NameToAsk {
   name: string;

@@ -3,7 +3,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { buildHistoryFixture, type HistoryFixture } from '../../unit/evalFixture';
-import type { EvalReport } from '../../../src/core/eval/types';
+import type { EvalReport } from '../../../src/eval/types';
 import { getText, screenshot, ui, uiAvailable, waitForText } from './ui';
 import { cairnApi, workspaceFolder } from './packHelpers';
 import { readCairnLog } from './cairnHelpers';

@@ -3,7 +3,7 @@
 import * as assert from 'node:assert/strict';
 import { taskWithBasket } from '../../../src/vscode/pack/basketTask';
 import { cliError, evalArgs, parseEvalReport } from '../../../src/vscode/pack/evalRun';
-import { requestFromArgument } from '../../../src/vscode/pack';
+import { requestFromArgument } from '../../../src/vscode/pack/registerPack';
 import { parseViewMessage } from '../../../src/vscode/pack/messages';
 import type { BasketSpan } from '../../../src/webview/pack/protocol';
 

@@ -4,9 +4,9 @@
 // One scratch tree is moved from parent to parent (oldest case first) and every index store
 // beside it is refreshed with only the files that changed, so a run costs one cold index plus
 // small increments, not one cold index per case.
-import { Engine } from '../engine/engine';
+import { Engine } from '../core/engine/engine';
 
-import type { DiscoveryOptions } from '../discovery';
+import type { DiscoveryOptions } from '../core/discovery';
 import { rankByQueryWords } from './baselines';
 import { DEFAULT_MAX_FILES, mineCases } from './cases';
 import { TreeCorpus } from './corpus';
@@ -15,7 +15,7 @@ import { meanMetrics, outcomeOf, scoreAnswer, type CaseScores, type Span, type S
 import { ScratchTree } from './scratch';
 import { SYSTEM_KINDS, type CaseReport, type EvalCase, type EvalReport, type RefreshSummaryLine, type SystemKind, type SystemReport } from './types';
 import { DEFAULT_VARIANT, storeKey, variantSettings, type EvalVariant } from './variants';
-import type { EngineOptions, RefreshReport } from '../api';
+import type { EngineOptions, RefreshReport } from '../core/api';
 
 export interface EvalOptions {
   /** A folder inside the repository's work tree. */

@@ -1,6 +1,6 @@
 // The searchable files of the scratch tree — the same discovery and read rules the index uses —
 // kept in step with the tree incrementally, with the whole-file BM25 baseline fed alongside.
-import { discoverFiles, loadDocuments, type DiscoveryOptions } from '../discovery';
+import { discoverFiles, loadDocuments, type DiscoveryOptions } from '../core/discovery';
 import { WholeFileBm25 } from './baselines';
 
 const READ_BATCH = 500;

@@ -1,8 +1,8 @@
 // Mining evaluation cases from a repository's own history: commits whose message describes a
 // change in words, with the source lines they changed (located in their parent) as the answer.
-import { isEligiblePath, resolveDiscoveryOptions, type DiscoveryOptions } from '../discovery';
-import { isTestPath, isVendoredPath } from '../index/fields';
-import { languageForPath } from '../languages';
+import { isEligiblePath, resolveDiscoveryOptions, type DiscoveryOptions } from '../core/discovery';
+import { isTestPath, isVendoredPath } from '../core/index/fields';
+import { languageForPath } from '../core/languages';
 import { oldRangesOfDiff } from './diffRanges';
 import { git, isMissingObjectError, splitNul } from './git';
 import { cleanCommitMessage, messageSkipReason, subjectOf } from './messages';

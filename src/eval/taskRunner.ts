@@ -5,11 +5,11 @@
 // Tasks are taken oldest base commit first and one scratch tree is moved between them (see
 // scratch.ts), so the index store is refreshed with the files that differ, not rebuilt. The tree
 // carries a history ending at its commit (history.ts): nothing after the base commit is visible.
-import { Engine } from '../engine/engine';
-import { createAstChunker } from '../chunking/astLoader';
-import type { AstChunkerLike } from '../chunking/contract';
-import type { DiscoveryOptions } from '../discovery';
-import type { EngineOptions, Span } from '../api';
+import { Engine } from '../core/engine/engine';
+import { createAstChunker } from '../core/chunking/astLoader';
+import type { AstChunkerLike } from '../core/chunking/contract';
+import type { DiscoveryOptions } from '../core/discovery';
+import type { EngineOptions, Span } from '../core/api';
 import { TreeCorpus } from './corpus';
 import { definitionsTouched, rankedDefinitions, readDefinitions, type Definition } from './definitions';
 import { git, locateRepository } from './git';

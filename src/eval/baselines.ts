@@ -7,7 +7,7 @@
 //
 // Both answer with whole files, never spans.
 import { spawn } from 'node:child_process';
-import { proseForm, tokenize } from '../index/tokenizer';
+import { proseForm, tokenize } from '../core/index/tokenizer';
 
 export interface RankedFile {
   path: string;

@@ -2,11 +2,11 @@
 // makes searchable, a seeded sample of the definitions' names, each looked up in-process with
 // the engine's findSymbol (what `cairn symbol` does) and with `rg -n -w` ranked by a
 // per-language definition pattern. The ctags and ripgrep binaries are passed in.
-import type { EngineOptions } from '../api';
+import type { EngineOptions } from '../core/api';
 import { execFile, spawn } from 'node:child_process';
-import { Engine } from '../engine/engine';
-import { discoverFiles, loadDocuments } from '../discovery';
-import { languageForPath } from '../languages';
+import { Engine } from '../core/engine/engine';
+import { discoverFiles, loadDocuments } from '../core/discovery';
+import { languageForPath } from '../core/languages';
 import { git } from './git';
 import {
   CTAGS_LANGUAGES,

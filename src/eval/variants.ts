@@ -8,11 +8,11 @@
 //   policy.lineChunkChars.code=800    per bucket: code, prose, config
 //   policy.suffixChunkChars..md=600   per suffix (with its dot)
 //   strategy=lines                    ast (default) or lines
-import type { ChunkingPolicy } from '../chunking/policy';
-import { DEFAULT_POLICY, resolvePolicy } from '../chunking/policy';
-import { DEFAULT_FIELD_PARAMS, FIELDS, type FieldName, type FieldParams } from '../index/fields';
-import { DEFAULT_RANKING, type RankingParams } from '../search/search';
-import type { ChunkStrategy } from '../types';
+import type { ChunkingPolicy } from '../core/chunking/policy';
+import { DEFAULT_POLICY, resolvePolicy } from '../core/chunking/policy';
+import { DEFAULT_FIELD_PARAMS, FIELDS, type FieldName, type FieldParams } from '../core/index/fields';
+import { DEFAULT_RANKING, type RankingParams } from '../core/search/search';
+import type { ChunkStrategy } from '../core/types';
 
 export interface EvalVariant {
   name: string;

@@ -3,13 +3,13 @@
 // tree-sitter classifies each of ripgrep's matches as code, comment or string, and the two
 // are compared (refsCheck.ts). The ctags and ripgrep binaries are passed in.
 import * as posix from 'node:path/posix';
-import type { EngineOptions } from '../api';
-import { astLanguageFor, firstGrammar } from '../chunking/ast';
-import { GrammarCache, initRuntime, safeParse } from '../chunking/ast/runtime';
-import { discoverFiles, loadDocuments } from '../discovery';
-import { Engine } from '../engine/engine';
-import { languageForPath } from '../languages';
-import { ImportGraph } from '../pack/graph';
+import type { EngineOptions } from '../core/api';
+import { astLanguageFor, firstGrammar } from '../core/chunking/ast';
+import { GrammarCache, initRuntime, safeParse } from '../core/chunking/ast/runtime';
+import { discoverFiles, loadDocuments } from '../core/discovery';
+import { Engine } from '../core/engine/engine';
+import { languageForPath } from '../core/languages';
+import { ImportGraph } from '../core/pack/graph';
 import { git } from './git';
 import { classifyAncestry, compareName, summariseRefs, type NameRefs, type RefsCheckReport, type WordMatch } from './refsCheck';
 import { groundTruth, parseCtagsJson, sampleNames } from './symbolCheck';

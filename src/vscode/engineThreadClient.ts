@@ -1,11 +1,11 @@
-// The engine host thread (dist/engineWorker.js) as the extension sees it: starts the worker,
-// forwards typed calls over rpc.ts, and restarts the thread when it dies, with a back-off so a
-// worker that crashes on start cannot spin. Each start is a new `generation`: engines opened on an
+// The engine thread (dist/engineWorker.js: an EngineHost served as EngineThreadApi) as the
+// extension sees it: starts the worker, forwards typed calls over rpc.ts, and restarts the thread
+// when it dies, with a back-off so a worker that crashes on start cannot spin. Each start is a new `generation`: engines opened on an
 // older generation are gone and must be opened again (FolderIndex does that lazily).
 import { Worker } from 'node:worker_threads';
 import * as vscode from 'vscode';
-import { rpcClient, type RpcClient } from '../core/engine/rpc';
-import type { EngineHostApi, EngineHostEvents } from '../core/engine/hostApi';
+import { rpcClient, type RpcClient } from '../core/clientApi';
+import type { EngineHostEvents, EngineThreadApi } from '../core/engineApi';
 
 /** The engine thread's heap cap: a cold build of a very large tree holds ~100 MB live, and views add their tables. */
 const ENGINE_HEAP_MB = 512;
@@ -17,9 +17,9 @@ const STABLE_AFTER_MS = 120_000;
 
 export type HostState = { kind: 'idle' } | { kind: 'running' } | { kind: 'restarting'; error: string; attempt: number } | { kind: 'stopped'; error: string };
 
-export class EngineHost implements vscode.Disposable {
+export class EngineThreadClient implements vscode.Disposable {
   private worker?: Worker;
-  private rpc?: RpcClient<EngineHostApi>;
+  private rpc?: RpcClient<EngineThreadApi>;
   private disposed = false;
   private crashes = 0;
   private lastCrashAt = 0;
@@ -71,7 +71,7 @@ export class EngineHost implements vscode.Disposable {
     // the way the CLI's index thread is: V8 then collects before the heap grows to several times
     // what is live.
     const worker = new Worker(this.script, { name: 'cairn-engine', resourceLimits: { maxOldGenerationSizeMb: ENGINE_HEAP_MB } });
-    const rpc = rpcClient<EngineHostApi>(worker);
+    const rpc = rpcClient<EngineThreadApi>(worker);
     rpc.onEvent((event, payload) => {
       if (event === 'progress') this.progressEmitter.fire(payload as EngineHostEvents['progress']);
       else if (event === 'state') this.rootStateEmitter.fire(payload as EngineHostEvents['state']);
@@ -92,12 +92,12 @@ export class EngineHost implements vscode.Disposable {
   }
 
   /** Calls the engine host (rejects at once while the thread is not running). */
-  call<K extends keyof EngineHostApi & string>(method: K, args: Parameters<EngineHostApi[K]>, signal?: AbortSignal): ReturnType<EngineHostApi[K]> {
+  call<K extends keyof EngineThreadApi & string>(method: K, args: Parameters<EngineThreadApi[K]>, signal?: AbortSignal): ReturnType<EngineThreadApi[K]> {
     this.start();
     if (!this.rpc) {
       const s = this.currentState;
       const why = s.kind === 'restarting' || s.kind === 'stopped' ? s.error : 'the Cairn engine is not running';
-      return Promise.reject(new Error(why)) as ReturnType<EngineHostApi[K]>;
+      return Promise.reject(new Error(why)) as ReturnType<EngineThreadApi[K]>;
     }
     return this.rpc.call(method, args, signal);
   }
@@ -113,7 +113,7 @@ export class EngineHost implements vscode.Disposable {
     await this.worker?.terminate();
   }
 
-  private onExit(worker: Worker, rpc: RpcClient<EngineHostApi>, code: number, cause: Error | undefined): void {
+  private onExit(worker: Worker, rpc: RpcClient<EngineThreadApi>, code: number, cause: Error | undefined): void {
     if (this.worker !== worker) return;
     this.worker = undefined;
     this.rpc = undefined;

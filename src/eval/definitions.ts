@@ -3,10 +3,10 @@
 // and to the answers. They turn line ranges into functions: the gold functions of a patch are
 // the definitions its changed lines fall in, and a ranked list of spans becomes a ranked list
 // of the definitions it points at.
-import { loadDocuments } from '../discovery';
-import type { AstChunkerLike } from '../chunking/contract';
-import { DEFAULT_POLICY } from '../chunking/policy';
-import type { ChunkKind, Span } from '../types';
+import { loadDocuments } from '../core/discovery';
+import type { AstChunkerLike } from '../core/chunking/contract';
+import { DEFAULT_POLICY } from '../core/chunking/policy';
+import type { ChunkKind, Span } from '../core/types';
 import { overlapsAny, type LineRange } from './diffRanges';
 
 /** A definition of a file: `id` is `path#name@line`, unique in one tree. */

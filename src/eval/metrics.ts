@@ -6,7 +6,7 @@
 //   span level   Hit@10 = some span among the first 10 results overlaps a changed range
 //   packs        coverage = share of ground-truth files among the must-inspect spans
 // Means are taken over cases (every case weighs the same, however many files it changed).
-import type { Span } from '../types';
+import type { Span } from '../core/types';
 import { overlapsAny } from './diffRanges';
 import type { CaseOutcome, SystemMetrics, TruthFile } from './types';
 

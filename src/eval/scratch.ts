@@ -13,7 +13,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { compareCodeUnits } from '../discovery/paths';
+import { compareCodeUnits } from '../core/discovery/paths';
 import { git, splitNul } from './git';
 
 /** Keeps a user's sparse-checkout settings from leaving files out of the scratch tree. */

@@ -1,5 +1,5 @@
 // The user's cache directory, where the CLI keeps what it can always rebuild: index stores
-// (storeDir.ts) and compiled code (launch.ts).
+// (storeLocation.ts) and compiled code (launch.ts).
 import * as os from 'node:os';
 import * as path from 'node:path';
 

@@ -1,7 +1,7 @@
 // The context-pack webview's entry point for activation: the command, the serializer that
 // brings the panel back after a reload, and the retrieval-quality (eval) view.
 import * as vscode from 'vscode';
-import { DEFAULT_BUDGET } from '../../core/pack/build';
+import { DEFAULT_BUDGET } from '../../core/clientApi';
 import type { PackRequest } from '../../webview/pack/protocol';
 import type { CairnServices } from '../services';
 import { registerEvalCommand } from './evalCommand';
