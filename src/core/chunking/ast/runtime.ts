@@ -10,8 +10,10 @@ import grammarsJson = require('./grammars.json');
 export type Parser = TreeSitter.Parser;
 export type Language = TreeSitter.Language;
 
-/** Language id → grammar wasm file name (grammars.json). */
-export const GRAMMAR_FILES: Readonly<Record<string, string>> = grammarsJson.grammars;
+/** Language id → grammar wasm file name in grammarsDir (grammars.json names the package path it is copied from). */
+export const GRAMMAR_FILES: Readonly<Record<string, string>> = Object.fromEntries(
+  Object.entries(grammarsJson.grammars as Record<string, string>).map(([language, from]) => [language, path.posix.basename(from)]),
+);
 
 let runtime: Promise<void> | undefined;
 
