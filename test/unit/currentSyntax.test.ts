@@ -17,6 +17,20 @@ describe('current syntax parses clean and keeps its definitions', () => {
   checkAll(
     [
       {
+        name: 'typescript: `export type * from` and `export type * as` re-exports (TS 5.0)',
+        input: { path: 'api.ts', text: `import type { Options } from './options';
+
+export type * from './search/types';
+export type * as Pack from './pack/types';
+export { MAX_QUERY_CHARS } from './query';
+
+export function search(query: string, options: Options): string[] {
+  return [query];
+}
+` },
+        expected: ['function search 7-9'],
+      },
+      {
         name: 'typescript: a regular expression holding `-->`',
         input: { path: 'outline.ts', text: `const HTML_COMMENT = /<!--[\\s\\S]*?(?:-->|$)/g;
 
@@ -37,6 +51,17 @@ export function stripComments(html: string): string {
 }
 ` },
         expected: ['class Counter 1-7', 'method Counter.increment 4-6'],
+      },
+      {
+        name: 'python: a PEP 695 `type` alias is a definition',
+        input: { path: 'shapes.py', text: `type Point = tuple[float, float]
+type Grid[T] = list[list[T]]
+
+
+def first[T](items: list[T]) -> T:
+    return items[0]
+` },
+        expected: ['type Point 1-1', 'type Grid 2-2', 'function first 5-6'],
       },
       {
         name: 'rust: async closures (Rust 1.85)',

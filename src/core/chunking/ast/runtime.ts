@@ -6,6 +6,7 @@ import * as path from 'node:path';
 // The CommonJS build: esbuild's bundling of the ESM build breaks Parser.init.
 import TreeSitter = require('web-tree-sitter');
 import grammarsJson = require('./grammars.json');
+import { bridgeGrammarGaps } from './grammarGaps';
 
 export type Parser = TreeSitter.Parser;
 export type Language = TreeSitter.Language;
@@ -82,6 +83,9 @@ export function initRuntime(runtimeWasm: string): Promise<void> {
   return runtime;
 }
 
+/** The language id each GrammarCache parser was created for, to bridge its grammar's gaps. */
+const parserLanguages = new WeakMap<Parser, string>();
+
 /**
  * Parses, or returns null when the grammar throws (a scanner calling something the runtime
  * lacks). The wasm stack is restored and the parser reset, so the runtime stays usable.
@@ -89,7 +93,7 @@ export function initRuntime(runtimeWasm: string): Promise<void> {
 export function safeParse(parser: Parser, text: string): TreeSitter.Tree | null {
   const sp = stack?.emscripten_stack_get_current();
   try {
-    return parser.parse(text);
+    return parser.parse(bridgeGrammarGaps(parserLanguages.get(parser), text));
   } catch {
     if (sp !== undefined) stack?._emscripten_stack_restore(sp);
     parser.reset();
@@ -129,6 +133,7 @@ export class GrammarCache {
     if (again) return again;
     const parser = new TreeSitter.Parser();
     parser.setLanguage(lang);
+    parserLanguages.set(parser, language);
     this.parsers.set(language, parser);
     return parser;
   }
