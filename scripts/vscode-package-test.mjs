@@ -82,7 +82,10 @@ const entries = zipEntries(vsix);
 const leaked = entries.filter((e) => !SHIPPED.some((re) => re.test(e)));
 const size = fs.statSync(vsix).size;
 console.log(`vscode-package-test: ${path.basename(vsix)} ${(size / 1024 / 1024).toFixed(2)} MB, ${entries.length} files, built in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-for (const must of ['extension/dist/extension.js', 'extension/dist/engineWorker.js', 'extension/dist/chunkWorker.js', 'extension/dist/cli.js', 'extension/dist/cliMain.js', 'extension/grammars/tree-sitter.wasm', 'extension/media/cairn.svg', 'extension/package.json']) {
+// Every grammar the chunker may load (grammars.json), whichever package it comes from.
+const { grammars } = JSON.parse(fs.readFileSync(path.join(root, 'src/core/chunking/ast/grammars.json'), 'utf8'));
+const grammarEntries = Object.values(grammars).map((from) => `extension/grammars/${path.posix.basename(from)}`);
+for (const must of ['extension/dist/extension.js', 'extension/dist/engineWorker.js', 'extension/dist/chunkWorker.js', 'extension/dist/cli.js', 'extension/dist/cliMain.js', 'extension/grammars/tree-sitter.wasm', ...grammarEntries, 'extension/media/cairn.svg', 'extension/package.json']) {
   if (!entries.includes(must)) fail(`${must} is missing from the .vsix`);
 }
 if (leaked.length) fail(`the .vsix ships files it should not: ${leaked.join(', ')}`);

@@ -6,12 +6,15 @@ import * as path from 'node:path';
 // The CommonJS build: esbuild's bundling of the ESM build breaks Parser.init.
 import TreeSitter = require('web-tree-sitter');
 import grammarsJson = require('./grammars.json');
+import { bridgeGrammarGaps } from './grammarGaps';
 
 export type Parser = TreeSitter.Parser;
 export type Language = TreeSitter.Language;
 
-/** Language id → grammar wasm file name (grammars.json). */
-export const GRAMMAR_FILES: Readonly<Record<string, string>> = grammarsJson.grammars;
+/** Language id → grammar wasm file name in grammarsDir (grammars.json names the package path it is copied from). */
+export const GRAMMAR_FILES: Readonly<Record<string, string>> = Object.fromEntries(
+  Object.entries(grammarsJson.grammars as Record<string, string>).map(([language, from]) => [language, path.posix.basename(from)]),
+);
 
 let runtime: Promise<void> | undefined;
 
@@ -80,6 +83,9 @@ export function initRuntime(runtimeWasm: string): Promise<void> {
   return runtime;
 }
 
+/** The language id each GrammarCache parser was created for, to bridge its grammar's gaps. */
+const parserLanguages = new WeakMap<Parser, string>();
+
 /**
  * Parses, or returns null when the grammar throws (a scanner calling something the runtime
  * lacks). The wasm stack is restored and the parser reset, so the runtime stays usable.
@@ -87,7 +93,7 @@ export function initRuntime(runtimeWasm: string): Promise<void> {
 export function safeParse(parser: Parser, text: string): TreeSitter.Tree | null {
   const sp = stack?.emscripten_stack_get_current();
   try {
-    return parser.parse(text);
+    return parser.parse(bridgeGrammarGaps(parserLanguages.get(parser), text));
   } catch {
     if (sp !== undefined) stack?._emscripten_stack_restore(sp);
     parser.reset();
@@ -127,6 +133,7 @@ export class GrammarCache {
     if (again) return again;
     const parser = new TreeSitter.Parser();
     parser.setLanguage(lang);
+    parserLanguages.set(parser, language);
     this.parsers.set(language, parser);
     return parser;
   }

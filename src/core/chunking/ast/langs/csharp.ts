@@ -7,7 +7,6 @@ import type { ChunkKind } from '../../../types';
 const CONTAINERS: Readonly<Record<string, ChunkKind>> = {
   class_declaration: 'class',
   record_declaration: 'class',
-  record_struct_declaration: 'struct',
   struct_declaration: 'struct',
   interface_declaration: 'interface',
 };
@@ -29,10 +28,16 @@ function methodBody(node: Node): Node | null {
   return field(node, 'body') ?? node.namedChildren.find((c) => c?.type === 'arrow_expression_clause') ?? null;
 }
 
+/** `record struct P(…)`: the grammar gives it the node type of a `record` (a class). */
+function isRecordStruct(node: Node, source: string): boolean {
+  const name = field(node, 'name');
+  return name !== null && /\brecord\s+struct\b/.test(source.slice(node.startIndex, name.startIndex));
+}
+
 export const csharpSpec: LanguageSpec = {
   comments: setOf('comment'),
-  definition(node, type) {
-    const container = CONTAINERS[type];
+  definition(node, type, ctx) {
+    const container = type === 'record_declaration' && isRecordStruct(node, ctx.source) ? 'struct' : CONTAINERS[type];
     if (container) {
       const body = field(node, 'body');
       const members = body?.type === 'declaration_list' ? body : null;

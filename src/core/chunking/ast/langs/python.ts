@@ -1,10 +1,13 @@
-// Python: functions, classes (with docstrings and decorators), module-level UPPER_CASE constants.
+// Python: functions, classes (with docstrings and decorators), `type` aliases, module-level
+// UPPER_CASE constants.
 import type { Node } from 'web-tree-sitter';
 import { stringLiteralDoc } from '../docs';
 import { field, fieldText, isConstantName, oneLine, setOf, underscoreVisibility, type DefInfo, type LanguageSpec, type SpecContext } from '../spec';
 
 /** `async def name` / `class name`, read from the source: cheaper than asking the tree. */
 const HEADER = /(?:async\s+)?(?:def|class)\s+([\p{L}_][\p{L}\p{N}_]*)/uy;
+/** `type Name[T] = …` (PEP 695). */
+const TYPE_ALIAS = /type\s+([\p{L}_][\p{L}\p{N}_]*)/uy;
 /** A statement that is only a string literal: the docstring candidate. */
 const STRING_START = /[rRbBuUfF]{0,2}("""|'''|"|')/y;
 const STRING_END = /("""|'''|"|')$/;
@@ -48,6 +51,11 @@ function definition(node: Node, type: string, ctx: SpecContext): DefInfo | undef
       if (!info) return undefined;
       info.decorators = node.namedChildren.filter((c) => c?.type === 'decorator').map((c) => oneLine(c!.text, 120));
       return info;
+    }
+    case 'type_alias_statement': {
+      TYPE_ALIAS.lastIndex = node.startIndex;
+      const name = TYPE_ALIAS.exec(ctx.source)?.[1];
+      return name ? { kind: 'type', name, node, visibility: underscoreVisibility(name) } : undefined;
     }
     case 'expression_statement': {
       if (ctx.depth !== 0 || !/[A-Z_]/.test(ctx.source[node.startIndex] ?? '')) return undefined;
