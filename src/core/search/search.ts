@@ -10,6 +10,7 @@ import { type FileReader } from './hydrate';
 import { crossReferenceNames } from './crossref';
 import type { SymbolIndex } from './symbols';
 import { namedDefinitions, queryName, type NamedDefinition } from './namedDefinitions';
+import { isPartial, wordsNeeded } from './allWords';
 import type { RankingParams } from './types';
 
 export type { RankingParams };
@@ -65,6 +66,8 @@ export interface RawSearchResult {
   totalIsLowerBound: boolean;
   warnings: string[];
   compiled: CompiledQuery;
+  /** Set when no matching chunk holds every word of the query (listed): every hit is partial. */
+  partialOnly?: { words: string[] };
 }
 
 export function searchSnapshot(
@@ -91,7 +94,14 @@ export function searchSnapshot(
   const order = run.ranked.map((x, i) => ({ x, tier: tiers ? (tiers[i] as number) : 0 }));
   if (tiers) order.sort((a, b) => a.tier - b.tier); // stable: score order within a tier
   const page = order.slice(offset, offset + limit);
-  const hits = page.map(({ x }) => toHit(scorer, run.scoring, x, run.boostContext, reader, compiled, options.previewLines ?? 3));
+  const needed = wordsNeeded(compiled);
+  const hits = page.map(({ x }) => {
+    const hit = toHit(scorer, run.scoring, x, run.boostContext, reader, compiled, options.previewLines ?? 3);
+    if (isPartial(needed, x.c.bits)) hit.partial = true;
+    return hit;
+  });
+  // The best chunks are the likeliest to hold every word: when none of those ranked does, none does.
+  const partialOnly = run.ranked.length > 0 && run.ranked.every((x) => isPartial(needed, x.c.bits));
   // Pushed-down chunks stay below the others (a cross-reference ranks in the first tier).
   const tierOf = new Map(hits.map((h, i) => [h.docid, (page[i] as { tier: number }).tier]));
   const byTierThenScore = (a: SearchHit, b: SearchHit) => (tierOf.get(a.docid) ?? 0) - (tierOf.get(b.docid) ?? 0) || compareHits(a, b);
@@ -103,7 +113,7 @@ export function searchSnapshot(
     addCrossReferences(hits, symbols, reader, scorer, options.previewLines ?? 3, limit, allowed);
     if (tiers) hits.sort(byTierThenScore);
   }
-  return { hits, total: run.total, totalIsLowerBound: run.pruned, warnings, compiled };
+  return { hits, total: run.total, totalIsLowerBound: run.pruned, warnings, compiled, ...(partialOnly ? { partialOnly: { words: needed.words } } : {}) };
 }
 
 /**
@@ -378,8 +388,9 @@ function definitionsFirst(
     if (present.has(key(d.seg, d.doc))) continue;
     const parts = scorer.breakdown(scoring, d.seg, d.doc);
     const base = parts.reduce((t, p) => t + p.value, 0);
+    // A definition the words did not match (a name too long to index) still holds the name.
     if (!(base > 0)) unmatched++;
-    let bits = 0;
+    let bits = base > 0 ? 0 : ~0;
     for (const t of scoring.terms) if (t.presenceBit >= 0 && parts.some((p) => p.kind === 'field' && p.term === t.label)) bits |= 1 << t.presenceBit;
     const seg = scorer.snapshot.segments[d.seg] as Segment;
     pinned.push({ c: { seg: d.seg, doc: d.doc, base, bits, namedByQuery: true }, score: boostedScore(seg, d.doc, true, base, ctx) });
