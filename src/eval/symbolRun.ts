@@ -26,6 +26,11 @@ import {
 } from './symbolCheck';
 
 export const CAIRN_SYSTEM = 'cairn symbol';
+/**
+ * The name typed into search (`cairn search NAME`, chunk results): a user who types a defined
+ * name expects its definition first, so its P@1 span is the "definition first" figure.
+ */
+export const SEARCH_SYSTEM = 'cairn search';
 export const GREP_SYSTEM = 'rg -w + def pattern';
 export const DEFAULT_SYMBOL_SAMPLE = 300;
 export const DEFAULT_SYMBOL_SEED = 1;
@@ -160,7 +165,12 @@ export async function runSymbolCheck(options: SymbolCheckOptions): Promise<Symbo
         const nameLine = (h as { nameLine?: number }).nameLine;
         return { path: h.path, line: nameLine ?? h.startLine, startLine: h.startLine, endLine: h.endLine, symbol: h.symbol, kind: h.kind };
       });
-      const systems: NameResult['systems'] = { [CAIRN_SYSTEM]: { ...scoreAnswers(name, cairnHits, definitions), top: cairnHits } };
+      const searched = await engine.search(name, { limit: RECALL_DEPTH, previewLines: 0, refresh: 'never' });
+      const searchHits: HitPlace[] = searched.results.map((h) => ({ path: h.path, line: h.nameLine ?? h.startLine, startLine: h.startLine, endLine: h.endLine, symbol: h.symbol, kind: h.kind }));
+      const systems: NameResult['systems'] = {
+        [CAIRN_SYSTEM]: { ...scoreAnswers(name, cairnHits, definitions), top: cairnHits },
+        [SEARCH_SYSTEM]: { ...scoreAnswers(name, searchHits, definitions), top: searchHits },
+      };
       if (rgPath) {
         const lines = parseGrepOutput(await grepName(rgPath, root, name, codeFiles, signal));
         const ranked = rankGrepLines(lines, name, (p) => languageForPath(p)?.id).slice(0, RECALL_DEPTH);
@@ -172,7 +182,7 @@ export async function runSymbolCheck(options: SymbolCheckOptions): Promise<Symbo
     await engine.close();
   }
 
-  const systemNames = [CAIRN_SYSTEM, ...(options.engine.ripgrepPath ? [GREP_SYSTEM] : [])];
+  const systemNames = [CAIRN_SYSTEM, SEARCH_SYSTEM, ...(options.engine.ripgrepPath ? [GREP_SYSTEM] : [])];
   return {
     root,
     ...(head ? { head } : {}),

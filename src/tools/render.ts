@@ -38,6 +38,7 @@ export function hitHeading(hit: SearchHit, extra = ''): string {
   const tags = [
     hit.stale ? `changed since indexing (${hit.staleReason ?? 'modified'}): lines may have moved` : '',
     hit.crossReferenceFrom ? `named in ${hit.crossReferenceFrom}` : '',
+    'partial' in hit && hit.partial ? 'partial match' : '',
   ].filter(Boolean);
   // A hit that names a definition says where the name is: the line to open, not the doc comment above it.
   const at = hit.nameLine !== undefined && hit.nameLine !== hit.startLine ? `  (name at line ${hit.nameLine})` : '';
@@ -89,6 +90,7 @@ export function compactHit(hit: SearchHit | SymbolHit): Record<string, unknown> 
     ...(hit.signature ? { signature: hit.signature } : {}),
     ...(hit.stale ? { stale: hit.staleReason ?? 'modified' } : {}),
     ...(hit.crossReferenceFrom ? { crossReferenceFrom: hit.crossReferenceFrom } : {}),
+    ...('partial' in hit && hit.partial ? { partial: true } : {}),
   };
 }
 

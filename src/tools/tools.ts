@@ -206,12 +206,15 @@ const searchCode = defineTool({
     const moreLine = more > 0 ? `${more}${plus} more results; call again with offset=${nextOffset}${hits.omitted ? ` (${hits.omitted} of this page left out to fit maxTokens=${a.maxTokens})` : ''}` : '';
     const served = { results: hits.json.length, spans: response.results.slice(0, hits.json.length).map(servedSpan) };
     if (a.format === 'json') {
-      return serving(text(JSON.stringify({ query: a.query, provider: a.provider, total: response.total, ...(plus ? { totalIsLowerBound: true } : {}), offset: a.offset, results: hits.json, index: note, ...(moreLine ? { more: moreLine } : {}), warnings, next })), served);
+      const partial = response.allTerms === false ? { allTerms: false, note: response.note } : {};
+      return serving(text(JSON.stringify({ query: a.query, provider: a.provider, total: response.total, ...(plus ? { totalIsLowerBound: true } : {}), ...partial, offset: a.offset, results: hits.json, index: note, ...(moreLine ? { more: moreLine } : {}), warnings, next })), served);
     }
     const head =
       response.results.length === 0
         ? `no results for ${JSON.stringify(a.query)} (${response.index.files} files, ${response.index.chunks} chunks indexed${a.languages || a.kinds || a.paths || a.scope === 'code' || a.scope === 'docs' ? '; filters applied' : ''})`
-        : `${hits.json.length} of ${response.total}${plus} results for ${JSON.stringify(a.query)}${a.offset ? ` from offset ${a.offset}` : ''} (${a.provider} provider)`;
+        : response.note
+          ? `${response.note}; ${hits.json.length} shown for ${JSON.stringify(a.query)}${a.offset ? ` from offset ${a.offset}` : ''} (${a.provider} provider)`
+          : `${hits.json.length} of ${response.total}${plus} results for ${JSON.stringify(a.query)}${a.offset ? ` from offset ${a.offset}` : ''} (${a.provider} provider)`;
     return serving(text([head, note, '', ...hits.text, ...(moreLine ? [moreLine] : []), ...warnings.map((w) => `warning: ${w}`), next].join('\n')), served);
   },
 });

@@ -46,12 +46,19 @@ function stableByScore<T extends SearchHit>(lists: Array<Array<LabelledHit<T>>>,
   return flat.map((x) => x.hit);
 }
 
-export function mergeSearch(answers: ReadonlyArray<FolderAnswer<SearchResponse>>, limit: number): Merged<SearchHit> {
+export function mergeSearch(answers: ReadonlyArray<FolderAnswer<SearchResponse>>, limit: number): Merged<SearchHit> & { allTerms?: false; note?: string } {
   const lists = answers.map((a) => (a.response?.results ?? []).map((h) => label(h, a.folder)));
+  const total = answers.reduce((n, a) => n + (a.response?.total ?? 0), 0);
+  const lowerBound = answers.some((a) => a.response?.totalIsLowerBound);
+  // Partial only when no folder has a full match: one folder's full matches are results.
+  const answered = answers.filter((a) => a.response && a.response.results.length > 0);
+  const partial = answered.length > 0 && answered.every((a) => a.response?.allTerms === false);
+  const note = partial ? answered[0]?.response?.note?.replace(/; \d+\+? partial match(es)?$/, `; ${total}${lowerBound ? '+' : ''} partial match${total === 1 && !lowerBound ? '' : 'es'}`) : undefined;
   return {
     results: stableByScore(lists, (h) => h.score).slice(0, limit),
-    total: answers.reduce((n, a) => n + (a.response?.total ?? 0), 0),
-    ...(answers.some((a) => a.response?.totalIsLowerBound) ? { totalIsLowerBound: true } : {}),
+    total,
+    ...(lowerBound ? { totalIsLowerBound: true } : {}),
+    ...(partial && note ? { allTerms: false as const, note } : {}),
     warnings: notesOf(answers),
   };
 }

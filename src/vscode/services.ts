@@ -41,6 +41,8 @@ export interface MultiSearchResult<T extends SearchHit = SearchHit> {
   warnings: string[];
   /** True when at least one folder's answer is exact (symbols). */
   exact?: boolean;
+  /** False when no folder has a result holding all the query's words (search): `note` says so. */
+  allTerms?: false;
   note?: string;
 }
 

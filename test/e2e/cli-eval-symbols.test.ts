@@ -103,12 +103,14 @@ describe('cairn eval --symbols (bundled CLI)', function () {
     assert.ok(report.head && /^[0-9a-f]{40}$/.test(report.head));
     assert.deepEqual(report.systems.map((s) => [s.system, s.names]), [
       ['cairn symbol', EXPECTED_NAMES.length],
+      ['cairn search', EXPECTED_NAMES.length],
       ['rg -w + def pattern', EXPECTED_NAMES.length],
     ]);
     for (const s of report.systems) assert.ok(s.recallAt5 >= 0.75, `${s.system} finds most of a tiny repository: ${JSON.stringify(s)}`);
     const parse = report.names.find((n) => n.name === 'parseOptions');
     assert.deepEqual(parse?.definitions.map((d) => `${d.path}:${d.line}`), ['cmd/main.go:7']);
     assert.equal(parse?.systems['cairn symbol']?.rank, 1);
+    assert.equal(parse?.systems['cairn search']?.rank, 1, 'searching the name puts its definition first');
     assert.equal(parse?.systems['rg -w + def pattern']?.rank, 1, 'the definition line ranks above the call');
   });
 

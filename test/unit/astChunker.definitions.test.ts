@@ -45,7 +45,7 @@ const api = { load() { return 1; }, save: function () {} };
 defineGetter(req, 'ip', function ip() { return 1; });
 ` },
     expected: [
-      'nested method create 6-16 @6:3',
+      'method create 6-16 @6:3',
       'nested function create.isArrayType 7-9 @7:14',
       'nested function create.report 10-10 @10:11',
       'nested method create.CallExpression 12-14 @12:7',

@@ -89,6 +89,26 @@ describe('mcp tool definitions', () => {
     }
   });
 
+  it('partial matches only: the text says no result has all the words, each hit is marked, JSON carries allTerms and the note', async () => {
+    const d = deps(root);
+    const note = 'No result has all of: getDefinedMessageData; 2 partial matches';
+    const partialHit = (p: string, score: number) => ({
+      docid: `${p}:1-3`, path: p, startLine: 1, endLine: 3, score, scoreBreakdown: [], symbol: 'getMessage', kind: 'function' as const,
+      language: 'javascript', context: 'getMessage', preview: 'function getMessage() {}', id: p, partial: true as const,
+    });
+    d.engine.search = async (query) => ({
+      query, results: [partialHit('a.js', 2), partialHit('b.js', 1)], total: 2, allTerms: false as const, note, tookMs: 0, index: { files: 2, chunks: 2, fresh: false, generation: 1 }, warnings: [], diagnostics: [],
+    });
+    const lines = textOf(await runTool('search_code', { query: 'getDefinedMessageData' }, d)).split('\n');
+    assert.equal(lines[0], `${note}; 2 shown for "getDefinedMessageData" (index provider)`);
+    assert.ok(!lines.some((l) => / results for /.test(l)), lines.join('\n'));
+    assert.equal(lines.filter((l) => l.includes('[partial match]')).length, 2, lines.join('\n'));
+    const json = JSON.parse(textOf(await runTool('search_code', { query: 'getDefinedMessageData', format: 'json' }, d))) as { allTerms?: boolean; note?: string; results: Array<{ partial?: boolean }> };
+    assert.equal(json.allTerms, false);
+    assert.equal(json.note, note);
+    assert.deepEqual(json.results.map((r) => r.partial), [true, true]);
+  });
+
   it('an empty answer ends with the next call worth making, spelled out', async () => {
     const d = deps(root);
     const last = async (tool: string, args: Record<string, unknown>): Promise<string> => textOf(await runTool(tool, args, d)).split('\n').at(-1)!;

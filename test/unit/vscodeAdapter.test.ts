@@ -113,6 +113,15 @@ describe('vscode adapter', () => {
       assert.deepEqual(m.results.map((h) => h.path), ['b1']);
       assert.deepEqual(m.warnings, ['a: engine down']);
     });
+    it('partial only when no folder has a full match: the note counts every folder\'s partial matches', () => {
+      const partial = (hits: SearchHit[], total: number): SearchResponse => ({ ...search(hits.map((h) => ({ ...h, partial: true as const }))), total, allTerms: false, note: `No result has all of: fooBar; ${total} partial matches` });
+      const both = mergeSearch([{ folder: A, response: partial([hit('a1', 2)], 7) }, { folder: B, response: partial([hit('b1', 1)], 5) }], 10);
+      assert.equal(both.allTerms, false);
+      assert.equal(both.note, 'No result has all of: fooBar; 12 partial matches');
+      const one = mergeSearch([{ folder: A, response: partial([hit('a1', 2)], 7) }, { folder: B, response: search([hit('b1', 1)]) }], 10);
+      assert.equal(one.allTerms, undefined, 'a full match in another folder is a result');
+      assert.equal(one.note, undefined);
+    });
     it('does not prefix warnings in a single-folder workspace', () => {
       assert.deepEqual(mergeSearch([{ folder: A, response: search([], ['no index yet']) }], 5).warnings, ['no index yet']);
     });

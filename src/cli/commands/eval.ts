@@ -20,7 +20,7 @@ import { DEFAULT_VARIANT, VariantError, variantFromSettings, variantsFromConfig,
 import { intOption, UsageError, type CommandSpec, type OptionValues, type ParsedArgs } from '../args';
 import { findOnPath, locateAssets } from '../assets';
 import { formatMisses, formatSymbolSummary, formatSymbolTable } from '../../eval/symbolCheck';
-import { CAIRN_SYSTEM, CtagsError, DEFAULT_SYMBOL_SAMPLE, DEFAULT_SYMBOL_SEED, GREP_SYSTEM, runSymbolCheck } from '../../eval/symbolRun';
+import { CAIRN_SYSTEM, CtagsError, DEFAULT_SYMBOL_SAMPLE, DEFAULT_SYMBOL_SEED, GREP_SYSTEM, runSymbolCheck, SEARCH_SYSTEM } from '../../eval/symbolRun';
 import { formatRefsMisses, formatRefsNotes, formatRefsTable } from '../../eval/refsCheck';
 import { DEFAULT_REFS_SAMPLE, runRefsCheck } from '../../eval/refsRun';
 import type { Command } from '../command';
@@ -207,7 +207,7 @@ async function runSymbols(args: ParsedArgs, out: Output): Promise<number> {
     out.line(`${report.root}${report.head ? ` @ ${report.head.slice(0, 12)}` : ''}`);
     for (const line of formatSymbolTable(report)) out.line(line);
     if (misses > 0) {
-      for (const system of [CAIRN_SYSTEM, GREP_SYSTEM]) {
+      for (const system of [CAIRN_SYSTEM, SEARCH_SYSTEM, GREP_SYSTEM]) {
         if (!report.systems.some((s) => s.system === system)) continue;
         out.line('');
         for (const line of formatMisses(report, system, misses)) out.line(line);

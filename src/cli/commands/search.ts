@@ -54,10 +54,12 @@ async function run(args: ParsedArgs, out: Output): Promise<number> {
     if (group === 'file') return await runFiles(engine, query, out, options);
     const response = await engine.search(query, options);
     if (!printPreamble(response, response.results.length, out)) return 0;
+    // Partial matches are listed under a line saying that they are, never counted as results.
+    if (response.note) out.line(response.note);
     for (const hit of response.results) {
       for (const line of formatHit(hit, hit.crossReferenceFrom ? `  ← mentioned in ${hit.crossReferenceFrom}` : '')) out.line(line);
     }
-    out.note(`${response.results.length} of ${response.total}${response.totalIsLowerBound ? '+' : ''} results in ${response.tookMs.toFixed(1)} ms (${response.index.files} files, ${response.index.chunks} chunks)`);
+    out.note(`${response.results.length} of ${response.total}${response.totalIsLowerBound ? '+' : ''} ${response.allTerms === false ? 'partial matches' : 'results'} in ${response.tookMs.toFixed(1)} ms (${response.index.files} files, ${response.index.chunks} chunks)`);
     return 0;
   } finally {
     await engine.close();

@@ -29,6 +29,7 @@ import { CorruptDataError } from '../index/varint';
 import { LockHeldError, LockTimeoutError, StoreLocationError } from '../store/lock';
 import { parseDocid } from '../chunking/ids';
 import { boundQuery } from '../search/query';
+import { partialNote } from '../search/allWords';
 import { isTaskText } from '../search/taskEvidence';
 import { liftInlineFilters, withLiftedFilters } from '../search/inlineFilters';
 import { localizeFiles, type LocalizeContext } from '../search/localize';
@@ -319,7 +320,7 @@ export class Engine {
    * refreshing the files of stale hits when `refreshStale`, with what every response carries.
    * The query asked is the bounded one (`boundQuery`), and the response says so.
    */
-  private async freshAnswer<A extends { total: number; totalIsLowerBound?: boolean; warnings: string[]; diagnostics: Diagnostic[] }>(
+  private async freshAnswer<A extends { total: number; totalIsLowerBound?: boolean; partialOnly?: { words: string[] }; warnings: string[]; diagnostics: Diagnostic[] }>(
     typed: string,
     options: { refresh?: RefreshMode; refreshStale?: boolean },
     askWith: (v: View, query: string) => Promise<A>,
@@ -351,6 +352,7 @@ export class Engine {
       answer,
       total: answer.total,
       ...(answer.totalIsLowerBound ? { totalIsLowerBound: true as const } : {}),
+      ...(answer.partialOnly ? { allTerms: false as const, note: partialNote(answer.partialOnly.words, answer.total, answer.totalIsLowerBound === true) } : {}),
       tookMs: round(performance.now() - started),
       index: this.freshness(view, fresh),
       warnings: [...cut, ...answer.warnings],
@@ -371,11 +373,11 @@ export class Engine {
         // Rank a deeper pool by keywords, then let the text's structure reorder it.
         const limit = Math.max(1, options.limit ?? 20);
         const offset = Math.max(0, options.offset ?? 0);
-        const r = searchFilesSnapshot(view.scorer, reader, query, { ...options, limit: Math.max(50, 3 * (limit + offset)), offset: 0 }, this.ranking);
+        const r = searchFilesSnapshot(view.scorer, reader, query, { ...options, limit: Math.max(50, 3 * (limit + offset)), offset: 0 }, this.ranking, view.symbols);
         const files = localizeFiles(this.localizeContext(view, reader, options.previewLines ?? 3), text, r.files, offset + limit).slice(offset);
         return { files, total: Math.max(r.total, offset + files.length), totalIsLowerBound: r.totalIsLowerBound, warnings: r.warnings, diagnostics: [] };
       }
-      const r = searchFilesSnapshot(view.scorer, reader, query, options, this.ranking);
+      const r = searchFilesSnapshot(view.scorer, reader, query, options, this.ranking, view.symbols);
       return { files: r.files, total: r.total, totalIsLowerBound: r.totalIsLowerBound, warnings: r.warnings, diagnostics: [] };
     }
     // Other providers answer with chunks: rank enough of them, then group them by file.
@@ -427,7 +429,7 @@ export class Engine {
     const reader = new FileReader(this.root);
     const indexAnswer = (o: SearchOptions): ProviderAnswer => {
       const r = searchSnapshot(view.scorer, view.symbols, reader, query, o, this.ranking);
-      return { hits: r.hits, total: r.total, totalIsLowerBound: r.totalIsLowerBound, warnings: r.warnings, diagnostics: [] };
+      return { hits: r.hits, total: r.total, totalIsLowerBound: r.totalIsLowerBound, ...(r.partialOnly ? { partialOnly: r.partialOnly } : {}), warnings: r.warnings, diagnostics: [] };
     };
     const context = async (): Promise<ProviderContext> => ({
       root: this.root,

@@ -103,6 +103,8 @@ export interface ProviderAnswer {
   total: number;
   /** See SearchResponse.totalIsLowerBound. */
   totalIsLowerBound?: boolean;
+  /** Set when no match holds every word of the query (the index provider tells). */
+  partialOnly?: { words: string[] };
   warnings: string[];
   diagnostics: Diagnostic[];
 }

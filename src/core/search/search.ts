@@ -9,6 +9,8 @@ import type { FileHit, ScoreComponent, SearchHit, SearchOptions } from './types'
 import { type FileReader } from './hydrate';
 import { crossReferenceNames } from './crossref';
 import type { SymbolIndex } from './symbols';
+import { namedDefinitions, queryName, type NamedDefinition } from './namedDefinitions';
+import { isPartial, wordsNeeded } from './allWords';
 import type { RankingParams } from './types';
 
 export type { RankingParams };
@@ -48,6 +50,10 @@ interface Boost {
 interface Ranked {
   c: Candidate;
   score: number;
+  /** Added to a definition of the query's name so it ranks above every other chunk. */
+  lift?: number;
+  /** Where the query's name is defined inside the chunk (a constant in a module's opening chunk). */
+  namedAt?: { line: number; column: number };
 }
 
 /** Matches are counted exactly up to this many; past it, scoring may skip hopeless chunks. */
@@ -60,6 +66,8 @@ export interface RawSearchResult {
   totalIsLowerBound: boolean;
   warnings: string[];
   compiled: CompiledQuery;
+  /** Set when no matching chunk holds every word of the query (listed): every hit is partial. */
+  partialOnly?: { words: string[] };
 }
 
 export function searchSnapshot(
@@ -78,7 +86,7 @@ export function searchSnapshot(
   // Diversifying pushes a file's extra chunks down: rank more chunks than the page holds, so
   // other files' chunks are there to take their places.
   const pool = maxPerFile > 0 ? Math.min(Math.max(3 * (offset + limit), offset + limit + 30), MAX_FILE_POOL) : offset + limit;
-  const r = rankChunks(scorer, query, options, ranking, pool, exactTotalUpTo);
+  const r = rankChunks(scorer, query, options, ranking, pool, exactTotalUpTo, symbols);
   if (!r.run) return { hits: [], total: 0, totalIsLowerBound: false, warnings: r.warnings, compiled: r.compiled };
   const { run, compiled, warnings } = r;
   const segs = scorer.snapshot.segments;
@@ -86,7 +94,14 @@ export function searchSnapshot(
   const order = run.ranked.map((x, i) => ({ x, tier: tiers ? (tiers[i] as number) : 0 }));
   if (tiers) order.sort((a, b) => a.tier - b.tier); // stable: score order within a tier
   const page = order.slice(offset, offset + limit);
-  const hits = page.map(({ x }) => toHit(scorer, run.scoring, x, run.boostContext, reader, compiled, options.previewLines ?? 3));
+  const needed = wordsNeeded(compiled);
+  const hits = page.map(({ x }) => {
+    const hit = toHit(scorer, run.scoring, x, run.boostContext, reader, compiled, options.previewLines ?? 3);
+    if (isPartial(needed, x.c.bits)) hit.partial = true;
+    return hit;
+  });
+  // The best chunks are the likeliest to hold every word: when none of those ranked does, none does.
+  const partialOnly = run.ranked.length > 0 && run.ranked.every((x) => isPartial(needed, x.c.bits));
   // Pushed-down chunks stay below the others (a cross-reference ranks in the first tier).
   const tierOf = new Map(hits.map((h, i) => [h.docid, (page[i] as { tier: number }).tier]));
   const byTierThenScore = (a: SearchHit, b: SearchHit) => (tierOf.get(a.docid) ?? 0) - (tierOf.get(b.docid) ?? 0) || compareHits(a, b);
@@ -98,7 +113,7 @@ export function searchSnapshot(
     addCrossReferences(hits, symbols, reader, scorer, options.previewLines ?? 3, limit, allowed);
     if (tiers) hits.sort(byTierThenScore);
   }
-  return { hits, total: run.total, totalIsLowerBound: run.pruned, warnings, compiled };
+  return { hits, total: run.total, totalIsLowerBound: run.pruned, warnings, compiled, ...(partialOnly ? { partialOnly: { words: needed.words } } : {}) };
 }
 
 /**
@@ -135,11 +150,13 @@ export function searchFilesSnapshot(
   query: string,
   options: SearchOptions = {},
   ranking: RankingParams = DEFAULT_RANKING,
+  /** With the symbol table, the files defining a name asked for alone rank first. */
+  symbols?: SymbolIndex,
 ): RawFileSearchResult {
   const limit = clampInt(options.limit ?? 20, 1, 1000);
   const offset = clampInt(options.offset ?? 0, 0, 100_000);
   const pool = Math.min(Math.max(FILE_POOL_PER_FILE * (offset + limit), MIN_FILE_POOL), MAX_FILE_POOL);
-  const r = rankChunks(scorer, query, options, ranking, pool, EXACT_TOTAL_UP_TO);
+  const r = rankChunks(scorer, query, options, ranking, pool, EXACT_TOTAL_UP_TO, symbols);
   if (!r.run) return { files: [], total: 0, totalIsLowerBound: false, warnings: r.warnings, compiled: r.compiled };
   const { run, compiled, warnings } = r;
   const segs = scorer.snapshot.segments;
@@ -279,19 +296,29 @@ function rankChunks(
   ranking: RankingParams,
   k: number,
   exactTotalUpTo: number,
+  symbols?: SymbolIndex,
 ): { run?: ChunkRun; compiled: CompiledQuery; warnings: string[] } {
   const rarity = { documentFrequency: (t: string) => scorer.documentFrequency(t), documents: scorer.liveDocs };
   const compiled = compileQuery(query, { joinWeight: ranking.joinedWords, stopWordWeight: ranking.stopWords, prefixLast: options.prefixLast, rarity });
   const warnings = [...compiled.warnings];
   const badKinds = unknownKinds(options.kinds);
   if (badKinds.length) warnings.push(`unknown kind ${badKinds.join(', ')}`);
-  if (compiled.clauses.length === 0) {
+  const filters = compileFilters(options);
+  const segs = scorer.snapshot.segments;
+  const allowedFiles = segs.map((seg, s) => filters.fileAllowed(s, seg));
+  const name = symbols ? queryName(query) : undefined;
+  const allowed = (ref: { seg: number; doc: number }) => {
+    const seg = segs[ref.seg] as Segment;
+    return (allowedFiles[ref.seg] as Uint8Array)[seg.fileIndexOf(ref.doc)] === 1 && filters.docAllowed(seg, ref.doc);
+  };
+  const definitions = symbols && name ? namedDefinitions(symbols, name).filter(allowed) : [];
+  // A name too long to index as a word (over MAX_TOKEN_LENGTH) has no terms, but the symbol
+  // table still knows where it is defined.
+  if (compiled.clauses.length === 0 && definitions.length === 0) {
     if (query.trim()) warnings.push('nothing to search for in the query');
     return { compiled, warnings };
   }
 
-  const filters = compileFilters(options);
-  const segs = scorer.snapshot.segments;
   const scope = options.scope ?? 'auto';
   const heap = new TopK<Ranked>(k, (a, b) => better(a, b, segs));
   const codeFirst = scope === 'code' || (scope === 'auto' && compiled.codeLike);
@@ -299,7 +326,6 @@ function rankChunks(
   const boostContext: BoostContext = { identifiers, joinedNames, mentionsTests, codeFirst: codeFirst ? scope : undefined, ranking };
   const maxBoost = maxBoostOf(ranking);
   const maxBoostUnnamed = maxBoostOf(ranking, false);
-  const allowedFiles = segs.map((seg, s) => filters.fileAllowed(s, seg));
   let total = 0;
   // Candidates come in segment then document order, and files own consecutive documents:
   // a document's file is found by walking forward, not by a search per candidate.
@@ -332,7 +358,55 @@ function rankChunks(
     maxBoostUnnamed,
   });
   warnings.push(...scoring.warnings);
-  return { run: { ranked: heap.sorted(), total, pruned: scoring.pruned, scoring, boostContext, filters }, compiled, warnings };
+  const first = definitionsFirst(heap.sorted(), definitions, scorer, scoring, boostContext, k);
+  return { run: { ranked: first.ranked, total: total + first.unmatched, pruned: scoring.pruned, scoring, boostContext, filters }, compiled, warnings };
+}
+
+/**
+ * `ranked` with the chunks of `definitions` moved (or, when pruning passed them over, added)
+ * to the top, in their own score order, each lifted by the best other chunk's score (at least
+ * 1) so the scores still descend. `unmatched` counts the definitions the query's words did not
+ * match (a name too long to be indexed as a word), which the caller adds to the total.
+ */
+function definitionsFirst(
+  ranked: Ranked[],
+  definitions: readonly NamedDefinition[],
+  scorer: SnapshotScorer,
+  scoring: ReturnType<SnapshotScorer['score']>,
+  ctx: BoostContext,
+  k: number,
+): { ranked: Ranked[]; unmatched: number } {
+  if (definitions.length === 0) return { ranked, unmatched: 0 };
+  const key = (seg: number, doc: number) => `${seg}:${doc}`;
+  const wanted = new Set(definitions.map((d) => key(d.seg, d.doc)));
+  const pinned: Ranked[] = [];
+  const rest: Ranked[] = [];
+  for (const x of ranked) (wanted.has(key(x.c.seg, x.c.doc)) ? pinned : rest).push(x);
+  const present = new Set(pinned.map((x) => key(x.c.seg, x.c.doc)));
+  let unmatched = 0;
+  for (const d of definitions) {
+    if (present.has(key(d.seg, d.doc))) continue;
+    const parts = scorer.breakdown(scoring, d.seg, d.doc);
+    const base = parts.reduce((t, p) => t + p.value, 0);
+    // A definition the words did not match (a name too long to index) still holds the name.
+    if (!(base > 0)) unmatched++;
+    let bits = base > 0 ? 0 : ~0;
+    for (const t of scoring.terms) if (t.presenceBit >= 0 && parts.some((p) => p.kind === 'field' && p.term === t.label)) bits |= 1 << t.presenceBit;
+    const seg = scorer.snapshot.segments[d.seg] as Segment;
+    pinned.push({ c: { seg: d.seg, doc: d.doc, base, bits, namedByQuery: true }, score: boostedScore(seg, d.doc, true, base, ctx) });
+  }
+  const at = new Map(definitions.filter((d) => d.nameLine !== undefined).map((d) => [key(d.seg, d.doc), { line: d.nameLine as number, column: d.nameColumn ?? 1 }]));
+  for (const x of pinned) {
+    const named = at.get(key(x.c.seg, x.c.doc));
+    if (named) x.namedAt = named;
+  }
+  pinned.sort((a, b) => b.score - a.score);
+  const lift = Math.max(1, rest[0]?.score ?? 0);
+  for (const x of pinned) {
+    x.lift = lift;
+    x.score += lift;
+  }
+  return { ranked: [...pinned, ...rest].slice(0, Math.max(k, pinned.length)), unmatched };
 }
 
 interface BoostContext {
@@ -404,7 +478,12 @@ function toHit(
     components.push({ kind: 'boost', name: b.name, factor: b.factor, value });
     running += value;
   }
+  if (r.lift) components.push({ kind: 'match', name: 'defines the name searched for (ranked first)', value: round(r.lift) });
   const hit = reader.hit(seg, r.c.doc, previewLines, compiled);
+  if (r.namedAt && r.namedAt.line >= hit.startLine && r.namedAt.line <= hit.endLine) {
+    hit.nameLine = r.namedAt.line;
+    hit.nameColumn = r.namedAt.column;
+  }
   hit.score = round(components.reduce((s, p) => s + p.value, 0));
   hit.scoreBreakdown = components;
   return hit;

@@ -101,6 +101,8 @@ export interface SearchHit extends Span {
   /** True when the file changed since it was indexed: the lines may have moved. */
   stale?: boolean;
   staleReason?: 'modified' | 'deleted';
+  /** True when the chunk lacks some of the query's words (it matched only some of them, or only parts of a name). */
+  partial?: true;
   /** For cross-references: the doc hit whose text named this definition. */
   crossReferenceFrom?: string;
   /** Workspace folder (multi-root front ends fill this in). */
@@ -124,6 +126,13 @@ export interface SearchResponseMeta {
    * 1,000 matches, chunks that cannot make the results are skipped, so at least `total` match.
    */
   totalIsLowerBound?: true;
+  /**
+   * False when no result holds all of the query's words (for a name, the name itself): the
+   * results are partial matches, each marked `partial`, and `note` says so. Absent otherwise.
+   */
+  allTerms?: false;
+  /** With `allTerms: false`: `No result has all of: a, b; N partial matches`. */
+  note?: string;
   tookMs: number;
   index: IndexFreshness;
   warnings: string[];

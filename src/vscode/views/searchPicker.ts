@@ -61,6 +61,11 @@ function showAllItems(n: number, showInView: () => Promise<void>): ExtraItem[] {
   return [{ label: '', kind: vscode.QuickPickItemKind.Separator }, { label, description: SHOW_IN_VIEW_KEY, alwaysShow: true, action: showInView } satisfies ActionItem];
 }
 
+/** Above partial matches, a separator saying that no result has all the words typed. */
+export function partialItems(result: MultiSearchResult | undefined): ExtraItem[] {
+  return result?.allTerms === false && result.note && result.results.length > 0 ? [{ label: result.note, kind: vscode.QuickPickItemKind.Separator }] : [];
+}
+
 /** Runs a search for what was typed (inline filters lifted out) with the current settings. */
 export async function searchFor(deps: CommandDeps, input: string): Promise<MultiSearchResult | undefined> {
   const { text, filters } = parseSearchInput(input);
@@ -75,6 +80,7 @@ export function resultSummary(result: MultiSearchResult | undefined, input: stri
   if (!result) return 'Cairn: Search';
   const warn = result.warnings.length ? ` — ${result.warnings[0]}` : '';
   if (result.results.length === 0) return `Cairn: no results for "${input.trim()}"${warn}`;
+  if (result.allTerms === false && result.note) return `Cairn: ${result.note} (${formatNumber(result.tookMs)} ms)${warn}`;
   const total = `${formatNumber(result.total)}${result.totalIsLowerBound ? '+' : ''}`;
   const shown = result.results.length < result.total ? `${formatNumber(result.results.length)} of ${total}` : formatNumber(result.results.length);
   return `Cairn: ${shown} result${result.total === 1 ? '' : 's'} (${formatNumber(result.tookMs)} ms)${warn}`;
@@ -112,6 +118,7 @@ export function showSearchPicker(deps: CommandDeps, initial = ''): Promise<void>
         return {
           items: [
             ...pausedItems(paused, () => engine.resume()),
+            ...partialItems(result),
             ...hits.map((h) => hitItem(h, withFolder, [COPY_BUTTON, ADD_BUTTON])),
             ...(shown ? showAllItems(hits.length, () => showInView(shown)) : []),
           ],

@@ -11,6 +11,7 @@ import { scanErrors, type ErrorScan } from './errors';
 import { extract, type Draft } from './extract';
 import { extractImports } from './imports';
 import { declarationLines, findDefinitions, type DefinitionMatch, type Range } from './nested';
+import { cutAtDefinitions } from './pieces';
 import { placeOccurrences, scanOccurrences, type RawOccurrences } from './occurrences';
 import { specFor } from './langs';
 import { GRAMMAR_FILES, GrammarCache, initRuntime, safeParse, type Parser } from './runtime';
@@ -233,7 +234,7 @@ interface Outcome {
 
 /** Sorts drafts (containers before members on the same row), merges duplicates, adds ids, names and nested definitions. */
 function finalize(doc: SourceDocument, src: SourceText, drafts: Draft[], definitions: DefinitionMatch[], budget: number): Chunk[] {
-  const sorted = inDraftOrder(drafts, src);
+  const sorted = cutAtDefinitions(inDraftOrder(drafts, src), definitions, src);
   const taken = matchDefinitions(sorted, definitions);
   const chunks: Chunk[] = [];
   const ids = new Set<string>();
