@@ -22,7 +22,11 @@ const FILES: Record<string, string> = {
   'src/own.ts': ["import { parseIt as theirs } from './m';", "export function parseIt(s: string): number {", "  return theirs(s) + 1;", "}", "export const b = parseIt('z');", ''].join('\n'),
   'src/x.ts': ["import { parseIt } from './own';", "export const c = parseIt('w');", ''].join('\n'),
   'src/store.ts': ["export class Store {", "  save(): void {", "    this.save();", "  }", "}", "export class Cache {", "  save(): void {", "    this.save();", "  }", "}", "export function use(s: Store, other: { save(): void }): void {", "  const fresh = new Store();", "  fresh.save();", "  other.save();", "}", ''].join('\n'),
-  'rs/rt.rs': ["pub struct Runtime;", "", "impl Runtime {", "    pub fn block_on_inner(&self) {}", "", "    pub fn run(&self) {", "        self.block_on_inner();", "    }", "}", "", "pub struct Handle;", "", "impl Handle {", "    pub fn block_on_inner(&self) {}", "", "    pub fn go(&self) {", "        self.block_on_inner();", "        Self::block_on_inner(self);", "    }", "}", "", "pub fn other(h: &Handle) {", "    h.block_on_inner();", "}", ''].join('\n'),};
+  'rs/rt.rs': ["pub struct Runtime;", "", "impl Runtime {", "    pub fn block_on_inner(&self) {}", "", "    pub fn run(&self) {", "        self.block_on_inner();", "    }", "}", "", "pub struct Handle;", "", "impl Handle {", "    pub fn block_on_inner(&self) {}", "", "    pub fn go(&self) {", "        self.block_on_inner();", "        Self::block_on_inner(self);", "    }", "}", "", "pub fn other(h: &Handle) {", "    h.block_on_inner();", "}", ''].join('\n'),  // A local of the definition's name, an object key, and what a module does not export.
+  'lib/k.js': ['function range(size) {', '  var range = size * 2;', '  return { range: range };', '}', 'exports.range = range;', 'exports.secret = makeSecret();', 'const r = range(1);', ''].join('\n'),
+  'lib/hidden.js': ['function secret() {', '  return 1;', '}', 'module.exports = {};', ''].join('\n'),
+  'lib/uses.js': ["const k = require('./k');", "const hidden = require('./hidden');", 'k.range(2) + hidden.secret();', ''].join('\n'),
+};
 
 /** `path:line:col role certainty → definition` (the definition's `path:line`, for a certain one). */
 const brief = (r: ReferenceHit) => `${r.path}:${r.line}:${r.column} ${r.role} ${r.certainty}${r.resolvesTo ? ` → ${r.resolvesTo.path}:${r.resolvesTo.line}` : ''}`;
@@ -112,6 +116,22 @@ describe('references resolve to one definition', function () {
         name: "rust, from Runtime's method: Handle's calls are left out, the unknown receiver stays as a name match",
         input: 'rs/rt.rs:4',
         expected: ['rs/rt.rs:4:12 definition certain → rs/rt.rs:4', 'rs/rt.rs:7:14 member certain → rs/rt.rs:4', 'rs/rt.rs:23:7 member name-match'],
+      },
+      {
+        name: 'javascript, from a definition: a local that shadows it and an object key of its name are left out; exports.x = x and a member of the module exporting it are certain',
+        input: 'lib/k.js:1',
+        expected: [
+          'lib/k.js:1:10 definition certain → lib/k.js:1',
+          'lib/k.js:5:9 member certain → lib/k.js:1',
+          'lib/k.js:5:17 code certain → lib/k.js:1',
+          'lib/k.js:7:11 code certain → lib/k.js:1',
+          'lib/uses.js:3:3 member certain → lib/k.js:1',
+        ],
+      },
+      {
+        name: 'javascript: a module that does not export its function is not what a member of the module means; exports.x = other() is another value',
+        input: 'secret',
+        expected: ['lib/hidden.js:1:10 definition certain → lib/hidden.js:1', 'lib/k.js:6:9 member name-match', 'lib/uses.js:3:21 member name-match'],
       },
     ],
     refs,

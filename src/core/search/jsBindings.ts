@@ -105,3 +105,46 @@ export function receiverOf(line: string, column: number): string | undefined {
   if (start >= 0 && /[.:>]/.test(before[start] ?? '') && !/^(this|self|Self)$/.test(m[1] as string)) return undefined;
   return m[1];
 }
+
+const escape = (s: string): string => s.replace(/[$]/g, '\\$');
+
+/**
+ * Whether a file's text exports `name` as its own definition: `export function name`, `export {
+ * name }`, `exports.name = name`, `exports.name = function`, `module.exports = { name }`. A
+ * module that only binds the name (`var etag = require('etag')`) or exports another value under
+ * it (`exports.etag = createETag()`) does not.
+ */
+export function exportsName(text: string, name: string): boolean {
+  const n = escape(name);
+  const b = String.raw`(?![\p{L}\p{N}_$])`;
+  return [
+    String.raw`\bexport\s+(?:default\s+)?(?:declare\s+)?(?:async\s+)?(?:abstract\s+)?(?:function\s*\*?|class|const|let|var|interface|type|enum|namespace)\s+${n}${b}`,
+    String.raw`\bexport\s*\{[^}]*(?<![\p{L}\p{N}_$])${n}${b}[^}]*\}`,
+    String.raw`\bexports\s*\.\s*${n}\s*=\s*(?:${n}${b}|(?:async\s+)?function\b|class\b)`,
+    String.raw`\bmodule\s*\.\s*exports\s*=\s*\{[^}]*(?<![\p{L}\p{N}_$.])${n}${b}`,
+  ].some((re) => new RegExp(re, 'u').test(text));
+}
+
+/**
+ * Whether `name` is declared again between a chunk's first lines and a use (`var range = …`
+ * inside `function range`, a callback's parameter `hash`): a local that shadows the file's
+ * definition. `lines` are the chunk's lines up to the use's; `skip` the definition's own line
+ * (index into `lines`).
+ */
+export function shadowed(lines: readonly string[], name: string, skip: number): boolean {
+  const n = escape(name);
+  const b = String.raw`(?![\p{L}\p{N}_$])`;
+  const a = String.raw`(?<![\p{L}\p{N}_$.])`;
+  const declares = new RegExp(
+    [
+      String.raw`\b(?:var|let|const)\s+${n}${b}`,
+      String.raw`\b(?:var|let|const)\s*[{[][^}\]=]*${a}${n}${b}[^}\]=]*[}\]]\s*=`,
+      String.raw`\bfunction\b[^(]*\([^)]*${a}${n}${b}[^)]*\)`,
+      String.raw`\(([^()]*${a}${n}${b}[^()]*)\)\s*(?::[^=]*)?=>`,
+      String.raw`${a}${n}\s*=>`,
+      String.raw`\bcatch\s*\(\s*${n}\s*\)`,
+    ].join('|'),
+    'u',
+  );
+  return lines.some((line, i) => i !== skip && declares.test(line));
+}

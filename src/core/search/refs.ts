@@ -14,7 +14,7 @@ import type { Snapshot } from '../store/store';
 import { OCCURRENCE_ROLES, type ChunkKind, type NestedDefinition } from '../types';
 import { compilePathFilter } from './filters';
 import { symbolHit, type FileReader } from './hydrate';
-import { jsBindings, receiverOf, type JsBindings } from './jsBindings';
+import { exportsName, jsBindings, receiverOf, shadowed, type JsBindings } from './jsBindings';
 import type { SymbolIndex } from './symbols';
 import type { ReferenceCallerGroup, ReferenceCertainty, ReferenceDefinition, ReferenceFileGroup, ReferenceHit, ReferenceOptions, ReferencePlace, ReferenceRole, ReferencesResponse } from './types';
 
@@ -327,6 +327,7 @@ class Resolver {
   /** Definitions that are the binding of an import (`var etag = require('etag')`). */
   private readonly bindingPlaces = new Set<string>();
   private readonly bindingCache = new Map<string, JsBindings>();
+  private readonly exportCache = new Map<string, boolean>();
   /** Per file: the defining files it makes visible (a defining file itself; a file that imports and re-exports one). */
   private exporters?: Map<string, Set<string>>;
   private readonly reachCache = new Map<string, { defs: Set<string>; via: string }>();
@@ -420,6 +421,33 @@ class Resolver {
     return this.src.reader.lineOf(file, o.line, o.column + this.name.length + 1).text ?? '';
   }
 
+  /** Whether a script file exports the name as its own (exportsName), read once per lookup. */
+  private exports(path: string): boolean {
+    let e = this.exportCache.get(path);
+    if (e === undefined) this.exportCache.set(path, (e = exportsName(this.src.reader.text(path, 1, Number.MAX_SAFE_INTEGER) ?? '', this.name)));
+    return e;
+  }
+
+  /** Whether a use in its definition's file is of a local of the same name declared before it in its chunk. */
+  private isShadowed(o: Occurrence, own: readonly ReferenceDefinition[]): boolean {
+    const seg = this.src.snapshot.segments[o.seg] as Segment;
+    const start = seg.docStart.at(o.doc);
+    const lines = this.src.reader.text(o.file.path, start, o.line)?.split('\n');
+    if (!lines) return false;
+    // The use's own line up to the name only: `var range = …` declares at the use.
+    const last = lines.length - 1;
+    lines[last] = (lines[last] ?? '').slice(0, o.column - 1 + this.name.length + 3);
+    const defLine = own.find((d) => d.line >= start && d.line <= o.line)?.line;
+    return shadowed(lines, this.name, defLine === undefined ? -1 : defLine - start);
+  }
+
+  /** `{ name: value }`: a key of an object literal names a property, not the definition (a ternary's `? name :` aside). */
+  private isPropertyKey(o: Occurrence): boolean {
+    const text = this.lineText(o);
+    const after = text.slice(o.column - 1 + this.name.length);
+    return /^\s*:(?!:)/.test(after) && !/\?\s*$/.test(text.slice(0, o.column - 1)) && /[{,]\s*$|^\s*$/.test(text.slice(0, o.column - 1));
+  }
+
   /** A script file's module and export bindings, read once per lookup. */
   private bindingsOf(path: string): JsBindings {
     let b = this.bindingCache.get(path);
@@ -459,6 +487,8 @@ class Resolver {
       if (t === from) continue;
       // A module's own binding of a package (`var etag = require('etag')`) is not its export.
       const own = this.ownDefinitions(t, depth).filter((d) => !this.isBinding(d));
+      // What a script module does not export is not what its importers get.
+      if (own.length > 0 && NAMED_IMPORTS.has(languageOf(t)) && !this.exports(t)) return { known: false, via: t };
       if (own.length > 0) {
         const def = this.pick(own);
         return def ? { def, known: true, via: t } : { known: false, via: t };
@@ -520,12 +550,14 @@ class Resolver {
     }
     const own = this.ownDefinitions(path);
     if (o.role === 'member') return this.memberVerdict(o, b, own);
+    if (o.role === 'code' && this.isPropertyKey(o)) return { certainty: 'name-match', reason: 'a property key', could: [] };
     if (own.length > 0) {
       const inScope = own.filter((d) => !this.selfScoped.has(d) || (o.line >= d.startLine && o.line <= d.endLine));
       // A function expression's name outside it is another binding (`var host = this.host`).
       if (inScope.length === 0) return { certainty: 'name-match', reason: 'outside the function expression it names' };
       if (inScope.every((d) => MEMBER_KINDS.has(d.kind))) return { certainty: 'name-match', reason: 'not a member access' };
       const to = this.pick(inScope.filter((d) => !MEMBER_KINDS.has(d.kind)), o.line);
+      if (to && this.isShadowed(o, own)) return { certainty: 'name-match', reason: 'a local of the same name', could: [] };
       return to ? { certainty: 'certain', reason: 'same file', to } : { certainty: 'name-match', reason: 'defined more than once here' };
     }
     const bound = b.names.get(this.name);
@@ -545,7 +577,9 @@ class Resolver {
     const receiver = receiverOf(text, o.column);
     const before = text.slice(0, o.column - 1);
     if (/\b(?:module\s*\.\s*)?exports\s*\.\s*$/.test(before)) {
-      const to = this.pick(own.filter((d) => !MEMBER_KINDS.has(d.kind)));
+      // `exports.x = x` exports the definition; `exports.x = other()` another value of the name.
+      const assigned = new RegExp(String.raw`^\s*=\s*${this.name.replace(/[$]/g, '\\$')}(?![\p{L}\p{N}_$])`, 'u').test(text.slice(o.column - 1 + this.name.length));
+      const to = assigned ? this.pick(own.filter((d) => !MEMBER_KINDS.has(d.kind) && !this.isBinding(d))) : undefined;
       return to ? { certainty: 'certain', reason: 'exports it', to } : { certainty: 'name-match', reason: 'exports a value of the name', could: [] };
     }
     if (receiver === undefined) return { certainty: 'name-match', reason: "the receiver's type is not known" };
