@@ -15,7 +15,12 @@
 //      server, and the names with the most certain references the server does not confirm.
 //
 //   node scripts/refs-ls-check.mjs ROOT [--sample 200] [--seed 1] [--worst 15] [--out DIR]
-//        [--timeout SEC] [--no-build] [--rescore]
+//        [--timeout SEC] [--no-build] [--rescore] [--ls vscode|typescript] [--cli PATH]
+//
+// --ls typescript asks the TypeScript language service in process (scripts/refs-ts-service.mjs)
+// instead of VS Code; --cli measures another build's dist/cli.js (a baseline). Names Cairn
+// defines two to five times are asked once per definition, from that definition (`cairn refs
+// PATH:LINE`), and scored apart ("several definitions").
 //
 // --out (default test-artifacts/refs-ls/<ROOT's name>) gets names.json, answers.json, report.json
 // and the host's artifacts; --rescore scores the answers.json already there again (no host run).
@@ -25,6 +30,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
+import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
@@ -39,6 +45,8 @@ const { values: opt, positionals } = parseArgs({
     timeout: { type: 'string', default: '2400' },
     'no-build': { type: 'boolean' },
     rescore: { type: 'boolean' },
+    ls: { type: 'string', default: 'vscode' },
+    cli: { type: 'string' },
   },
 });
 if (positionals.length !== 1) {
@@ -61,9 +69,11 @@ function run(cmd, args, options = {}) {
 function sampleNames() {
   log(`sampling names with cairn eval --refs (seed ${opt.seed})`);
   // Twice the sample: some sampled names are defined more than once, or outside TS/JS.
-  const text = run(process.execPath, [path.join(repo, 'dist/cli.js'), 'eval', '--refs', root, '--sample', String(sample * 2), '--seed', opt.seed, '--json', '--all-refs']);
+  const text = run(process.execPath, [opt.cli ? path.resolve(opt.cli) : path.join(repo, 'dist/cli.js'), 'eval', '--refs', root, '--sample', String(sample * 2), '--seed', opt.seed, '--json', '--all-refs']);
   const report = JSON.parse(text);
-  const names = report.names.filter((n) => n.definition && TS_JS.test(n.definition.path)).slice(0, sample);
+  const once = report.names.filter((n) => n.definition && TS_JS.test(n.definition.path)).slice(0, sample);
+  const several = report.names.flatMap((n) => (n.perDefinition ?? []).filter((d) => TS_JS.test(d.definition.path)).map((d) => ({ name: n.name, definition: d.definition, allReferences: d.allReferences, several: true })));
+  const names = [...once, ...several];
   if (names.length < sample) log(`only ${names.length} names of ${report.names.length} sampled are defined once in a TS/JS file`);
   return { head: report.head, names };
 }
@@ -85,6 +95,27 @@ function workspaceCopy() {
     log('no tsconfig.json or jsconfig.json: the copy gets a jsconfig.json including every JS file');
   }
   return dir;
+}
+
+/** The TypeScript language service's answers, in process. */
+async function askTypeScript(names) {
+  const { createService } = await import('./refs-ts-service.mjs');
+  const { unconfirmedCertain } = createRequire(import.meta.url)(path.join(repo, 'out/src/core/eval/lsRefs.js'));
+  const files = run('git', ['-C', root, 'ls-files']).split('\n').filter(Boolean);
+  log(`asking the TypeScript language service about ${names.length} definitions (${files.length} tracked files)`);
+  const service = createService(repo, root, files);
+  const answers = [];
+  for (const n of names) {
+    const t0 = performance.now();
+    try {
+      const { locations, outside } = service.references(n.definition);
+      const definitionsAt = unconfirmedCertain(n.name, n.definition, n.allReferences ?? [], locations).map((r) => ({ path: r.path, line: r.line, column: r.column, locations: service.definitionsAt(r) }));
+      answers.push({ name: n.name, definition: n.definition, locations, outside, definitionsAt, ms: Math.round(performance.now() - t0) });
+    } catch (e) {
+      answers.push({ name: n.name, definition: n.definition, locations: [], outside: 0, error: String(e), ms: Math.round(performance.now() - t0) });
+    }
+  }
+  return answers;
 }
 
 function askLanguageServer(names) {
@@ -142,19 +173,26 @@ if (opt.rescore) {
 } else {
   sampled = sampleNames();
   fs.writeFileSync(path.join(outDir, 'sampled.json'), JSON.stringify(sampled));
-  answers = await askLanguageServer(sampled.names);
+  answers = opt.ls === 'typescript' ? await askTypeScript(sampled.names) : await askLanguageServer(sampled.names);
+  fs.writeFileSync(path.join(outDir, 'answers.json'), JSON.stringify(answers));
 }
-const byName = new Map(sampled.names.map((n) => [n.name, n]));
-const scores = answers.map((a) => scoreName(a.name, a.definition, byName.get(a.name)?.allReferences ?? [], a));
+const keyOf = (n) => `${n.name}@${n.definition.path}:${n.definition.line}:${n.definition.column}`;
+const byName = new Map(sampled.names.map((n) => [keyOf(n), n]));
+const scores = answers.map((a) => Object.assign(scoreName(a.name, a.definition, byName.get(keyOf(a))?.allReferences ?? [], a), { several: byName.get(keyOf(a))?.several === true }));
 const cache = new Map();
 for (const s of scores) for (const r of s.disconfirmed) r.text = lineText(r.path, r.line, cache);
-const summary = summariseLs(scores);
+const summary = summariseLs(scores.filter((s) => !s.several));
+const severalSummary = summariseLs(scores.filter((s) => s.several));
 const unanswered = scores.filter((s) => !s.answered).map((s) => `${s.name} (${s.definition.path}:${s.definition.line}:${s.definition.column})`);
 const ms = answers.map((a) => a.ms).sort((a, b) => a - b);
-fs.writeFileSync(path.join(outDir, 'report.json'), JSON.stringify({ root, head: sampled.head, seed: Number(opt.seed), summary, names: scores }, null, 1));
+fs.writeFileSync(path.join(outDir, 'report.json'), JSON.stringify({ root, head: sampled.head, seed: Number(opt.seed), summary, severalSummary, names: scores }, null, 1));
 
 console.log(`${root}${sampled.head ? ` @ ${sampled.head}` : ''} (seed ${opt.seed}; ${answers.length} of ${sampled.names.length} names asked; language server p50 ${ms[Math.floor(ms.length / 2)] ?? 0} ms)`);
 for (const line of formatLsSummary(summary)) console.log(line);
+if (severalSummary.names > 0) {
+  console.log('several definitions, each asked from its own:');
+  for (const line of formatLsSummary(severalSummary)) console.log(`  ${line}`);
+}
 if (unanswered.length) console.log(`no answer holding the definition: ${unanswered.join(', ')}`);
 const worst = formatWorst(scores, Number(opt.worst));
 if (worst.length) console.log(`\ncertain references the language server does not confirm (worst names first):\n${worst.join('\n')}`);

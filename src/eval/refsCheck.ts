@@ -98,6 +98,8 @@ export interface NameRefs {
   /** With `allReferences` asked for, for a name Cairn defines once (ctags at most once): its definition, and every reference Cairn returns. */
   definition?: DefinitionPlace;
   allReferences?: CairnReference[];
+  /** With `allReferences` asked for, for a name Cairn defines 2–5 times: each definition, and the references asked from it. */
+  perDefinition?: Array<{ definition: DefinitionPlace; allReferences: CairnReference[] }>;
 }
 
 export interface RefsSummary {

@@ -37,6 +37,8 @@ export interface RefsCheckOptions {
 }
 
 const RG_BATCH = 2000;
+/** Definitions of one name asked from each (`--all-refs`). */
+const MAX_ASKED_DEFINITIONS = 5;
 /** The timed lookup: what `cairn refs` asks by default. */
 const TIMED_LIMIT = 100;
 
@@ -221,6 +223,15 @@ export async function runRefsCheck(options: RefsCheckOptions): Promise<RefsCheck
       if (options.allReferences && definition) {
         result.definition = { path: definition.path, line: definition.line, column: definition.column, kind: definition.kind };
         result.allReferences = all.references.map((r) => ({ path: r.path, line: r.line, column: r.column, certain: r.certainty === 'certain', role: r.role, reason: r.reason }));
+      }
+      // A name of several definitions: each asked from its own definition (`cairn refs PATH:LINE`).
+      if (options.allReferences && all.definitions.length > 1 && all.definitions.length <= MAX_ASKED_DEFINITIONS) {
+        result.perDefinition = [];
+        for (const d of all.definitions) {
+          const from = await engine.references(name, { definition: { path: d.path, line: d.line, column: d.column }, limit: Number.MAX_SAFE_INTEGER, lineText: false, refresh: 'never' });
+          const allReferences = from.references.map((r) => ({ path: r.path, line: r.line, column: r.column, certain: r.certainty === 'certain', role: r.role, reason: r.reason }));
+          result.perDefinition.push({ definition: { path: d.path, line: d.line, column: d.column, kind: d.kind }, allReferences });
+        }
       }
       results.push(result);
     }

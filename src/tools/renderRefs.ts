@@ -11,6 +11,8 @@ export type ToolReference = ReferenceHit & { source?: ReferenceSource };
 export function referenceMarks(r: ToolReference): string {
   const marks = [
     r.certainty === 'certain' ? 'certain' : 'name',
+    // The definition it resolves to, where that is another file's.
+    ...(r.resolvesTo && r.resolvesTo.path !== r.path ? [`resolves to ${r.resolvesTo.path}:${r.resolvesTo.line}`] : []),
     ...(r.role === 'import' || r.role === 'definition' ? [r.role] : []),
     ...(r.source === 'language server' ? ['language server'] : []),
     ...(r.stale ? ['changed since indexing'] : []),
@@ -35,6 +37,7 @@ export function compactReference(r: ToolReference): Record<string, unknown> {
     role: r.role,
     context: r.context,
     text: r.text,
+    ...(r.resolvesTo ? { resolvesTo: r.resolvesTo } : {}),
     ...(r.source ? { source: r.source } : {}),
     ...(r.stale ? { stale: true } : {}),
   };

@@ -72,7 +72,7 @@ describe('cairn refs (bundled CLI)', function () {
     assert.equal(answer.truncated, true);
     assert.deepEqual(answer.references.map((h) => [h.path, h.line, h.column, h.endColumn, h.role, h.certainty, h.reason]), [
       ['src/config.ts', 2, 17, 27, 'definition', 'certain', 'definition'],
-      ['src/main.ts', 1, 10, 20, 'import', 'certain', 'imports src/config.ts'],
+      ['src/main.ts', 1, 10, 20, 'import', 'certain', 'imports it from src/config.ts'],
     ]);
     assert.deepEqual(answer.byFile.map((f) => [f.path, f.references, f.certain]), [['src/config.ts', 1, 1], ['src/main.ts', 3, 3], ['lib/other.py', 2, 0]]);
   });

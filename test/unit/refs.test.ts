@@ -146,9 +146,9 @@ describe('references through the engine', function () {
     assert.equal(r.certain, 5);
     assert.equal(r.truncated, false);
     const reasons = Object.fromEntries(r.references.map((h) => [`${h.path}:${h.line}:${h.column}`, h.reason]));
-    assert.equal(reasons['src/index.ts:1:10'], 'imports src/shared.ts');
-    assert.equal(reasons['src/app.ts:4:3'], 'imports src/index.ts, which re-exports it');
-    assert.equal(reasons['src/other.ts:1:23'], 'no import of src/shared.ts');
+    assert.equal(reasons['src/index.ts:1:10'], 'imports it from src/shared.ts');
+    assert.equal(reasons['src/app.ts:4:3'], 'imports it from src/index.ts, which gets it from src/shared.ts');
+    assert.equal(reasons['src/other.ts:1:23'], 'the name is not imported here');
     assert.deepEqual(r.byFile.map((f) => `${f.path} ${f.references}/${f.certain}`), ['src/app.ts 3/3', 'src/index.ts 1/1', 'src/shared.ts 1/1', 'src/other.ts 2/0']);
     const call = r.references.find((h) => h.line === 4 && h.path === 'src/app.ts');
     assert.deepEqual([call?.context, call?.contextKind, call?.text, call?.endColumn], ['main', 'function', "shared('x');", 9]);

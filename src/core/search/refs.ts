@@ -7,15 +7,16 @@
 // not define. Certain ones rank first. Only the references returned are read from the working
 // tree (their line, and whether the file changed since it was indexed).
 import * as posix from 'node:path/posix';
-import { DEFINITION_KINDS, FLAG_TEST, FLAG_VENDORED, isTestPath } from '../index/fields';
+import { DEFINITION_KINDS, FLAG_TEST, FLAG_VENDORED } from '../index/fields';
 import type { Segment, SegmentFile } from '../index/segment';
-import { resolveLanguageFilter } from '../languages';
+import { languageForPath, resolveLanguageFilter } from '../languages';
 import type { Snapshot } from '../store/store';
 import { OCCURRENCE_ROLES, type ChunkKind, type NestedDefinition } from '../types';
 import { compilePathFilter } from './filters';
 import { symbolHit, type FileReader } from './hydrate';
+import { exportsName, jsBindings, receiverOf, shadowed, type JsBindings } from './jsBindings';
 import type { SymbolIndex } from './symbols';
-import type { ReferenceCallerGroup, ReferenceCertainty, ReferenceDefinition, ReferenceFileGroup, ReferenceHit, ReferenceOptions, ReferenceRole, ReferencesResponse } from './types';
+import type { ReferenceCallerGroup, ReferenceCertainty, ReferenceDefinition, ReferenceFileGroup, ReferenceHit, ReferenceOptions, ReferencePlace, ReferenceRole, ReferencesResponse } from './types';
 
 /** What a lookup reads besides the occurrence tables. */
 export interface ReferenceSources {
@@ -83,6 +84,19 @@ const SIGIL_FORMS: ReadonlyArray<{ sigil: string; languages: readonly string[] }
   { sigil: '$', languages: ['ruby', 'php'] },
 ];
 const PLAIN_NAME = /^[\p{L}_]/u;
+/** Receivers that are the enclosing class's (impl's) own instance or type. */
+const SELF_RECEIVERS: ReadonlySet<string> = new Set(['this', 'self', 'Self', '$this', 'cls', 'super']);
+
+const languageOf = (path: string): string => languageForPath(path)?.id ?? '';
+
+/** How one occurrence is judged: certain ones name the definition they resolve to. */
+interface Verdict {
+  certainty: ReferenceCertainty;
+  reason: string;
+  to?: ReferenceDefinition;
+  /** A name match's possible definitions, when known (`[]`: none of the index's). */
+  could?: readonly ReferenceDefinition[];
+}
 
 /** `Class.method`, `Class::method`, `Class#method` → the class and the method; a plain name → the name. */
 export function parseReferenceName(query: string): { name: string; qualifier?: string } {
@@ -107,6 +121,10 @@ interface Occurrence {
   certainty: ReferenceCertainty;
   reason: string;
   penalised: boolean;
+  /** The definition a certain occurrence resolves to. */
+  to?: ReferenceDefinition;
+  /** The definitions a name match may still mean, when the index can tell (none: any). */
+  could?: readonly ReferenceDefinition[];
 }
 
 interface FileInfo {
@@ -121,21 +139,33 @@ interface FileInfo {
 
 /** The references of `query` in a snapshot. */
 export function findReferences(src: ReferenceSources, query: string, options: ReferenceOptions = {}): ReferencesAnswer {
-  const { name, qualifier } = parseReferenceName(query);
+  const place = options.definition ?? placeOf(query);
+  const anchored = place ? nameAt(src, place, options.kinds) : undefined;
+  const { name, qualifier }: { name: string; qualifier?: string } = anchored ?? (place ? { name: '' } : parseReferenceName(query));
   const limit = Math.max(0, options.limit ?? DEFAULT_REFERENCE_LIMIT);
   const selfScoped = new Set<ReferenceDefinition>();
-  const definitions = definitionsOf(src, name, qualifier, options.kinds, selfScoped);
+  const found = definitionsOf(src, name, qualifier, options.kinds, selfScoped);
+  const anchor = place ? definitionAtPlace(found, place) : undefined;
+  const definitions = anchor ? [anchor] : found;
   const base = { name, ...(qualifier ? { qualifier } : {}), definitions };
+  if (place && !anchor) {
+    const where = `${place.path}:${place.line}`;
+    const message = name ? `no definition of ${name} at ${where}` : `no definition's name at ${where}`;
+    return { ...base, definitions: [], references: [], byFile: [], total: 0, certain: 0, truncated: false, note: message, diagnostics: [{ code: 'no-definition-here', severity: 'error', message: `${message}: give the line of a definition's name (cairn refs PATH:LINE), or the name itself` }] };
+  }
   if (!name) return { ...base, references: [], byFile: [], total: 0, certain: 0, truncated: false, note: 'no name to look up', diagnostics: [] };
 
-  const occurrences = occurrencesOf(src.snapshot, name, options, true);
-  const resolver = new Resolver(src, name, definitions, qualifier !== undefined, occurrences, selfScoped);
+  const contexts = new ContextOf(src.snapshot);
+  let occurrences = occurrencesOf(src.snapshot, name, options, true);
+  // Judged against every definition, so a reference of another one is known to be that one's.
+  const resolver = new Resolver(src, name, found, qualifier !== undefined, occurrences, contexts, selfScoped);
   for (const o of occurrences) resolver.judge(o);
+  // From a definition: what resolves to it, and the name matches that may still be it.
+  if (anchor) occurrences = occurrences.filter((o) => (o.certainty === 'certain' ? o.to === anchor : !o.could || o.could.includes(anchor)));
   occurrences.sort(compareOccurrences);
 
   const references: ReferenceHit[] = [];
   let dropped = 0;
-  const contexts = new ContextOf(src.snapshot);
   for (const o of occurrences) {
     if (references.length >= limit) break;
     const hit = hitOf(src.snapshot, src.reader, o, contexts, options.lineText !== false);
@@ -159,6 +189,39 @@ export function findReferences(src: ReferenceSources, query: string, options: Re
   if (total === 0) answer.note = definitions.length ? `${shown} is defined but occurs nowhere else as code` : `"${shown}" occurs nowhere as code in the index`;
   else if (definitions.length === 0) answer.note = `no definition of ${shown} in the index: every reference is a name match`;
   return answer;
+}
+
+/** `PATH:LINE` or `PATH:LINE:COLUMN` (a path with a folder or an extension): a place to ask from. */
+export function placeOf(query: string): ReferencePlace | undefined {
+  const m = /^(.+?):(\d+)(?::(\d+))?$/.exec(query.trim());
+  if (!m) return undefined;
+  const path = (m[1] as string).replace(/\\/g, '/').replace(/^\.\//, '');
+  if (!/[/.]/.test(path) || /\s/.test(path)) return undefined;
+  return { path, line: Number(m[2]), ...(m[3] ? { column: Number(m[3]) } : {}) };
+}
+
+const WORD = /[\p{L}_$][\p{L}\p{N}_$]*/gu;
+
+/** The name a definition at a place has: the word at its column, else the first word on its line that names a definition there. */
+function nameAt(src: ReferenceSources, place: ReferencePlace, kinds: readonly string[] | undefined): { name: string } | undefined {
+  const line = src.reader.text(place.path, place.line, place.line);
+  if (line === undefined) return undefined;
+  const words = [...line.matchAll(WORD)].map((m) => ({ word: m[0], start: (m.index ?? 0) + 1 }));
+  const atColumn = place.column === undefined ? undefined : words.find((w) => place.column! >= w.start && place.column! <= w.start + w.word.length);
+  const ordered = atColumn ? [atColumn, ...words.filter((w) => w !== atColumn)] : words;
+  const tried = new Set<string>();
+  for (const { word } of ordered) {
+    if (tried.has(word)) continue;
+    tried.add(word);
+    if (definitionAtPlace(definitionsOf(src, word, undefined, kinds, new Set()), place)) return { name: word };
+  }
+  return undefined;
+}
+
+/** The definition whose name is at the place (its line; its column when given). */
+function definitionAtPlace(definitions: readonly ReferenceDefinition[], place: ReferencePlace): ReferenceDefinition | undefined {
+  const onLine = definitions.filter((d) => d.path === place.path && d.line === place.line);
+  return onLine.find((d) => place.column !== undefined && place.column >= d.column && place.column < d.column + (d.qualifiedName.split(/::|\.|#/).pop() ?? '').length) ?? onLine[0];
 }
 
 /**
@@ -259,7 +322,12 @@ function collectOccurrences(snapshot: Snapshot, spelling: string, only: readonly
 /** Decides which occurrences resolve to the definitions. */
 class Resolver {
   private readonly defsByPath = new Map<string, ReferenceDefinition[]>();
-  private readonly defPlaces = new Set<string>();
+  /** Each definition by `path:line:column` of its name. */
+  private readonly defAt = new Map<string, ReferenceDefinition>();
+  /** Definitions that are the binding of an import (`var etag = require('etag')`). */
+  private readonly bindingPlaces = new Set<string>();
+  private readonly bindingCache = new Map<string, JsBindings>();
+  private readonly exportCache = new Map<string, boolean>();
   /** Per file: the defining files it makes visible (a defining file itself; a file that imports and re-exports one). */
   private exporters?: Map<string, Set<string>>;
   private readonly reachCache = new Map<string, { defs: Set<string>; via: string }>();
@@ -280,6 +348,7 @@ class Resolver {
     private readonly definitions: readonly ReferenceDefinition[],
     private readonly qualified: boolean,
     private readonly occurrences: readonly Occurrence[],
+    private readonly contexts: ContextOf,
     /** Named function expressions: their name is bound inside them only. */
     private readonly selfScoped: ReadonlySet<ReferenceDefinition> = new Set(),
   ) {
@@ -287,60 +356,311 @@ class Resolver {
     const importPlaces = new Set(occurrences.filter((o) => o.role === 'import').map((o) => `${o.file.path}:${o.line}:${o.column}`));
     const bindings = definitions.filter((d) => importPlaces.has(`${d.path}:${d.line}:${d.column}`));
     this.bindingDefinitions = definitions.length > 0 && bindings.length === definitions.length;
-    for (const d of bindings) this.bindingLines.add(`${d.path}:${d.line}`);
+    for (const d of bindings) {
+      this.bindingLines.add(`${d.path}:${d.line}`);
+      this.bindingPlaces.add(`${d.path}:${d.line}:${d.column}`);
+    }
     for (const d of definitions) {
       let list = this.defsByPath.get(d.path);
       if (!list) this.defsByPath.set(d.path, (list = []));
       list.push(d);
-      this.defPlaces.add(`${d.path}:${d.line}:${d.column}`);
+      this.defAt.set(`${d.path}:${d.line}:${d.column}`, d);
     }
   }
 
   judge(o: Occurrence): void {
-    const [certainty, reason] = this.verdict(o);
-    o.certainty = certainty;
-    o.reason = reason;
+    const v = NAMED_IMPORTS.has(o.file.language) && o.spelling === this.name && this.definitions.length > 0 ? this.scriptVerdict(o) : this.verdict(o);
+    // Certain means resolved to one definition: without one it is a name match.
+    if (v.certainty === 'certain' && !v.to) {
+      o.certainty = 'name-match';
+      o.reason = `${v.reason}, which defines it more than once`;
+      return;
+    }
+    o.certainty = v.certainty;
+    o.reason = v.reason;
+    if (v.to) o.to = v.to;
+    if (v.could) o.could = v.could;
   }
 
-  private verdict(o: Occurrence): [ReferenceCertainty, string] {
-    // `@name`, `$name`: a variable spelled like the name, never a call of the definition.
-    if (o.spelling !== this.name) return ['name-match', `the variable ${o.spelling}`];
-    if (this.definitions.length === 0) return ['name-match', 'not defined in the index'];
+  /** The definition at an occurrence's place, if it is one. */
+  private definitionAt(o: Occurrence): ReferenceDefinition | undefined {
+    return this.defAt.get(`${o.file.path}:${o.line}:${o.column}`);
+  }
+
+  /** The owner of a member definition (`Store` of `Store.save`, `Runtime` of `Runtime::block_on`). */
+  private ownerOf(d: ReferenceDefinition): string | undefined {
+    const parts = d.qualifiedName.split(/::|\.|#/);
+    return parts.length > 1 ? parts[parts.length - 2] : undefined;
+  }
+
+  /**
+   * The definition among `defs` a reference at `line` means: the one whose span holds the line
+   * (the innermost), else the only top-level one, else the only one.
+   */
+  private pick(defs: readonly ReferenceDefinition[], line?: number): ReferenceDefinition | undefined {
+    if (defs.length <= 1) return defs[0];
+    if (line !== undefined) {
+      let best: ReferenceDefinition | undefined;
+      for (const d of defs) if (line >= d.startLine && line <= d.endLine && (!best || d.endLine - d.startLine < best.endLine - best.startLine)) best = d;
+      if (best && !MEMBER_KINDS.has(best.kind)) return best;
+    }
+    const top = defs.filter((d) => d.qualifiedName === this.name && !this.selfScoped.has(d));
+    return top.length === 1 ? top[0] : undefined;
+  }
+
+  /** Member definitions of `path` whose owner the occurrence's enclosing definitions name (`this.m()` inside `class Store`). */
+  private enclosingMember(o: Occurrence, defs: readonly ReferenceDefinition[]): ReferenceDefinition | undefined {
+    const parts = this.contexts.at(o.seg, o.doc, o.line).context.split(/::|\.|#|›/).map((p) => p.trim());
+    const matching = defs.filter((d) => MEMBER_KINDS.has(d.kind) && parts.includes(this.ownerOf(d) ?? '\u0000'));
+    return matching.length === 1 ? matching[0] : undefined;
+  }
+
+  /** The text of an occurrence's line, as the working tree has it. */
+  private lineText(o: Occurrence): string {
+    const file = (this.src.snapshot.segments[o.file.seg] as Segment).file(o.file.index);
+    return this.src.reader.lineOf(file, o.line, o.column + this.name.length + 1).text ?? '';
+  }
+
+  /** Whether a script file exports the name as its own (exportsName), read once per lookup. */
+  private exports(path: string): boolean {
+    let e = this.exportCache.get(path);
+    if (e === undefined) this.exportCache.set(path, (e = exportsName(this.src.reader.text(path, 1, Number.MAX_SAFE_INTEGER) ?? '', this.name)));
+    return e;
+  }
+
+  /** Whether a use in its definition's file is of a local of the same name declared before it in its chunk. */
+  private isShadowed(o: Occurrence, own: readonly ReferenceDefinition[]): boolean {
+    const seg = this.src.snapshot.segments[o.seg] as Segment;
+    const start = seg.docStart.at(o.doc);
+    const lines = this.src.reader.text(o.file.path, start, o.line)?.split('\n');
+    if (!lines) return false;
+    // The use's own line up to the name only: `var range = …` declares at the use.
+    const last = lines.length - 1;
+    lines[last] = (lines[last] ?? '').slice(0, o.column - 1 + this.name.length + 3);
+    const defLine = own.find((d) => d.line >= start && d.line <= o.line)?.line;
+    return shadowed(lines, this.name, defLine === undefined ? -1 : defLine - start);
+  }
+
+  /** `{ name: value }`: a key of an object literal names a property, not the definition (a ternary's `? name :` aside). */
+  private isPropertyKey(o: Occurrence): boolean {
+    const text = this.lineText(o);
+    const after = text.slice(o.column - 1 + this.name.length);
+    return /^\s*:(?!:)/.test(after) && !/\?\s*$/.test(text.slice(0, o.column - 1)) && /[{,]\s*$|^\s*$/.test(text.slice(0, o.column - 1));
+  }
+
+  /** A script file's module and export bindings, read once per lookup. */
+  private bindingsOf(path: string): JsBindings {
+    let b = this.bindingCache.get(path);
+    if (!b) this.bindingCache.set(path, (b = jsBindings(this.src.reader.text(path, 1, Number.MAX_SAFE_INTEGER) ?? '')));
+    return b;
+  }
+
+  /** Whether a definition binds another module's export (`const x = require('./a').x`, `const x = utils.x`). */
+  private isBinding(d: ReferenceDefinition): boolean {
+    if (this.bindingPlaces.has(`${d.path}:${d.line}:${d.column}`)) return true;
+    if (!NAMED_IMPORTS.has(d.language)) return false;
+    const b = this.bindingsOf(d.path).names.get(this.name);
+    return b !== undefined && b.line <= d.line && d.line <= b.endLine;
+  }
+
+  /** What a binding definition resolves to in the index, if anything. */
+  private forwardOf(d: ReferenceDefinition, depth: number): ReferenceDefinition | undefined {
+    if (!this.isBinding(d)) return undefined;
+    const b = this.bindingsOf(d.path).names.get(this.name);
+    return b && b.imported === this.name ? this.resolveSpec(d.path, b.spec, depth + 1).def : undefined;
+  }
+
+  /** A file's own definitions of the name: those that do not forward to another module's. */
+  private ownDefinitions(path: string, depth = 0): ReferenceDefinition[] {
+    return (this.defsByPath.get(path) ?? []).filter((d) => !this.forwardOf(d, depth));
+  }
+
+  /**
+   * The definition a module specifier written in `from` gives the name as: the imported file's
+   * own, or the one it imports or re-exports. `known` when the specifier resolves and nothing
+   * in the index is what it gives (a package's export).
+   */
+  private resolveSpec(from: string, spec: string, depth = 0): { def?: ReferenceDefinition; known: boolean; via: string } {
+    const targets = this.src.resolveImport(from, spec);
+    if (targets.length === 0 || depth > REEXPORT_HOPS) return { known: false, via: spec };
+    for (const t of targets) {
+      if (t === from) continue;
+      // A module's own binding of a package (`var etag = require('etag')`) is not its export.
+      const own = this.ownDefinitions(t, depth).filter((d) => !this.isBinding(d));
+      // What a script module does not export is not what its importers get.
+      if (own.length > 0 && NAMED_IMPORTS.has(languageOf(t)) && !this.exports(t)) return { known: false, via: t };
+      if (own.length > 0) {
+        const def = this.pick(own);
+        return def ? { def, known: true, via: t } : { known: false, via: t };
+      }
+      const defs = this.defsByPath.get(t);
+      if (defs?.length) {
+        const def = defs.map((d) => this.forwardOf(d, depth)).find((x) => x);
+        if (def) return { def, known: true, via: t };
+      }
+      if (NAMED_IMPORTS.has(languageOf(t))) {
+        const b = this.bindingsOf(t).names.get(this.name);
+        if (b && b.imported === this.name) {
+          const further = this.resolveSpec(t, b.spec, depth + 1);
+          if (further.def) return { ...further, via: t };
+        }
+      }
+      const seen = this.exportersMap().get(t);
+      const by = seen?.size === 1 ? ([...seen][0] as string) : undefined;
+      if (by && by !== t) {
+        const def = this.pick(this.ownDefinitions(by, depth).filter((d) => !this.isBinding(d)));
+        if (def) return { def, known: true, via: t };
+      }
+      return { known: false, via: t };
+    }
+    return { known: true, via: spec };
+  }
+
+  private resolved(spec: string, r: { def?: ReferenceDefinition; known: boolean; via: string }, how: string): Verdict {
+    if (r.def) return { certainty: 'certain', reason: r.def.path === r.via ? `${how} ${r.via}` : `${how} ${r.via}, which gets it from ${r.def.path}`, to: r.def };
+    return r.known ? { certainty: 'name-match', reason: `${how} ${spec}, where the index does not define it`, could: [] } : { certainty: 'name-match', reason: `${how} ${r.via}, which the index cannot follow` };
+  }
+
+  /**
+   * JavaScript and TypeScript: a name resolves through what its file binds it to — its own
+   * definition, an import or `require` of another module's export (destructured, a member of
+   * the require, an alias of a module's member), a member of a module binding — and a method
+   * through a receiver of known type (`this` in its class, `new Store()`).
+   */
+  private scriptVerdict(o: Occurrence): Verdict {
     const path = o.file.path;
-    if (o.role === 'definition' && this.defPlaces.has(`${path}:${o.line}:${o.column}`)) return ['certain', 'definition'];
+    const b = this.bindingsOf(path);
+    const at = this.definitionAt(o);
+    if (o.role === 'definition' && at && !this.isBinding(at)) return { certainty: 'certain', reason: 'definition', to: at };
+    // A binding's own line: `const { x } = require('./a')`, `import { x as y }`, `const x = utils.x`.
+    const onLine = [...b.names].filter(([local, x]) => x.line <= o.line && o.line <= x.endLine && (local === this.name || x.imported === this.name));
+    if (onLine.length > 0) {
+      const entry = onLine.find(([, x]) => x.imported === this.name);
+      if (!entry) return { certainty: 'name-match', reason: 'binds another export to the name', could: [] };
+      const [local, x] = entry;
+      const r = this.resolveSpec(path, x.spec);
+      if (r.def) return this.resolved(x.spec, r, 'imports it from');
+      // Nothing in the index behind it (a package): the binding is the definition its file uses.
+      if (at) return { certainty: 'certain', reason: 'definition', to: at };
+      if (local === this.name && o.role !== 'import' && o.role !== 'member') {
+        const own = this.pick(this.ownDefinitions(path), o.line);
+        if (own) return { certainty: 'certain', reason: 'same file', to: own };
+      }
+      return { ...this.resolved(x.spec, r, 'imports it from'), ...(o.role === 'import' || o.role === 'member' ? { reason: "the imported module's own name" } : {}) };
+    }
+    const own = this.ownDefinitions(path);
+    if (o.role === 'member') return this.memberVerdict(o, b, own);
+    if (o.role === 'code' && this.isPropertyKey(o)) return { certainty: 'name-match', reason: 'a property key', could: [] };
+    if (own.length > 0) {
+      const inScope = own.filter((d) => !this.selfScoped.has(d) || (o.line >= d.startLine && o.line <= d.endLine));
+      // A function expression's name outside it is another binding (`var host = this.host`).
+      if (inScope.length === 0) return { certainty: 'name-match', reason: 'outside the function expression it names' };
+      if (inScope.every((d) => MEMBER_KINDS.has(d.kind))) return { certainty: 'name-match', reason: 'not a member access' };
+      const to = this.pick(inScope.filter((d) => !MEMBER_KINDS.has(d.kind)), o.line);
+      if (to && this.isShadowed(o, own)) return { certainty: 'name-match', reason: 'a local of the same name', could: [] };
+      return to ? { certainty: 'certain', reason: 'same file', to } : { certainty: 'name-match', reason: 'defined more than once here' };
+    }
+    const bound = b.names.get(this.name);
+    if (bound && bound.imported === this.name) return this.resolved(bound.spec, this.resolveSpec(path, bound.spec), 'imports it from');
+    if (bound) return { certainty: 'name-match', reason: `binds ${bound.imported} of ${bound.spec} to the name`, could: [] };
+    if (o.role === 'import') {
+      const v = this.verdict(o);
+      return v;
+    }
+    if (this.memberDefinitions || this.qualified) return { certainty: 'name-match', reason: 'not a member access' };
+    return { certainty: 'name-match', reason: 'the name is not imported here' };
+  }
+
+  /** `x.name`: certain where the receiver is known — a module binding, `exports`, `this` in the class, an instance or the class itself. */
+  private memberVerdict(o: Occurrence, b: JsBindings, own: readonly ReferenceDefinition[]): Verdict {
+    const text = this.lineText(o);
+    const receiver = receiverOf(text, o.column);
+    const before = text.slice(0, o.column - 1);
+    if (/\b(?:module\s*\.\s*)?exports\s*\.\s*$/.test(before)) {
+      // `exports.x = x` exports the definition; `exports.x = other()` another value of the name.
+      const assigned = new RegExp(String.raw`^\s*=\s*${this.name.replace(/[$]/g, '\\$')}(?![\p{L}\p{N}_$])`, 'u').test(text.slice(o.column - 1 + this.name.length));
+      const to = assigned ? this.pick(own.filter((d) => !MEMBER_KINDS.has(d.kind) && !this.isBinding(d))) : undefined;
+      return to ? { certainty: 'certain', reason: 'exports it', to } : { certainty: 'name-match', reason: 'exports a value of the name', could: [] };
+    }
+    if (receiver === undefined) return { certainty: 'name-match', reason: "the receiver's type is not known" };
+    const spec = b.modules.get(receiver);
+    if (spec !== undefined) return this.resolved(spec, this.resolveSpec(o.file.path, spec), `a member of ${receiver}, which is`);
+    if (receiver === 'this' || receiver === 'super') {
+      const to = this.enclosingMember(o, own);
+      return to ? { certainty: 'certain', reason: 'this, inside its class', to } : { certainty: 'name-match', reason: "the receiver's type is not known" };
+    }
+    const owner = b.instances.get(receiver) ?? receiver;
+    const members = this.definitions.filter((d) => MEMBER_KINDS.has(d.kind) && this.ownerOf(d) === owner);
+    if (members.length === 1) {
+      const to = members[0] as ReferenceDefinition;
+      const reached = to.path === o.file.path || b.names.has(owner) || b.modules.has(owner) || this.reach(o.file.path, o.file.language).defs.has(to.path);
+      if (reached) return { certainty: 'certain', reason: owner === receiver ? `a member of ${owner}` : `${receiver} is a new ${owner}`, to };
+    }
+    return { certainty: 'name-match', reason: "the receiver's type is not known" };
+  }
+
+  /** Other languages: by file — the defining file, a file importing it, its package — and methods by their receiver. */
+  private verdict(o: Occurrence): Verdict {
+    // `@name`, `$name`: a variable spelled like the name, never a call of the definition.
+    if (o.spelling !== this.name) return { certainty: 'name-match', reason: `the variable ${o.spelling}` };
+    if (this.definitions.length === 0) return { certainty: 'name-match', reason: 'not defined in the index' };
+    const path = o.file.path;
+    const at = this.definitionAt(o);
+    if (o.role === 'definition' && at) return { certainty: 'certain', reason: 'definition', to: at };
     const here = this.defsByPath.get(path);
     const common = COMMON_MEMBERS.has(this.name);
     if (here) {
       // `var isIP = require('node:net').isIP`: the second isIP is net's, which the binding names.
-      if (o.role === 'import' && this.bindingLines.has(`${path}:${o.line}`) && !this.defPlaces.has(`${path}:${o.line}:${o.column}`)) return ['name-match', "the imported module's own name"];
+      if (o.role === 'import' && this.bindingLines.has(`${path}:${o.line}`) && !at) return { certainty: 'name-match', reason: "the imported module's own name" };
       const members = here.every((d) => MEMBER_KINDS.has(d.kind));
       if (o.role === 'member') {
-        if (!here.some((d) => MEMBER_KINDS.has(d.kind)) && !this.qualified) return ['name-match', 'a member, and the definition here is not one'];
-        if (common) return ['name-match', 'common member name'];
-        return ['certain', 'same file'];
+        if (!here.some((d) => MEMBER_KINDS.has(d.kind)) && !this.qualified) return { certainty: 'name-match', reason: 'a member, and the definition here is not one' };
+        if (common) return { certainty: 'name-match', reason: 'common member name' };
+        return this.receiverVerdict(o, here);
       }
-      // A function expression's name outside it is another binding (`var host = this.host`).
-      if (o.role === 'code' && here.every((d) => this.selfScoped.has(d) && (o.line < d.startLine || o.line > d.endLine))) return ['name-match', 'outside the function expression it names'];
       // A method's bare name calls it only where an implicit receiver does.
-      if (o.role === 'code' && (members || this.qualified) && !IMPLICIT_RECEIVER.has(o.file.language)) return ['name-match', 'not a member access'];
-      return ['certain', 'same file'];
+      if (o.role === 'code' && (members || this.qualified)) {
+        if (!IMPLICIT_RECEIVER.has(o.file.language)) return { certainty: 'name-match', reason: 'not a member access' };
+        const to = this.enclosingMember(o, here);
+        return to ? { certainty: 'certain', reason: 'inside its class', to } : { certainty: 'name-match', reason: 'outside the class that defines it' };
+      }
+      return { certainty: 'certain', reason: 'same file', to: this.pick(here.filter((d) => !MEMBER_KINDS.has(d.kind)), o.line) ?? this.pick(here, o.line) };
     }
     // A method is reached through a receiver: a bare name in another file is something else.
-    if (o.role === 'code' && (this.qualified || this.memberDefinitions)) return ['name-match', 'not a member access'];
+    if (o.role === 'code' && (this.qualified || this.memberDefinitions)) return { certainty: 'name-match', reason: 'not a member access' };
     const reach = this.reach(path, o.file.language);
-    if (reach.defs.size === 0) return ['name-match', this.defsByPath.size === 1 ? `no import of ${[...this.defsByPath.keys()][0]}` : 'no import of a defining file'];
-    if (o.role === 'member' && common) return ['name-match', 'common member name'];
-    if (o.role === 'member' && this.bindingDefinitions) return ['name-match', 'the definition binds an imported module, which others do not reach through it'];
-    // A member could be another class's method of the name: one this file does not reach. (A
-    // definition in a test is seen by tests only.)
-    if (o.role === 'member') {
-      for (const [d, list] of this.defsByPath) {
-        if (!reach.defs.has(d) && (o.file.test || !isTestPath(d)) && list.some((x) => MEMBER_KINDS.has(x.kind))) return ['name-match', 'defined elsewhere too'];
-      }
+    if (reach.defs.size === 0) return { certainty: 'name-match', reason: this.defsByPath.size === 1 ? `no import of ${[...this.defsByPath.keys()][0]}` : 'no import of a defining file' };
+    if (o.role === 'member' && common) return { certainty: 'name-match', reason: 'common member name' };
+    if (o.role === 'member' && this.bindingDefinitions) return { certainty: 'name-match', reason: 'the definition binds an imported module, which others do not reach through it' };
+    const reached = [...reach.defs].flatMap((d) => this.defsByPath.get(d) ?? []);
+    // A method of another file's class: only its class as the receiver says which it is.
+    if (o.role === 'member' && reached.some((d) => MEMBER_KINDS.has(d.kind))) return this.receiverVerdict(o, reached);
+    if (o.role === 'code' && !o.file.imports && NAMED_IMPORTS.has(o.file.language)) return { certainty: 'name-match', reason: 'the name is not imported here' };
+    if (reach.defs.size > 1) return { certainty: 'name-match', reason: 'imports several definitions' };
+    return { certainty: 'certain', reason: reach.via, to: this.pick(reached.filter((d) => !MEMBER_KINDS.has(d.kind))) };
+  }
+
+  /**
+   * A method through its receiver: `self.m()`, `this.m()`, `Self::m()` inside the class (impl)
+   * that defines it, or the class named (`Runtime::m`). Any other receiver's type is not known,
+   * and a method of one name in several types must not be merged.
+   */
+  private receiverVerdict(o: Occurrence, defs: readonly ReferenceDefinition[]): Verdict {
+    const receiver = receiverOf(this.lineText(o), o.column);
+    if (receiver !== undefined && SELF_RECEIVERS.has(receiver)) {
+      const to = this.enclosingMember(o, defs.filter((d) => d.path === o.file.path));
+      if (to) return { certainty: 'certain', reason: `${receiver}, inside its class`, to };
+    } else if (receiver !== undefined) {
+      const named = defs.filter((d) => MEMBER_KINDS.has(d.kind) && this.ownerOf(d) === receiver);
+      if (named.length === 1) return { certainty: 'certain', reason: `a member of ${receiver}`, to: named[0] as ReferenceDefinition };
     }
-    if (o.role === 'code' && !o.file.imports && NAMED_IMPORTS.has(o.file.language)) return ['name-match', 'the name is not imported here'];
-    if (reach.defs.size > 1) return ['name-match', 'imports several definitions'];
-    return ['certain', reach.via];
+    // A module's function through the module (`models.fetch()`): not a method at all.
+    const plain = defs.filter((d) => !MEMBER_KINDS.has(d.kind));
+    if (plain.length > 0 && plain.length === defs.length) {
+      const to = this.pick(plain);
+      if (to && to.path !== o.file.path) return { certainty: 'certain', reason: this.reach(o.file.path, o.file.language).via, to };
+    }
+    return { certainty: 'name-match', reason: "the receiver's type is not known" };
   }
 
   /** The defining files `path` sees: its package's (Go, Java), those it imports, and those re-exported to it. */
@@ -538,6 +858,7 @@ function hitOf(snapshot: Snapshot, reader: FileReader, o: Occurrence, contexts: 
     reason: o.reason,
     language: o.file.language,
   };
+  if (o.to) hit.resolvesTo = { path: o.to.path, line: o.to.line };
   if (stale) hit.stale = true;
   return hit;
 }

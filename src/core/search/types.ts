@@ -262,6 +262,18 @@ export interface ReferenceOptions {
   callers?: boolean;
   /** Read each returned reference's line for `text` (default true; without it no file is read). */
   lineText?: boolean;
+  /**
+   * Ask from one definition (the place of its name; `cairn refs PATH:LINE` gives it): only
+   * references that resolve to it, and name matches that may still be it.
+   */
+  definition?: ReferencePlace;
+}
+
+/** A place in a file: 1-based line, and UTF-16 column when known. */
+export interface ReferencePlace {
+  path: string;
+  line: number;
+  column?: number;
 }
 
 /** A definition of the name, as go-to-symbol finds it. */
@@ -294,6 +306,8 @@ export interface ReferenceHit {
   language: string;
   /** The file changed since indexing; the name is still at this place in it. */
   stale?: true;
+  /** A certain reference's definition: where that definition's name is. */
+  resolvesTo?: { path: string; line: number };
 }
 
 /**

@@ -78,6 +78,7 @@ export function refItem(node: RefNode): vscode.TreeItem {
   const tooltip = new vscode.MarkdownString();
   tooltip.appendText(`${ref.path}:${ref.line}:${ref.column}${ref.context ? ` in ${displayBreadcrumb(ref.context, ref.language)}` : ''}\n`);
   tooltip.appendText(`${ref.certainty === 'certain' ? 'Certain' : 'Name match'} (${ref.reason}); from the ${ref.source}.`);
+  if (ref.resolvesTo) tooltip.appendText(`\nResolves to the definition at ${ref.resolvesTo.path}:${ref.resolvesTo.line}.`);
   item.tooltip = tooltip;
   item.contextValue = 'cairn.ref';
   // One caret at the name, nothing selected (as every Cairn result opens).
