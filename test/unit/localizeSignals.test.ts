@@ -91,6 +91,7 @@ describe('task messages: what is looked for verbatim', () => {
       { name: 'values filled in are left out', input: "RuntimeError: Dropped elements in sequence matching! 'select id;;' != ';'", expected: ['Dropped elements in sequence matching'] },
       { name: 'a path in the message ends its run', input: 'F0010: error while parsing\nAstroidBuildingError: Unable to load file src\\project\\__init__.py:', expected: ['Unable to load file'] },
       { name: 'a quoted phrase in prose', input: 'L031 incorrectly triggers "Avoid using aliases in join condition" when no join present', expected: ['Avoid using aliases in join condition'] },
+      { name: "the runtime's own message is left to the keywords", input: "AttributeError: 'AsStringVisitor' object has no attribute 'visit_unknown'", expected: [] },
       { name: 'too short to be telling', input: 'KeyError: \'name\'\nit says "not found"', expected: [] },
     ],
     (text) => quotedMessages(text).flatMap((m) => messageRun(m) ?? []),

@@ -15,6 +15,11 @@ const VALUE = /'[^'\n]*'|"[^"\n]*"|`[^`\n]*`|<[^>\n]*>|\S*[\\/]\S*|\S*\d\S*|\S+\
 /** A run shorter than this says too little to be searched for verbatim. */
 const MIN_RUN_WORDS = 3;
 const MIN_RUN_CHARS = 15;
+/**
+ * Messages the language runtime itself words (Python's, JavaScript's): the interpreter says
+ * them, not a line of the repository, even when some repository code echoes the same words.
+ */
+const RUNTIME_MESSAGE = /\b(?:object has no attribute|object is not (?:subscriptable|iterable|callable)|is not (?:iterable|callable|defined|a function|a constructor)|has no attribute|unsupported operand type|positional arguments? but|got an unexpected keyword argument|missing \d+ required|cannot read propert(?:y|ies) of|bytes-like object is required|must be (?:str|int|a string|a number)|index out of range|codec can't (?:en|de)code|maximum recursion depth)\b/i;
 /** Messages read from one text, first written first. */
 export const MAX_MESSAGES = 8;
 
@@ -43,6 +48,7 @@ export function messageRun(message: string): string | undefined {
     if (words.length > best.length && words.join(' ') === piece.trim().replace(/\s+/g, ' ')) best = words;
   }
   const run = best.join(' ');
+  if (RUNTIME_MESSAGE.test(run)) return undefined;
   return best.length >= MIN_RUN_WORDS && run.length >= MIN_RUN_CHARS ? run : undefined;
 }
 
