@@ -411,6 +411,10 @@ export class Engine {
         const ref = view.locator.chunksOf(path)[0];
         return ref ? hitOf(ref.seg, ref.doc) : undefined;
       },
+      chunksMatching: (words, limit) => searchSnapshot(view.scorer, view.symbols, reader, words, { limit, previewLines: 0, crossReferences: false }, this.ranking).hits,
+      text: (hit) => reader.text(hit.path, hit.startLine, hit.endLine),
+      importsOf: (path) => (view.graph ??= this.importGraph(view)).importsOf(path),
+      importersOf: (path) => (view.graph ??= this.importGraph(view)).importersOf(path),
     };
   }
 

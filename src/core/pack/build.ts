@@ -159,7 +159,9 @@ export async function buildPack(ctx: PackContext, task: string, options: PackOpt
 
   // --- 1c. the best spans of the best files --------------------------------------------------
   if (ctx.searchFiles) {
-    const ranked = await ctx.searchFiles(plainWords(task), { limit: RANKED_FILES, languages: options.languages, paths: options.paths, previewLines: 0 });
+    // The task as written: its frames, diff headers and quoted messages are read from its lines
+    // and quotes, which plainWords would flatten away.
+    const ranked = await ctx.searchFiles(task, { limit: RANKED_FILES, languages: options.languages, paths: options.paths, previewLines: 0 });
     const topFile = ranked.files[0]?.score || 1;
     ranked.files.forEach((file) => {
       // Tests and vendored copies come in through their own relations, as they always have.

@@ -2,8 +2,12 @@
 // points at. A stack frame, a diff header or a path names a file outright; a code name the
 // symbol table defines in one or a few files names those files. Such evidence is rare in a
 // repository's words but decisive, which is why it is added on top of the keyword scores rather
-// than left to them. Each signal is a named part of the file's score breakdown.
+// than left to them. An error message found verbatim leads to the line saying it, a named test
+// to the code it calls; the files a strong candidate imports, and those importing it, share a
+// little of its score. Each signal is a named part of the file's score breakdown.
+import { isTestPath } from '../index/fields';
 import { extractTaskEvidence, type PathMention, type TaskEvidence } from './taskEvidence';
+import { lineOfRun, messageRun } from './taskMessages';
 import type { FileHit, ScoreComponent, SearchHit } from './types';
 import { round } from './search';
 
@@ -17,6 +21,14 @@ export interface LocalizeContext {
   chunkAt(path: string, line: number): SearchHit | undefined;
   /** A file's first chunk, for a file found by evidence alone. */
   firstChunk(path: string): SearchHit | undefined;
+  /** The chunks the keyword index ranks first for these plain words, at most `limit`. */
+  chunksMatching?(words: string, limit: number): readonly SearchHit[];
+  /** A chunk's text as the working tree has it. */
+  text?(hit: SearchHit): string | undefined;
+  /** Indexed files that `path` imports. */
+  importsOf?(path: string): readonly string[];
+  /** Indexed files that import `path`. */
+  importersOf?(path: string): readonly string[];
 }
 
 /** How much each kind of evidence adds, as a share of the best keyword score. */
@@ -26,8 +38,31 @@ export const MAX_DEFINING_FILES = 5;
 /** Names looked up in the symbol table, most telling first. */
 export const MAX_NAMES = 40;
 const SPANS_PER_FILE = 3;
+/** Chunks read for each quoted message: the raise site shares the message's rare words, so it ranks high. */
+const MESSAGE_CANDIDATES = 10;
+/** Names a named test calls that are looked up in the symbol table. */
+const TEST_CALLS = 12;
+/** Files with evidence whose imports and importers get a share of their score. */
+const STRONG_CANDIDATES = 3;
+/** A neighbour's share of a strong candidate's score: a hint, a fifth of the candidate's score at most. */
+export const NEIGHBOUR_SHARE = 0.2;
 
-type EvidenceKind = 'traceback-frame' | 'diff-header' | 'path-named-in-text' | 'definition-named-in-text';
+type EvidenceKind = 'traceback-frame' | 'diff-header' | 'path-named-in-text' | 'definition-named-in-text' | 'message-found' | 'named-test';
+
+/** Calls a test makes that say nothing about the code under test. */
+const NOT_UNDER_TEST = new Set(['assert', 'print', 'len', 'str', 'int', 'float', 'bool', 'list', 'dict', 'set', 'tuple', 'range', 'open', 'super', 'type', 'isinstance', 'getattr', 'setattr', 'hasattr', 'repr', 'sorted', 'enumerate', 'zip', 'map', 'filter', 'raises', 'warns', 'approx', 'expect', 'assertEqual', 'assertTrue', 'assertFalse', 'assertRaises', 'assertIn', 'assertIsNone', 'assertIs', 'describe', 'it', 'if', 'for', 'while', 'return', 'def', 'class', 'lambda', 'with', 'not', 'and', 'or', 'in']);
+const CALL = /\b([A-Za-z_$][\w$]*)\s*\(/g;
+
+/** Names a chunk of code calls, each once, in order; the language's own and testing's own left out. */
+export function calledNames(code: string): string[] {
+  const out: string[] = [];
+  for (const m of code.matchAll(CALL)) {
+    const name = m[1] as string;
+    if (name.length < 3 || NOT_UNDER_TEST.has(name) || /^(?:test|assert)/i.test(name) || out.includes(name)) continue;
+    out.push(name);
+  }
+  return out;
+}
 
 interface FileEvidence {
   /** Per kind, its strongest instance (0..1) and what it was. */
@@ -90,7 +125,57 @@ export function gatherEvidence(ctx: LocalizeContext, evidence: TaskEvidence): Ma
     // A name defined once points at its file; one defined in several files shares the pointing.
     for (const d of defs) note(d.path, 'definition-named-in-text', 1 / paths.length, name, d);
   }
+  messagesFound(ctx, evidence.messages, note);
+  testedCode(ctx, evidence.tests, note);
   return files;
+}
+
+type Note = (path: string, kind: EvidenceKind, strength: number, what: string, span?: SearchHit) => void;
+
+/**
+ * Each quoted message's longest run of plain words, looked for verbatim in the chunks the
+ * keyword index ranks first for it. A message said in a few files points at the lines saying
+ * it; a test asserting the message is not where it is raised, so tests count only when no
+ * other file says it.
+ */
+function messagesFound(ctx: LocalizeContext, messages: readonly string[], note: Note): void {
+  if (!ctx.chunksMatching || !ctx.text) return;
+  for (const message of messages) {
+    const run = messageRun(message);
+    if (!run) continue;
+    const sites: Array<{ path: string; line: number }> = [];
+    for (const hit of ctx.chunksMatching(run, MESSAGE_CANDIDATES)) {
+      if (sites.some((s) => s.path === hit.path)) continue;
+      const code = ctx.text(hit);
+      const line = code === undefined ? undefined : lineOfRun(code, run, hit.startLine);
+      if (line !== undefined) sites.push({ path: hit.path, line });
+    }
+    const said = sites.some((s) => !isTestPath(s.path)) ? sites.filter((s) => !isTestPath(s.path)) : sites;
+    if (said.length === 0 || said.length > MAX_DEFINING_FILES) continue;
+    for (const s of said) note(s.path, 'message-found', 1 / said.length, `"${run}"`, ctx.chunkAt(s.path, s.line));
+  }
+}
+
+/**
+ * A test the text names leads to the code it tests: the definitions its body calls (outside
+ * tests, in a few files), and, more weakly, the files its file imports.
+ */
+function testedCode(ctx: LocalizeContext, tests: readonly string[], note: Note): void {
+  if (!ctx.text) return;
+  for (const test of tests) {
+    const defs = ctx.definitions(test, MAX_DEFINING_FILES);
+    if (defs.length === 0 || new Set(defs.map((d) => d.path)).size > MAX_DEFINING_FILES) continue;
+    for (const def of defs.slice(0, 2)) {
+      for (const name of calledNames(ctx.text(def) ?? '').slice(0, TEST_CALLS)) {
+        const called = ctx.definitions(name, MAX_DEFINING_FILES).filter((d) => !isTestPath(d.path));
+        const paths = new Set(called.map((d) => d.path));
+        if (paths.size === 0 || paths.size > MAX_DEFINING_FILES) continue;
+        for (const d of called) note(d.path, 'named-test', 1 / paths.size, `${test} calls ${name}`, d);
+      }
+      const imported = (ctx.importsOf?.(def.path) ?? []).filter((p) => !isTestPath(p));
+      for (const p of imported) note(p, 'named-test', 0.5 / imported.length, `${test}'s file imports it`);
+    }
+  }
 }
 
 /**
@@ -114,7 +199,34 @@ export function localizeFiles(ctx: LocalizeContext, text: string, ranked: readon
     const spans = mergeSpans(ev.spans, had ? had.spans : []);
     out.set(path, { ...base, score: round(breakdown.reduce((t, p) => t + p.value, 0)), scoreBreakdown: breakdown, spans });
   }
-  return [...out.values()].sort((a, b) => b.score - a.score || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)).slice(0, limit);
+  shareWithNeighbours(ctx, out, evidence);
+  return [...out.values()].sort(byScore).slice(0, limit);
+}
+
+const byScore = (a: FileHit, b: FileHit) => b.score - a.score || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
+
+/**
+ * The best files the evidence points at lend a share of their score to the ranked files they
+ * import and that import them: a fix often lands one call away from where the text points.
+ * Shares are computed from the scores before any is added, and a file takes its largest share.
+ */
+function shareWithNeighbours(ctx: LocalizeContext, out: Map<string, FileHit>, evidence: ReadonlyMap<string, FileEvidence>): void {
+  if (!ctx.importsOf || !ctx.importersOf) return;
+  const strong = [...out.values()].filter((f) => evidence.has(f.path)).sort(byScore).slice(0, STRONG_CANDIDATES);
+  const shares = new Map<string, ScoreComponent>();
+  for (const s of strong) {
+    const offer = (path: string, name: string) => {
+      if (path === s.path || isTestPath(path) || !out.has(path)) return;
+      const value = round(NEIGHBOUR_SHARE * s.score);
+      if (value > (shares.get(path)?.value ?? 0)) shares.set(path, { kind: 'match', name, value });
+    };
+    for (const p of ctx.importsOf(s.path)) offer(p, `imported-by-candidate: ${s.path}`);
+    for (const p of ctx.importersOf(s.path)) offer(p, `imports-candidate: ${s.path}`);
+  }
+  for (const [path, part] of shares) {
+    const f = out.get(path) as FileHit;
+    out.set(path, { ...f, score: round(f.score + part.value), scoreBreakdown: [...f.scoreBreakdown, part] });
+  }
 }
 
 function fileFromEvidence(ctx: LocalizeContext, path: string, ev: FileEvidence): FileHit | undefined {

@@ -1,6 +1,8 @@
 // What a task text (an issue, a traceback, a log, a pasted diff) says about where its code is,
 // read as structure rather than as words: the files and lines of stack frames and diff headers,
-// paths written in the text, and the code names it mentions. Pure: no index, no file system.
+// paths written in the text, the code names it mentions, the error messages it quotes and the
+// tests it names. Pure: no index, no file system.
+import { quotedMessages } from './taskMessages';
 
 /** A stack frame or diff header: a file (as the text spells it), maybe a line and a function. */
 export interface PathMention {
@@ -26,6 +28,10 @@ export interface TaskEvidence {
   paths: PathMention[];
   /** Code names the text mentions, most telling first (backticked, dotted, snake_case, camelCase). */
   names: string[];
+  /** Error messages the text quotes (exception lines, quoted phrases), as shown. */
+  messages: string[];
+  /** Test functions the text names (`test_parse_empty`, `tests/test_x.py::TestY::test_z`). */
+  tests: string[];
 }
 
 /** A text is read for evidence when it is more than a typed query: several lines, or many words. */
@@ -124,7 +130,17 @@ export function extractTaskEvidence(text: string): TaskEvidence {
 
   // A frame's function is evidence for its frame's file already; named again, it would count twice.
   const withoutFrames = text.replace(PY_FRAME, ' ').replace(JS_FRAME, ' ').replace(JAVA_FRAME, ' ');
-  return { frames, diffPaths, paths, names: codeNames(withoutFrames, hunkNames) };
+  return { frames, diffPaths, paths, names: codeNames(withoutFrames, hunkNames), messages: quotedMessages(text), tests: testNames(text) };
+}
+
+/** A test function's name: pytest's `test_x`, xUnit's `testX`; `::`-qualified ids give their last part. */
+const TEST_NAME = /\b(test_[A-Za-z0-9_]+|test[A-Z][A-Za-z0-9_]*)\b/g;
+export const MAX_TESTS = 5;
+
+export function testNames(text: string): string[] {
+  const out: string[] = [];
+  for (const m of text.matchAll(TEST_NAME)) if (!out.includes(m[1] as string)) out.push(m[1] as string);
+  return out.slice(0, MAX_TESTS);
 }
 
 /** Suffixes that make a word without a slash a file name (`fields.py`) rather than a dotted name (`os.path`). */
