@@ -9,7 +9,7 @@ import type { RefreshProgress } from '../api';
 /**
  * Each stage's share of the whole, in percent. Chunking and adding a file overlap (workers chunk
  * one batch while this thread adds the previous one), so both move the number, whichever is the
- * slower one; parsing costs about twice what adding the chunks to the segment does per byte. The
+ * slower one; parsing a byte costs more than adding its chunks to the segment. The
  * segment build is one synchronous step per segment at the end of the tree (or of each 64 MB),
  * reported in sub-steps.
  */
