@@ -167,6 +167,11 @@ export interface RefreshProgress {
   done: number;
   total: number;
   message?: string;
+  /**
+   * The whole refresh's work done so far, 0-99 (100 is the report), weighted by what each stage
+   * costs (engine/progressMeter.ts); never lower than an earlier report's. Absent while waiting.
+   */
+  percent?: number;
 }
 
 export interface RefreshOptions {

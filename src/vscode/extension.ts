@@ -10,6 +10,7 @@ import { registerShowLog } from './commands/showLog';
 import type { CommandDeps } from './commands/types';
 import { WorkerEngineClient } from './engineClient';
 import { useLocale } from './format';
+import { IndexStateStore } from './indexStateStore';
 import { LastSearch } from './lastSearch';
 import { SpanOpener } from './openSpan';
 import type { CairnServices } from './services';
@@ -17,6 +18,7 @@ import { readSettings, SECTION } from './settings';
 import { watchFirstIndex } from './views/firstIndexProgress';
 import { createIndexView } from './views/indexView';
 import { createResultsView, type ResultsView } from './views/resultsView';
+import { searchFor } from './views/searchPicker';
 import { createStatusBar, showActivationError } from './views/statusBar';
 import { registerPackPanel } from './pack/registerPack';
 import { insertDialogs, type InsertDialogs } from './pack/markdownActions';
@@ -29,6 +31,8 @@ export interface CairnApi {
   lastSearch: LastSearch;
   /** The Results view (what it shows: a search, or References of X). */
   results: ResultsView;
+  /** The index state every view shows (status bar, Index view, Results view). */
+  indexState: IndexStateStore;
   /** The questions "Insert at cursor" asks (VS Code refuses modal dialogs under test: tests answer through this). */
   insertDialogs: InsertDialogs;
   /** How long activate() itself took, in ms (wall clock). */
@@ -88,7 +92,13 @@ function assemble(context: vscode.ExtensionContext, log: vscode.LogOutputChannel
       await opener.open(hit);
     },
   };
-  const results = createResultsView(lastSearch, client);
+  // The one state the status bar, the Index view and the Results view show.
+  const indexState = new IndexStateStore(client);
+  const results = createResultsView(lastSearch, indexState, async (query) => {
+    const result = await searchFor(deps, query);
+    // Only if it is still the search shown (another may have replaced it meanwhile).
+    if (result && lastSearch.current?.query === query) lastSearch.set(query, result);
+  });
   const deps: CommandDeps = {
     services,
     client,
@@ -107,7 +117,7 @@ function assemble(context: vscode.ExtensionContext, log: vscode.LogOutputChannel
       return node?.type === 'hit' || node?.type === 'file' ? node : undefined;
     },
   };
-  const status = createStatusBar(client);
+  const status = createStatusBar(indexState);
   // State changes fire on every progress report; the context key only crosses to the window when it flips.
   let pausedKey: boolean | undefined;
   const syncContextKeys = () => {
@@ -123,9 +133,10 @@ function assemble(context: vscode.ExtensionContext, log: vscode.LogOutputChannel
     opener,
     lastSearch,
     ...results.disposables,
-    ...createIndexView(client),
+    indexState,
+    ...createIndexView(indexState),
     ...status.disposables,
-    watchFirstIndex(client),
+    watchFirstIndex(indexState, client),
     ...registerCommands(deps, log),
     new ChangeWatcher(client, (folder) => readSettings(folder.uri), log),
     client.onDidChangeState(syncContextKeys),
@@ -158,7 +169,7 @@ function assemble(context: vscode.ExtensionContext, log: vscode.LogOutputChannel
   // The worker thread starts after activation returns; nothing here waits for indexing.
   const kickoff = setTimeout(() => client.start(vscode.workspace.workspaceFolders ?? []), 0);
   context.subscriptions.push({ dispose: () => clearTimeout(kickoff) });
-  return { services, client, lastSearch, results };
+  return { services, client, lastSearch, results, indexState };
 }
 
 /** Closes the engines (releasing their store locks) before VS Code disposes the subscriptions. */

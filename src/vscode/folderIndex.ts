@@ -54,6 +54,8 @@ export class FolderIndex {
       ...(root?.lastReport ? { lastReport: root.lastReport } : {}),
       ...(status ? { status } : {}),
       ...(root?.freshness.watching ? { watching: true } : {}),
+      ...(root?.running?.paths !== undefined && base === 'indexing' ? { refreshingFiles: root.running.paths } : {}),
+      ...(root?.queued ? { queued: true } : {}),
     };
   }
 

@@ -117,9 +117,11 @@ export function clockTime(iso: string, locale = displayLocale): string {
   return clock.format.format(new Date(iso));
 }
 
-/** Percent done of a refresh (reading and chunking is the bulk of the work). */
+/** Percent done of a refresh: the engine's own, weighted by the work of each stage (progressMeter.ts). */
 export function progressPercent(p: RefreshProgress | undefined): number | undefined {
   if (!p) return undefined;
+  if (p.percent !== undefined) return p.percent;
+  // A waiting refresh, or an engine from before the weighting: the files done, as before.
   if ((p.phase === 'read' || p.phase === 'chunk') && p.total > 0) return Math.min(99, Math.floor((p.done / p.total) * 100));
   if (p.phase === 'write' || p.phase === 'merge') return 99;
   return 0;

@@ -24,6 +24,10 @@ export interface FolderState {
   fromScratch?: boolean;
   /** A native watcher reports this folder's changes (it is served to `cairn` clients). */
   watching?: boolean;
+  /** While indexing: the refresh is limited to this many paths (a save, a checkout's files). */
+  refreshingFiles?: number;
+  /** Changes wait to be indexed (for quiet after file events, behind the running refresh, or for Resume). */
+  queued?: boolean;
 }
 
 /** A hit from one workspace folder, labelled with the folder (multi-root). */

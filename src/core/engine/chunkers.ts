@@ -3,7 +3,7 @@
 // Owns both pools' lifetimes, so the engine and the index thread share one policy.
 import type { ChunkingPolicy } from '../chunking/policy';
 import type { ChunkPool } from '../chunking/pool';
-import type { ChunkStrategy, Diagnostic } from '../types';
+import type { ChunkStrategy, Diagnostic, FileChunks } from '../types';
 import type { Chunker } from './indexer';
 
 /** Jobs smaller than this are chunked in-process even when a worker script is available. */
@@ -28,11 +28,18 @@ export class Chunkers {
 
   chunker(): Chunker {
     return {
-      chunk: async (docs) => {
+      chunk: async (docs, _signal, onFile) => {
         const bytes = docs.reduce((n, d) => n + d.text.length, 0);
         const threads = this.options.workerScript && this.options.workers !== 0 && (this.threadPool || bytes > IN_PROCESS_BYTES);
         const pool = threads ? await (this.threadPool ??= this.createPool(this.options.workers)) : await this.local();
-        return pool.chunk(docs);
+        if (!onFile) return pool.chunk(docs);
+        // File by file, so a refresh's progress moves while a batch is being chunked.
+        const results: FileChunks[] = [];
+        for await (const r of pool.stream(docs)) {
+          results.push(r);
+          onFile(results.length - 1);
+        }
+        return results;
       },
     };
   }

@@ -82,7 +82,7 @@ export class EngineHost implements EngineHostApi {
       onRefreshed: (report, request) => {
         const root = this.roots.get(key);
         if (root?.queue === queue) {
-          root.status = statusAfter(engine, root.status, request.only === undefined);
+          root.status = statusAfter(engine, root.status, request.only === undefined, report);
           this.used(root);
         }
         this.events.refreshed?.({ key, report, request });
@@ -267,8 +267,10 @@ export class EngineHost implements EngineHostApi {
 /**
  * The status after a refresh. A whole-root refresh reads it again (languages and skipped files
  * may have changed anywhere); a refresh of some paths takes the counts from the manifest, without reading the state table (that costs as much as the save itself on a big tree).
+ * Its skipped files are the report's (the whole root's, those paths' updated), so a file skipped
+ * by a save or a checkout is listed as skipped at once, not after the next whole-root refresh.
  */
-function statusAfter(engine: Engine, before: IndexStatus, wholeRoot: boolean): IndexStatus {
+function statusAfter(engine: Engine, before: IndexStatus, wholeRoot: boolean, report: RefreshReport): IndexStatus {
   if (wholeRoot || !before.exists) return engine.status();
-  return { ...engine.status({ manifestOnly: true }), languages: before.languages, skipped: before.skipped, skippedByReason: before.skippedByReason };
+  return { ...engine.status({ manifestOnly: true }), languages: before.languages, skipped: report.skipped, skippedByReason: report.skippedByReason };
 }

@@ -19,11 +19,13 @@ import { Segment, SegmentBuilder } from '../index/segment';
 import { mergeSegments } from '../index/merge';
 import { acquireLock } from '../store/lock';
 import { isRacy, sameFileStat, statOf } from '../store/fileStat';
+import { ProgressMeter } from './progressMeter';
 import { corruptionDiagnostic, type IndexStore, StoreCorruptError, tombstoneBitmap, type FileState, type Manifest, type SegmentRef, StateTable } from '../store/store';
 
 /** Chunks documents; the engine passes its worker pool (or an in-process chunker). */
 export interface Chunker {
-  chunk(docs: SourceDocument[], signal?: AbortSignal): Promise<FileChunks[]>;
+  /** `onFile(i)`: the chunks of `docs[i]` (and of every document before it) are back. */
+  chunk(docs: SourceDocument[], signal?: AbortSignal, onFile?: (index: number) => void): Promise<FileChunks[]>;
 }
 
 export interface IndexerConfig {
@@ -119,7 +121,8 @@ export async function refreshIndex(config: IndexerConfig, options: RefreshOption
     // too close to its read for the stat to vouch for the content (fileStat.ts isRacy).
     const readStartedAtMs = Date.now();
     const only = options.only?.map((p) => p.replace(/\\/g, '/').replace(/^\.\//, '').replace(/\/$/, ''));
-    progress({ phase: 'discover', done: 0, total: 0 });
+    const meter = new ProgressMeter(progress);
+    meter.report('discover', 0, 0, undefined, true);
     const discovery = await discoverFiles(config.root, { ...config.discovery, only, signal });
     const listed = new Map<string, DiscoveredFile>(discovery.files.map((f) => [f.path, f]));
 
@@ -135,6 +138,11 @@ export async function refreshIndex(config: IndexerConfig, options: RefreshOption
       if (!listed.has(p)) removedPaths.add(p);
     }
     const skipped: SkippedFile[] = [...discovery.skipped];
+    meter.listed(toRead.reduce((n, f) => n + f.size, 0));
+    /** Files read and chunked (or found unchanged) so far, for "indexing N of M files". */
+    let filesDone = 0;
+    const sizeOf = (path: string) => listed.get(path)?.size ?? 0;
+    meter.report('discover', discovery.files.length, discovery.files.length, undefined, true);
 
     // --- 3. read, chunk, build -------------------------------------------------------
     const newStates = new Map<string, FileState>();
@@ -151,16 +159,25 @@ export async function refreshIndex(config: IndexerConfig, options: RefreshOption
     let builder = new SegmentBuilder();
     let builderName = store.newSegmentName();
     let builderFiles: Array<{ path: string; state: Omit<FileState, 'segment'> }> = [];
+    /** Bytes of the files in the segment under way (its share of the build's progress). */
+    let builderBytes = 0;
     let added = 0;
     let changed = 0;
     let chunksAdded = 0;
 
     const flush = () => {
       if (builder.docCount === 0 && builder.fileCount === 0) return;
-      progress({ phase: 'write', done: 0, total: 1, message: `writing ${builder.docCount} chunks` });
+      const message = `writing ${builder.docCount} chunks`;
+      meter.report('write', 0, 1, message, true);
       const docCount = builder.docCount;
-      const parts = builder.buildParts();
+      const bytesIn = builderBytes;
+      const parts = builder.buildParts((fraction) => {
+        meter.building(bytesIn, fraction);
+        meter.report('write', 0, 1, message);
+      });
       store.writeSegment(builderName, parts);
+      meter.built(bytesIn);
+      builderBytes = 0;
       // Only its size is kept: the bytes are dropped now, and queries open the file on demand.
       segmentsWritten.push({ name: builderName, docCount, bytes: parts.reduce((n, p) => n + p.length, 0) });
       for (const f of builderFiles) newStates.set(f.path, { ...f.state, segment: builderName });
@@ -202,6 +219,9 @@ export async function refreshIndex(config: IndexerConfig, options: RefreshOption
         chunksAdded += docCount;
         if (state.has(doc.path)) changed++;
         else added++;
+        builderBytes += doc.size;
+        meter.added(doc.size);
+        meter.report('chunk', filesDone, toRead.length);
       });
       if (builder.approxBytes > SEGMENT_FLUSH_BYTES) flush();
     };
@@ -212,8 +232,10 @@ export async function refreshIndex(config: IndexerConfig, options: RefreshOption
       signal?.throwIfAborted();
       pendingRead = b + 1 < batches.length ? read(b + 1) : undefined;
       readDone += (batches[b] as DiscoveredFile[]).length;
-      progress({ phase: 'read', done: readDone, total: toRead.length });
+      meter.report('read', readDone, toRead.length, undefined, true);
       for (const s of readSkips) {
+        filesDone++;
+        meter.passed(sizeOf(s.path));
         skipped.push(s);
         if (state.has(s.path)) removedPaths.add(s.path);
       }
@@ -229,14 +251,20 @@ export async function refreshIndex(config: IndexerConfig, options: RefreshOption
             touched.set(doc.path, next);
           }
           unchanged++;
+          filesDone++;
+          meter.passed(doc.size);
         } else toChunk.push(doc);
       }
-      const next = toChunk.length ? { toChunk, results: (chunker as Chunker).chunk(toChunk, signal) } : undefined;
+      const onChunked = (i: number) => {
+        filesDone++;
+        meter.chunked((toChunk[i] as SourceDocument).size);
+        meter.report('chunk', filesDone, toRead.length);
+      };
+      const next = toChunk.length ? { toChunk, results: (chunker as Chunker).chunk(toChunk, signal, onChunked) } : undefined;
       next?.results.catch(() => undefined);
       if (inFlight) {
         addResults(inFlight.toChunk, await inFlight.results);
         signal?.throwIfAborted();
-        progress({ phase: 'chunk', done: readDone, total: toRead.length });
       }
       inFlight = next;
     }
@@ -281,7 +309,9 @@ export async function refreshIndex(config: IndexerConfig, options: RefreshOption
 
     // --- 5. merge --------------------------------------------------------------------
     // Entries that differ from the previous table: a small set is committed as a delta.
-    segments = maybeMerge(store, segments, state, changes, progress);
+    segments = maybeMerge(store, segments, state, changes, (p) => meter.report(p.phase === 'wait' ? 'write' : p.phase, p.done, p.total, p.message, true));
+    meter.commit();
+    meter.report('write', 1, 1, 'committing the index', true);
     const next = state.withChanges(changes, nextSkipped);
 
     const chunkTotal = segments.reduce((n, s) => n + liveCount(s), 0);

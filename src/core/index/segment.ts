@@ -169,6 +169,12 @@ function postingsCacheBytes(docCount: number): number {
 /** Terms per dictionary block: a lookup reads one block's offsets and bytes. */
 const TERM_STRIDE = 64;
 
+/**
+ * How far a segment build is after each of its steps (buildParts' onStep): the posting lists and
+ * the symbol dictionary (its ranking sort) take most of the time, the other sections little.
+ */
+const BUILD_STEPS = { sorted: 0.1, postings: 0.4, records: 0.42, symbols: 0.8, occurrences: 0.98 } as const;
+
 /** A file whose chunks live in a segment; documents `firstDoc .. firstDoc+docCount-1`. */
 export interface SegmentFile {
   path: string;
@@ -452,11 +458,14 @@ export class SegmentBuilder {
   /**
    * Serialises the segment as pieces to be written one after another: a large segment is
    * written without first being copied whole into one buffer (tens of MB at a cold index's
-   * peak). The builder must not be used afterwards.
+   * peak). The builder must not be used afterwards. `onStep(fraction)` is told how far the build
+   * is, so a view's progress moves during a build that takes seconds on a large tree.
    */
-  buildParts(): Uint8Array[] {
+  buildParts(onStep?: (fraction: number) => void): Uint8Array[] {
     const docCount = this.docCount;
     const terms = [...new Set([...this.termLists.keys(), ...this.filePostings.keys()])].sort();
+    onStep?.(BUILD_STEPS.sorted);
+    const termStep = Math.max(1, Math.ceil(terms.length / 32));
     const dictionary = stringTable(terms);
     const postingOffsets = new Uint32Array(terms.length + 1);
     const termDf = new Uint32Array(terms.length);
@@ -478,6 +487,7 @@ export class SegmentBuilder {
         postingsLen += e.bytes.length;
         termDf[i] = (this.termDf[list] as number) + (e.deflated ? DEFLATED_BIT : 0);
       }
+      if (onStep && i % termStep === 0) onStep(BUILD_STEPS.sorted + (BUILD_STEPS.postings - BUILD_STEPS.sorted) * (i / terms.length));
       const fp = this.filePostings.get(t);
       filePostingOffsets[i] = filePostingsLen;
       filePostingsLen += fp?.writer.length ?? 0;
@@ -494,6 +504,7 @@ export class SegmentBuilder {
     });
     this.termLists.clear();
     this.filePostings.clear();
+    onStep?.(BUILD_STEPS.postings);
 
     const sections: Uint8Array[] = [];
     this.writeFileTable(sections);
@@ -523,8 +534,11 @@ export class SegmentBuilder {
     sections[SECTION.filePostingOffsets] = bytesOf(filePostingOffsets);
     sections[SECTION.termFileDf] = bytesOf(termFileDf);
     sections[SECTION.filePostings] = filePostings;
+    onStep?.(BUILD_STEPS.records);
     sections[SECTION.symbolDict] = this.symbolDict.build(this.files.map((f) => f.path));
+    onStep?.(BUILD_STEPS.symbols);
     sections[SECTION.occurrences] = this.occurrences.build();
+    onStep?.(BUILD_STEPS.occurrences);
     return assembleParts(sections, docCount, terms.length, this.files.length);
   }
 

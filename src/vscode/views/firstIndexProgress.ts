@@ -1,14 +1,13 @@
 // Building a folder's index from nothing (its first index, or a rebuild) can take a while on a big
-// repository: show it as a notification with progress. Cancelling pauses indexing (the work
-// stays queued for Resume).
+// repository: show it as a notification with progress, from the snapshot the status bar and the
+// Index view show (indexStateStore.ts). Cancelling pauses indexing (the work stays queued for Resume).
 import * as vscode from 'vscode';
-import { progressPercent, progressText } from '../format';
-import type { EngineClient, FolderState } from '../services';
+import { progressText } from '../format';
+import type { IndexStateStore } from '../indexStateStore';
+import type { EngineClient } from '../services';
 
-export function watchFirstIndex(engine: EngineClient): vscode.Disposable {
+export function watchFirstIndex(store: IndexStateStore, engine: EngineClient): vscode.Disposable {
   const showing = new Set<string>();
-
-  const isFirstIndex = (s: FolderState) => s.kind === 'indexing' && s.fromScratch === true;
 
   const show = (folder: vscode.WorkspaceFolder) => {
     const key = folder.uri.toString();
@@ -25,13 +24,13 @@ export function watchFirstIndex(engine: EngineClient): vscode.Disposable {
             resolve();
           };
           const update = () => {
-            const state = engine.states().find((s) => s.folder.uri.toString() === key);
-            if (!state || state.kind !== 'indexing') return finish();
-            const pct = progressPercent(state.progress) ?? 0;
-            progress.report({ message: `${progressText(state.progress)} — cancel to pause`, increment: Math.max(0, pct - reported) });
+            const view = store.current.folders.find((f) => f.state.folder.uri.toString() === key);
+            if (!view || view.state.kind !== 'indexing') return finish();
+            const pct = view.percent ?? 0;
+            progress.report({ message: `${progressText(view.state.progress)} — cancel to pause`, increment: Math.max(0, pct - reported) });
             reported = Math.max(reported, pct);
           };
-          const sub = engine.onDidChangeState(update);
+          const sub = store.onDidChange(update);
           const cancel = token.onCancellationRequested(() => {
             engine.pause();
             finish();
@@ -41,7 +40,7 @@ export function watchFirstIndex(engine: EngineClient): vscode.Disposable {
     );
   };
 
-  return engine.onDidChangeState(() => {
-    for (const s of engine.states()) if (isFirstIndex(s) && !showing.has(s.folder.uri.toString())) show(s.folder);
+  return store.onDidChange((snapshot) => {
+    for (const f of snapshot.folders) if (f.state.kind === 'indexing' && f.state.fromScratch === true && !showing.has(f.state.folder.uri.toString())) show(f.state.folder);
   });
 }

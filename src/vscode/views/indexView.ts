@@ -9,13 +9,15 @@ import { compactCount, describeEconomy, economyShare, onUsageWritten, readUsage,
 import { readSettings, SECTION } from '../settings';
 
 import { bytes, clockTime, count, formatNumber, languageName, progressPercent, progressText, refreshWords, relativeTime, skipDetail } from '../format';
-import type { EngineClient, FolderState } from '../services';
+import type { FolderView } from '../indexSnapshot';
+import type { IndexStateStore } from '../indexStateStore';
+import type { FolderState } from '../services';
 
 export const INDEX_VIEW_ID = 'cairn.index';
 const TICK_MS = 30_000;
 
 type IndexNode =
-  | { type: 'folder'; state: FolderState }
+  | { type: 'folder'; state: FolderState; headline: string }
   | { type: 'info'; id: string; label: string; description?: string; icon: string; tooltip?: string | vscode.MarkdownString; command?: vscode.Command; color?: string }
   | { type: 'languages'; folderUri: string; languages: Record<string, number> }
   | { type: 'language'; folderUri: string; id: string; files: number }
@@ -45,22 +47,6 @@ const REASON_LABELS: Record<SkipReason, string> = {
   'not-a-file': 'Not regular files',
 };
 
-export function folderDescription(state: FolderState): string {
-  const s = state.status;
-  switch (state.kind) {
-    case 'starting':
-      return 'starting…';
-    case 'indexing':
-      return `indexing ${progressPercent(state.progress) ?? 0}%`;
-    case 'paused':
-      return 'paused';
-    case 'error':
-      return 'error';
-    case 'ready':
-      return s?.exists ? 'up to date' : 'not indexed yet';
-  }
-}
-
 function folderChildren(state: FolderState): IndexNode[] {
   const key = state.folder.uri.toString();
   const s = state.status;
@@ -70,7 +56,8 @@ function folderChildren(state: FolderState): IndexNode[] {
     out.push({ type: 'info', id: `${key}:error`, label: message, icon: 'error', color: 'list.errorForeground', tooltip: `${message}\n\nClick to show the log.`, command: { command: 'cairn.showLog', title: 'Show Log' } });
   }
   if (state.kind === 'indexing') {
-    out.push({ type: 'info', id: `${key}:progress`, label: `Indexing: ${progressText(state.progress)}`, description: `${progressPercent(state.progress) ?? 0}%`, icon: 'sync~spin' });
+    const what = state.refreshingFiles !== undefined && !state.fromScratch ? `Refreshing ${count(state.refreshingFiles, 'file')}` : 'Indexing';
+    out.push({ type: 'info', id: `${key}:progress`, label: `${what}: ${progressText(state.progress)}`, description: `${progressPercent(state.progress) ?? 0}%`, icon: 'sync~spin' });
   }
   if (state.kind === 'paused') {
     out.push({ type: 'info', id: `${key}:paused`, label: 'Indexing is paused', description: 'changes are queued', icon: 'debug-pause', command: { command: 'cairn.resumeIndexing', title: 'Resume Indexing' }, tooltip: 'Click to resume indexing' });
@@ -157,14 +144,15 @@ export class IndexTreeProvider implements vscode.TreeDataProvider<IndexNode>, vs
   private readonly emitter = new vscode.EventEmitter<void>();
   readonly onDidChangeTreeData = this.emitter.event;
 
-  constructor(private readonly engine: EngineClient) {}
+  constructor(private readonly store: IndexStateStore) {}
 
   refresh(): void {
     this.emitter.fire();
   }
 
   getChildren(node?: IndexNode): IndexNode[] | Promise<IndexNode[]> {
-    if (!node) return this.engine.states().map((state) => ({ type: 'folder', state }));
+    // The snapshot the status bar shows too: the two never disagree.
+    if (!node) return this.store.current.folders.map((f: FolderView) => ({ type: 'folder', state: f.state, headline: f.headline }));
     switch (node.type) {
       case 'folder':
         return this.withUsage(node.state);
@@ -208,7 +196,7 @@ export class IndexTreeProvider implements vscode.TreeDataProvider<IndexNode>, vs
         item.id = `folder:${state.folder.uri.toString()}`;
         const [icon, color] = STATE_ICONS[state.kind];
         item.iconPath = new vscode.ThemeIcon(icon, color ? new vscode.ThemeColor(color) : undefined);
-        item.description = folderDescription(state);
+        item.description = node.headline;
         item.tooltip = `${state.folder.uri.fsPath}\n${state.kind}${state.error ? `: ${state.error}` : ''}`;
         item.contextValue = `cairn.folder.${state.kind}`;
         return item;
@@ -290,10 +278,10 @@ export class IndexTreeProvider implements vscode.TreeDataProvider<IndexNode>, vs
   }
 }
 
-export function createIndexView(engine: EngineClient): vscode.Disposable[] {
-  const provider = new IndexTreeProvider(engine);
+export function createIndexView(store: IndexStateStore): vscode.Disposable[] {
+  const provider = new IndexTreeProvider(store);
   const view = vscode.window.createTreeView(INDEX_VIEW_ID, { treeDataProvider: provider, showCollapseAll: true });
-  // Progress events are frequent: redraw at most a few times a second.
+  // Usage counters and settings change outside the index state: redraw at most a few times a second.
   let pending: NodeJS.Timeout | undefined;
   const redraw = () => {
     if (pending) return;
@@ -309,7 +297,8 @@ export function createIndexView(engine: EngineClient): vscode.Disposable[] {
   return [
     provider,
     view,
-    engine.onDidChangeState(redraw),
+    // The store already spaces progress-only snapshots: a new one is drawn at once, with the status bar.
+    store.onDidChange(() => provider.refresh()),
     onUsageWritten(redraw),
     view.onDidChangeVisibility((e) => e.visible && redraw()),
     vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration(`${SECTION}.agent.usageCounters`) && redraw()),

@@ -3,13 +3,16 @@
 // Ctrl+C on the focused row) copies `path:start-end`, or adds it to the context pack. While
 // indexing is paused the first row says so and resumes it. The view is empty (and shows its
 // welcome content) until a search ran. It can show "References of X" instead (referenceNodes.ts)
-// until the next search.
+// until the next search. After Resume, once the queued changes are indexed, the search shown runs
+// again (resumeRerun.ts), so its results are not those of the index as it was while paused.
 import * as vscode from 'vscode';
 import type { SearchHit } from '../../core/api';
 import { count, formatNumber, hitTitle, kindIcon, labelHighlights, matchedLine } from '../format';
 import type { LastSearch, SavedSearch } from '../lastSearch';
 import { groupByFile, type FileNode } from '../resultFiles';
-import type { EngineClient, FolderHit } from '../services';
+import type { IndexStateStore } from '../indexStateStore';
+import { ResumeRerun } from '../resumeRerun';
+import type { FolderHit } from '../services';
 import { hitTooltip } from './hitTooltip';
 import { groupReferences, refFileItem, refItem, referencesMessage, type RefFileNode, type RefNode, type ShownReferences } from './referenceNodes';
 
@@ -168,8 +171,8 @@ export interface ResultsView {
 }
 
 /** Creates the Results view; it follows the last search and says what it shows. */
-export function createResultsView(lastSearch: LastSearch, engine: EngineClient): ResultsView {
-  const provider = new ResultsTreeProvider(lastSearch, () => engine.paused);
+export function createResultsView(lastSearch: LastSearch, store: IndexStateStore, rerun: (query: string) => Promise<void>): ResultsView {
+  const provider = new ResultsTreeProvider(lastSearch, () => store.current.paused);
   const view = vscode.window.createTreeView(RESULTS_VIEW_ID, { treeDataProvider: provider, showCollapseAll: true });
   const describe = (saved: SavedSearch | undefined) => {
     view.description = saved?.query;
@@ -177,7 +180,8 @@ export function createResultsView(lastSearch: LastSearch, engine: EngineClient):
     view.message = saved && n > 0 ? `${count(n, 'result')} for "${saved.query}" in ${count(groupByFile(saved.result.results).length, 'file')}` : undefined;
   };
   describe(lastSearch.current);
-  let paused = engine.paused;
+  let paused = store.current.paused;
+  const resumed = new ResumeRerun(store.current);
   void vscode.commands.executeCommand('setContext', 'cairn.hasResults', (lastSearch.current?.result.results.length ?? 0) > 0);
   const disposables = [
     provider,
@@ -186,10 +190,12 @@ export function createResultsView(lastSearch: LastSearch, engine: EngineClient):
       provider.load(saved);
       describe(saved);
     }),
-    // State changes fire on every progress report: redraw only when pausing flips.
-    engine.onDidChangeState(() => {
-      if (engine.paused === paused) return;
-      paused = engine.paused;
+    store.onDidChange((snapshot) => {
+      // A search shown (not references) was searched while paused: search again.
+      if (resumed.observe(snapshot) && lastSearch.current && !provider.references) void rerun(lastSearch.current.query);
+      // Snapshots come with progress: redraw only when pausing flips.
+      if (snapshot.paused === paused) return;
+      paused = snapshot.paused;
       provider.refresh();
     }),
   ];

@@ -3,7 +3,7 @@
 import * as vscode from 'vscode';
 import { count, progressText, relativeTime } from '../format';
 import type { EngineClient, FolderState } from '../services';
-import { folderDescription } from './indexView';
+import { folderHeadline } from '../indexSnapshot';
 
 interface StatusItem extends vscode.QuickPickItem {
   command?: string;
@@ -17,7 +17,7 @@ function folderItem(state: FolderState): StatusItem {
     : state.kind === 'indexing' ? progressText(state.progress)
     : s?.exists ? `${count(s.files, 'file')} · ${state.kind === 'paused' ? 'as of' : 'updated'} ${relativeTime(s.updatedAt)} · ${count(Object.keys(s.languages).length, 'language')} · ${count(s.skipped.length, 'file')} skipped`
     : 'no index yet';
-  return { label: `$(${icon}) ${state.folder.name}`, description: folderDescription(state), detail, command: state.kind === 'error' ? 'cairn.showLog' : 'cairn.index.focus' };
+  return { label: `$(${icon}) ${state.folder.name}`, description: folderHeadline(state), detail, command: state.kind === 'error' ? 'cairn.showLog' : 'cairn.index.focus' };
 }
 
 export async function showStatusPicker(engine: EngineClient): Promise<void> {
