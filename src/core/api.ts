@@ -6,6 +6,7 @@ import type { DiscoveryOptions } from './discovery/options';
 import type { ChunkingPolicy } from './chunking/policy';
 import type { RankingParams } from './search/types';
 import type { FieldName, FieldParams } from './index/fields';
+import type { StageTimes } from './timings';
 
 export type * from './search/types';
 /** The longest query text a search reads; front ends' schemas allow as much. */
@@ -174,6 +175,8 @@ export interface RefreshReport extends RefreshSummary {
   diagnostics: Diagnostic[];
   /** True when the store was (re)created from nothing during this refresh. */
   rebuilt: boolean;
+  /** Milliseconds per stage, summed over threads, when timings are on (`cairn index --timings`). */
+  timings?: StageTimes;
 }
 
 /** How the index stood when a long-lived host answered (RefreshQueue's freshness policy). */
@@ -211,3 +214,4 @@ export interface FreshnessSummary {
 export { breadcrumbSeparator, displayBreadcrumb } from './breadcrumbs';
 export { liftInlineFilters, type LiftedFilters } from './search/inlineFilters';
 export { discoveryWithoutStore } from './discovery/withoutStore';
+export { STAGES, startTimings, TIMINGS_ENV, type Stage } from './timings';

@@ -19,6 +19,7 @@ import { Segment, SegmentBuilder } from '../index/segment';
 import { mergeSegments } from '../index/merge';
 import { acquireLock } from '../store/lock';
 import { isRacy, sameFileStat, statOf } from '../store/fileStat';
+import { addTime, readTimings, startTimings, timed, timingsOn, timingsSince } from '../timings';
 import { corruptionDiagnostic, type IndexStore, StoreCorruptError, tombstoneBitmap, type FileState, type Manifest, type SegmentRef, StateTable } from '../store/store';
 
 /** Chunks documents; the engine passes its worker pool (or an in-process chunker). */
@@ -62,6 +63,8 @@ function countByReason(skipped: readonly SkippedFile[]): Record<string, number> 
 
 export async function refreshIndex(config: IndexerConfig, options: RefreshOptions = {}): Promise<RefreshReport> {
   const started = Date.now();
+  startTimings();
+  const timingsBefore = readTimings();
   const { store } = config;
   const diagnostics: Diagnostic[] = [];
   const progress = options.onProgress ?? (() => {});
@@ -120,7 +123,9 @@ export async function refreshIndex(config: IndexerConfig, options: RefreshOption
     const readStartedAtMs = Date.now();
     const only = options.only?.map((p) => p.replace(/\\/g, '/').replace(/^\.\//, '').replace(/\/$/, ''));
     progress({ phase: 'discover', done: 0, total: 0 });
+    const discoverStarted = performance.now();
     const discovery = await discoverFiles(config.root, { ...config.discovery, only, signal });
+    addTime('discover', performance.now() - discoverStarted);
     const listed = new Map<string, DiscoveredFile>(discovery.files.map((f) => [f.path, f]));
 
     // --- 2. decide what changed ----------------------------------------------------
@@ -159,8 +164,8 @@ export async function refreshIndex(config: IndexerConfig, options: RefreshOption
       if (builder.docCount === 0 && builder.fileCount === 0) return;
       progress({ phase: 'write', done: 0, total: 1, message: `writing ${builder.docCount} chunks` });
       const docCount = builder.docCount;
-      const parts = builder.buildParts();
-      store.writeSegment(builderName, parts);
+      const parts = timed('encode', () => builder.buildParts());
+      timed('write', () => store.writeSegment(builderName, parts));
       // Only its size is kept: the bytes are dropped now, and queries open the file on demand.
       segmentsWritten.push({ name: builderName, docCount, bytes: parts.reduce((n, p) => n + p.length, 0) });
       for (const f of builderFiles) newStates.set(f.path, { ...f.state, segment: builderName });
@@ -185,13 +190,13 @@ export async function refreshIndex(config: IndexerConfig, options: RefreshOption
       results.forEach((fc, i) => {
         const doc = toChunk[i] as SourceDocument;
         diagnostics.push(...fc.diagnostics.map((d) => ({ ...d, path: d.path ?? doc.path })));
-        const { firstDoc, docCount } = builder.addFile(
+        const { firstDoc, docCount } = timed('build', () => builder.addFile(
           { path: doc.path, size: doc.size, mtimeMs: doc.mtimeMs, hash: doc.hash, language: doc.language },
           fc.chunks,
           fc.analysis,
           doc.text,
           fc.occurrences,
-        );
+        ));
         builderFiles.push({
           path: doc.path,
           state: {
@@ -208,7 +213,7 @@ export async function refreshIndex(config: IndexerConfig, options: RefreshOption
     let pendingRead = batches.length > 0 ? read(0) : undefined;
     let inFlight: { toChunk: SourceDocument[]; results: Promise<FileChunks[]> } | undefined;
     for (let b = 0; b < batches.length; b++) {
-      const { docs, skipped: readSkips } = await (pendingRead as ReturnType<typeof loadDocuments>);
+      const { docs, skipped: readSkips } = await waited('wait-read', pendingRead as ReturnType<typeof loadDocuments>);
       signal?.throwIfAborted();
       pendingRead = b + 1 < batches.length ? read(b + 1) : undefined;
       readDone += (batches[b] as DiscoveredFile[]).length;
@@ -234,14 +239,14 @@ export async function refreshIndex(config: IndexerConfig, options: RefreshOption
       const next = toChunk.length ? { toChunk, results: (chunker as Chunker).chunk(toChunk, signal) } : undefined;
       next?.results.catch(() => undefined);
       if (inFlight) {
-        addResults(inFlight.toChunk, await inFlight.results);
+        addResults(inFlight.toChunk, await waited('wait-chunks', inFlight.results));
         signal?.throwIfAborted();
         progress({ phase: 'chunk', done: readDone, total: toRead.length });
       }
       inFlight = next;
     }
     if (inFlight) {
-      addResults(inFlight.toChunk, await inFlight.results);
+      addResults(inFlight.toChunk, await waited('wait-chunks', inFlight.results));
       signal?.throwIfAborted();
     }
     flush();
@@ -281,7 +286,7 @@ export async function refreshIndex(config: IndexerConfig, options: RefreshOption
 
     // --- 5. merge --------------------------------------------------------------------
     // Entries that differ from the previous table: a small set is committed as a delta.
-    segments = maybeMerge(store, segments, state, changes, progress);
+    segments = timed('merge', () => maybeMerge(store, segments, state, changes, progress));
     const next = state.withChanges(changes, nextSkipped);
 
     const chunkTotal = segments.reduce((n, s) => n + liveCount(s), 0);
@@ -299,7 +304,7 @@ export async function refreshIndex(config: IndexerConfig, options: RefreshOption
     const nothingChanged = previous && !rechunkAll && added === 0 && changed === 0 && removedPaths.size === 0 && touched.size === 0 && sameSkips(state.skipped, nextSkipped);
     const manifest = nothingChanged && previous
       ? previous
-      : store.commit(
+      : timed('commit', () => store.commit(
           {
             root: config.root,
             configHash: wantedConfig,
@@ -313,7 +318,7 @@ export async function refreshIndex(config: IndexerConfig, options: RefreshOption
           next,
           replacing,
           rechunkAll || !previous ? undefined : changes.keys(),
-        );
+        ));
     return {
       ...summary,
       durationMs: Date.now() - started,
@@ -324,11 +329,23 @@ export async function refreshIndex(config: IndexerConfig, options: RefreshOption
       skippedByReason: countByReason(nextSkipped),
       diagnostics,
       rebuilt,
+      ...(timingsOn() ? { timings: timingsSince(timingsBefore) } : {}),
     };
   } finally {
     // Segments of a refresh that failed before its commit are nobody's: removed now, not at the next GC.
     store.discardUncommitted();
     lock.release();
+  }
+}
+
+/** Awaits `p`, adding the time this thread waited for it to `stage`. */
+async function waited<T>(stage: 'wait-read' | 'wait-chunks', p: Promise<T>): Promise<T> {
+  if (!timingsOn()) return p;
+  const since = performance.now();
+  try {
+    return await p;
+  } finally {
+    addTime(stage, performance.now() - since);
   }
 }
 
