@@ -77,24 +77,37 @@ export function timingsBuffer(): SharedArrayBuffer | undefined {
   return shared;
 }
 
-/** Runs `fn` and adds its time, less that of stages timed inside it, to `stage`. */
-export function timed<T>(stage: Stage, fn: () => T): T {
-  if (!row) return fn();
-  const cells = row;
+/** Opens a section of `stage` in this thread: the time so far goes to the section around it. */
+function enter(cells: Float64Array, stage: Stage): { cell: number; since: number } {
   const now = performance.now();
   const outer = open[open.length - 1];
   if (outer) {
     cells[outer.cell] = (cells[outer.cell] as number) + now - outer.since;
+    outer.since = now;
   }
   const mine = { cell: INDEX.get(stage) as number, since: now };
   open.push(mine);
+  return mine;
+}
+
+/** Closes the innermost section; the one around it counts again from now. */
+function leave(cells: Float64Array, mine: { cell: number; since: number }): void {
+  const end = performance.now();
+  cells[mine.cell] = (cells[mine.cell] as number) + end - mine.since;
+  open.pop();
+  const outer = open[open.length - 1];
+  if (outer) outer.since = end;
+}
+
+/** Runs `fn` and adds its time, less that of stages timed inside it, to `stage`. */
+export function timed<T>(stage: Stage, fn: () => T): T {
+  if (!row) return fn();
+  const cells = row;
+  const mine = enter(cells, stage);
   try {
     return fn();
   } finally {
-    const end = performance.now();
-    cells[mine.cell] = (cells[mine.cell] as number) + end - mine.since;
-    open.pop();
-    if (outer) outer.since = end;
+    leave(cells, mine);
   }
 }
 
@@ -102,18 +115,11 @@ export function timed<T>(stage: Stage, fn: () => T): T {
 export async function timedAsync<T>(stage: Stage, fn: () => Promise<T>): Promise<T> {
   if (!row) return fn();
   const cells = row;
-  const now = performance.now();
-  const outer = open[open.length - 1];
-  if (outer) cells[outer.cell] = (cells[outer.cell] as number) + now - outer.since;
-  const mine = { cell: INDEX.get(stage) as number, since: now };
-  open.push(mine);
+  const mine = enter(cells, stage);
   try {
     return await fn();
   } finally {
-    const end = performance.now();
-    cells[mine.cell] = (cells[mine.cell] as number) + end - mine.since;
-    open.pop();
-    if (outer) outer.since = end;
+    leave(cells, mine);
   }
 }
 
