@@ -3,7 +3,10 @@
 // machines are noisy, so the report gives ratios next to absolute times, and the goals are
 // judged on ratios. Not a test: it prints, it does not assert.
 //
-//   node dist/bench.js [--corpus DIR ... | --generate FILES] [--max-files N] [--runs N] [--rounds N] [--section chunking|index|serve|all] [--json FILE]
+//   node dist/bench.js [--corpus DIR ... | --generate FILES | --root DIR] [--max-files N] [--runs N] [--rounds N] [--section chunking|index|serve|goals|all] [--json FILE]
+//
+// --root DIR measures that folder as it is (nothing copied); `--section goals` prints only the
+// goal table of issue #40 (cold index vs ctags -R, served search/symbol vs rg -w) and what it needs.
 //   node dist/bench.js --compare BASE [--corpus DIR ...] [--rounds N] [--runs N]   (compare.ts: the regression gate)
 import { execFileSync, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -21,6 +24,7 @@ import { assembleCorpus, defaultSources, type Corpus } from './corpus';
 import { generateTree } from './generate';
 import { fmt, mb, percentile, table, timed } from './stats';
 import { serveFreshProcesses, serveSection, serveSocketTimes } from './serve';
+import { coldRounds, printGoalTable, type ServedRounds } from './goalTable';
 
 const repoRoot = path.resolve(__dirname, '..');
 const dist = __dirname;
@@ -417,6 +421,29 @@ async function runChild(args: string[]): Promise<void> {
   }
 }
 
+/** `--root DIR`: a folder measured where it is, as a user's tree. */
+function givenCorpus(root: string): Corpus {
+  if (!fs.existsSync(root) || !fs.statSync(root).isDirectory()) throw new Error(`--root ${root} is not a folder`);
+  let files = 0;
+  let bytes = 0;
+  let parseableFiles = 0;
+  const parseable = /\.(?:[cm]?[jt]sx?|py|go|rs|java|c|h|cc|cpp|hpp|cs|rb|php|swift|sh|css|html|json)$/i;
+  const walk = (dir: string) => {
+    for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+      if (e.name === '.git' || e.name === '.hg' || e.name === '.svn') continue;
+      const abs = path.join(dir, e.name);
+      if (e.isDirectory()) walk(abs);
+      else if (e.isFile()) {
+        files++;
+        bytes += fs.statSync(abs).size;
+        if (parseable.test(e.name)) parseableFiles++;
+      }
+    }
+  };
+  walk(root);
+  return { root, sources: [root], files, bytes, parseableFiles };
+}
+
 /** `--generate N`: a synthetic tree of N files (generate.ts). */
 function generatedCorpus(dir: string, files: number): Corpus {
   if (!Number.isInteger(files) || files < 100) throw new Error('--generate takes a number of files, at least 100');
@@ -436,6 +463,7 @@ async function main(): Promise<void> {
       json: { type: 'string' },
       child: { type: 'boolean' },
       compare: { type: 'string' },
+      root: { type: 'string' },
     },
     allowPositionals: true,
     strict: false,
@@ -449,7 +477,7 @@ async function main(): Promise<void> {
   const maxFiles = values['max-files'] ? Number(values['max-files']) : Infinity;
   log('# Cairn benchmark');
   log(`node ${process.version}, ${require('node:os').cpus().length} cores, ${new Date().toISOString()}`);
-  const corpus = values.generate ? generatedCorpus(path.join(benchDir, `generated-${Number(values.generate)}`), Number(values.generate)) : assembleCorpus(path.join(benchDir, 'corpus'), sources, maxFiles);
+  const corpus = typeof values.root === 'string' ? givenCorpus(path.resolve(values.root)) : values.generate ? generatedCorpus(path.join(benchDir, `generated-${Number(values.generate)}`), Number(values.generate)) : assembleCorpus(path.join(benchDir, 'corpus'), sources, maxFiles);
   log(`corpus: ${corpus.files} files, ${fmt(mb(corpus.bytes))} MB (${corpus.parseableFiles} with a tree-sitter grammar) from ${corpus.sources.join(', ')}`);
   if (typeof values.compare === 'string') {
     // Three rounds at least: with two, one noisy round decides the spread's either end.
@@ -461,8 +489,13 @@ async function main(): Promise<void> {
   let parseBaseline: number | undefined;
   if (section === 'all' || section === 'chunking') parseBaseline = (await chunkingSection(corpus, Math.max(1, Number(values.rounds) || 1))).parse2ms;
   if (section === 'all' || section === 'index') await indexSection(corpus, path.join(benchDir, 'store'), parseBaseline, Number(values.runs));
-  if (section === 'all' || section === 'serve') {
-    await serveSection({
+  if (!['all', 'chunking', 'index', 'serve', 'goals'].includes(section)) throw new Error(`--section takes chunking, index, serve, goals or all, not ${section}`);
+  // The goal table's rounds: three at least, so one noisy round decides neither end of a spread.
+  const goalRounds = Math.max(3, Number(values.rounds) || 3);
+  const cold = section === 'all' || section === 'goals' ? coldRounds({ cli, root: corpus.root, storeDir: path.join(benchDir, 'store-goals'), rounds: goalRounds, log }) : undefined;
+  let served: ServedRounds | undefined;
+  if (section === 'all' || section === 'serve' || section === 'goals') {
+    served = await serveSection({
       root: corpus.root,
       // Its own store, built by `cairn index` with the CLI's discovery rules (the server refreshes with those).
       storeDir: path.join(benchDir, 'store-serve'),
@@ -477,6 +510,7 @@ async function main(): Promise<void> {
       report,
     });
   }
+  if (cold) printGoalTable({ tree: corpus.sources.join(', '), cold, served, log, goals });
   log('\n## Goals');
   log(table(['goal', 'target', 'measured', 'met'], goals.map((g) => [g.goal, g.target, g.measured, g.ok === undefined ? '' : g.ok ? 'yes' : 'NO'])));
   if (values.json) fs.writeFileSync(String(values.json), JSON.stringify({ corpus, goals, report }, null, 1));

@@ -9,6 +9,7 @@ import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
 import { encodeMessage, LineDecoder, OUR_IDENTITY, SERVER_NODE_FLAGS, serverEnv, socketPathFor } from '../server/protocol';
+import type { ServedRounds } from './goalTable';
 import { fmt, median, percentile, table } from './stats';
 
 export interface BenchGoal {
@@ -46,7 +47,8 @@ const SERVER_ENV = (): NodeJS.ProcessEnv => {
   return env;
 };
 
-export async function serveSection(o: ServeBenchOptions): Promise<void> {
+/** Runs the section; returns each round's served search and symbol p50 and p95, and rg -w's p50, for the goal table. */
+export async function serveSection(o: ServeBenchOptions): Promise<ServedRounds> {
   o.log('\n## cairn serve: fresh processes answered by a watching server');
   const built = spawnSync(process.execPath, [o.cli, 'index', o.root, '--store', o.storeDir], { encoding: 'utf8', env: { ...process.env, CAIRN_SERVER: '0' } });
   if (built.status !== 0) throw new Error(`cairn index failed: ${built.stderr}`);
@@ -66,15 +68,15 @@ export async function serveSection(o: ServeBenchOptions): Promise<void> {
 
     const fresh = o.child(['serve-fresh', o.root, o.storeDir, JSON.stringify({ idents, rounds: o.rounds })]) as unknown as ServeFreshTimes;
     const rows: string[][] = [];
-    const summary = (name: string, perRound: number[][]): { p50: number; p95: number } => {
+    const summary = (name: string, perRound: number[][]): { p50: number; p95: number; p50s: number[]; p95s: number[] } => {
       const p50s = perRound.map((r) => percentile(r, 50));
       const p95s = perRound.map((r) => percentile(r, 95));
       rows.push([name, fmt(median(p50s), 0), `${fmt(Math.min(...p50s), 0)}-${fmt(Math.max(...p50s), 0)}`, fmt(median(p95s), 0), `${fmt(Math.min(...p95s), 0)}-${fmt(Math.max(...p95s), 0)}`]);
-      return { p50: median(p50s), p95: median(p95s) };
+      return { p50: median(p50s), p95: median(p95s), p50s, p95s };
     };
-    const served = Object.fromEntries(COMMANDS.map((c) => [c.name, summary(`cairn ${c.name}, served`, fresh.served[c.name])])) as Record<Command, { p50: number; p95: number }>;
+    const served = Object.fromEntries(COMMANDS.map((c) => [c.name, summary(`cairn ${c.name}, served`, fresh.served[c.name])])) as Record<Command, ReturnType<typeof summary>>;
     const rg = summary('rg -w', fresh.rg);
-    const today = Object.fromEntries(COMMANDS.map((c) => [c.name, summary(`cairn ${c.name} --no-server (checks the tree first)`, fresh.inProcess[c.name])])) as Record<Command, { p50: number; p95: number }>;
+    const today = Object.fromEntries(COMMANDS.map((c) => [c.name, summary(`cairn ${c.name} --no-server (checks the tree first)`, fresh.inProcess[c.name])])) as Record<Command, ReturnType<typeof summary>>;
     summary('node -e 0', fresh.node);
     o.log(`${files} files; ${o.rounds} interleaved rounds of ${idents.length} identifiers; the median of the rounds' p50 and p95, and their spread (min-max over rounds)`);
     o.log(table(['fresh process', 'p50 ms', 'p50 spread', 'p95 ms', 'p95 spread'], rows));
@@ -130,6 +132,7 @@ export async function serveSection(o: ServeBenchOptions): Promise<void> {
       o.goals.push({ goal: `idle server memory (${files} files; caches released when unused)`, target: '<= 150 MB', measured: `${fmt(idle.rssMb, 0)} MB RSS`, ok: idle.rssMb <= 150 });
     }
     o.report.serve = { files, fresh, inServer, firstAsked, edits, inUseMb, idle, afterRelease };
+    return { search: served.search, symbol: served.symbol, rg: { p50s: rg.p50s } };
   } finally {
     server.kill('SIGTERM');
   }

@@ -7,6 +7,7 @@ import type { ChunkingPolicy } from './chunking/policy';
 import type { RankingParams } from './search/types';
 import type { FieldName, FieldParams } from './index/fields';
 import type { RemoteSourceConfig } from './registry/types';
+import type { StageTimes } from './timings';
 
 export type * from './search/types';
 /** The longest query text a search reads; front ends' schemas allow as much. */
@@ -200,6 +201,8 @@ export interface RefreshReport extends RefreshSummary {
   diagnostics: Diagnostic[];
   /** True when the store was (re)created from nothing during this refresh. */
   rebuilt: boolean;
+  /** Milliseconds per stage, summed over threads, when timings are on (`cairn index --timings`). */
+  timings?: StageTimes;
 }
 
 /** How the index stood when a long-lived host answered (RefreshQueue's freshness policy). */
@@ -236,3 +239,4 @@ export interface FreshnessSummary {
 // Display helpers every front end shares (plain functions, no engine state).
 export { breadcrumbSeparator, displayBreadcrumb } from './breadcrumbs';
 export { liftInlineFilters, type LiftedFilters } from './search/inlineFilters';
+export { STAGES, startTimings, TIMINGS_ENV, type Stage } from './timings';

@@ -7,6 +7,7 @@ import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { ChunkStrategy, Diagnostic, FileChunks, SourceDocument } from '../types';
 import { createAstChunker } from './astLoader';
+import { timingsBuffer } from '../timings';
 import { chunkDocument, errorMessage, lineChunks, type ChunkContext } from './chunkFile';
 import type { ChunkingPolicy } from './policy';
 import { fromWire, IDLE, PROGRESS_BATCH, PROGRESS_CELLS, PROGRESS_FILE, type BatchMessage, type FromWorker, type WireFileChunks, type WorkerInit } from './protocol';
@@ -232,6 +233,7 @@ class ThreadPool extends ChunkPool {
       parseOnly: this.options.parseOnly,
       analyze: this.options.analyze,
       progress,
+      timings: timingsBuffer(),
     };
     // Anything a worker prints goes to stderr: stdout may be a JSON-lines stream.
     const worker = new Worker(this.options.workerScript, { workerData: init, stdout: true, resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB } });

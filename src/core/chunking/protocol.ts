@@ -19,6 +19,8 @@ export interface WorkerInit {
   analyze?: boolean;
   /** Shared cells the worker keeps current: [PROGRESS_BATCH] and [PROGRESS_FILE] (see below). */
   progress: Int32Array;
+  /** Where the worker adds its stage times (`cairn index --timings`); absent when off. */
+  timings?: SharedArrayBuffer;
 }
 
 /**

@@ -7,6 +7,7 @@ import { chunkDocument, errorMessage, type ChunkContext } from './chunkFile';
 import { createParseOnly } from './parseOnly';
 import { analysisBuffers, FileAnalyzer } from '../index/fields';
 import type { AstChunkerLike } from './contract';
+import { adoptTimings, timed, timedAsync } from '../timings';
 import { CRASH_MARKER_ENV, FAIL_START_ENV, IDLE, PROGRESS_BATCH, PROGRESS_FILE, toWire, wireTransfer, type BatchMessage, type FromWorker, type WireFileChunks, type WorkerInit } from './protocol';
 
 /**
@@ -23,6 +24,7 @@ async function main(): Promise<void> {
   if (!port) throw new Error('chunkWorker must run as a worker thread');
   if (process.env[FAIL_START_ENV]) throw new Error('start-up failure requested by the test hook');
   const init = workerData as WorkerInit;
+  adoptTimings(init.timings);
   let ast: AstChunkerLike | undefined;
   let astError: string | undefined;
   if (init.strategy === 'ast') {
@@ -64,10 +66,11 @@ async function main(): Promise<void> {
         await parseOnly.parse(doc);
         result = { path: doc.path, chunks: [], strategy: 'ast', diagnostics: [] };
       } else {
-        result = await chunkDocument(doc, ctx);
-        if (analyzer) result.analysis = analyzer.analyze(result.chunks, doc.language);
+        result = await timedAsync('chunk', () => chunkDocument(doc, ctx));
+        if (analyzer) result.analysis = timed('analyze', () => analyzer.analyze(result.chunks, doc.language));
       }
-      const wire = toWire(doc, result);
+      const done = result;
+      const wire = timed('transfer', () => toWire(doc, done));
       transfer.push(...wireTransfer(wire));
       if (result.analysis) transfer.push(...analysisBuffers(result.analysis));
       Atomics.store(progress, PROGRESS_FILE, IDLE);

@@ -7,6 +7,7 @@ import { languageForPath } from '../languages';
 import type { DiscoveredFile, SkippedFile, SkipReason, SourceDocument } from '../types';
 import { DEFAULT_MAX_FILE_BYTES } from './options';
 import { normaliseRelPath, parentOf, relativeToRoot, toAbsolute } from './paths';
+import { timed } from '../timings';
 
 /** How far into a file a NUL byte marks it as binary (git's heuristic looks at a similar prefix). */
 const BINARY_SNIFF_BYTES = 1024;
@@ -160,7 +161,7 @@ async function readDocument(
   let text: string;
   try {
     // With ignoreBOM left false, the decoder strips a leading UTF-8 BOM.
-    text = utf8.decode(bytes);
+    text = timed('read', () => utf8.decode(bytes));
   } catch {
     return skip(relPath, 'invalid-utf8');
   }
@@ -170,7 +171,7 @@ async function readDocument(
       text,
       size: bytes.length,
       mtimeMs,
-      hash: hashBytes(bytes),
+      hash: timed('hash', () => hashBytes(bytes)),
       language: languageForPath(relPath)?.id ?? 'text',
     },
   };

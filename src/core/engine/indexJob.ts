@@ -4,12 +4,15 @@ import { Worker } from 'node:worker_threads';
 
 
 import { breakLockOfDeadThread } from '../store/lock';
+import { timingsBuffer } from '../timings';
 import type { EngineOptions, RefreshOptions, RefreshProgress, RefreshReport } from '../api';
 
 /** What the index worker is started with: plain data only (no callbacks, no signal). */
 export interface IndexJobData {
   engine: Omit<EngineOptions, 'onLockWait' | 'indexWorkerScript'>;
   refresh: Pick<RefreshOptions, 'rebuild'>;
+  /** The stage-time buffer of the thread that started the job (`cairn index --timings`). */
+  timings?: SharedArrayBuffer;
 }
 
 export type IndexJobRequest = { type: 'abort' };
@@ -35,7 +38,7 @@ export function runIndexJob(script: string, heapMb: number, data: IndexJobData, 
   const signal = options.signal;
   signal?.throwIfAborted();
   return new Promise((resolve, reject) => {
-    const worker = new Worker(script, { workerData: data, name: 'cairn-index', resourceLimits: { maxOldGenerationSizeMb: heapMb } });
+    const worker = new Worker(script, { workerData: { ...data, timings: timingsBuffer() } satisfies IndexJobData, name: 'cairn-index', resourceLimits: { maxOldGenerationSizeMb: heapMb } });
     let settled = false;
     let lastError: string | undefined;
     const onAbort = () => worker.postMessage({ type: 'abort' } satisfies IndexJobRequest);

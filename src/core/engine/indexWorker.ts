@@ -9,12 +9,14 @@ import { resolvePolicy } from '../chunking/policy';
 import { IndexStore } from '../store/store';
 import { Chunkers } from './chunkers';
 import { refreshHere } from './localRefresh';
+import { adoptTimings } from '../timings';
 import type { IndexJobData, IndexJobReply, IndexJobRequest } from './indexJob';
 
 async function main(): Promise<void> {
   const port = parentPort;
   if (!port) throw new Error('indexWorker must run in a worker thread');
-  const { engine: options, refresh } = workerData as IndexJobData;
+  const { engine: options, refresh, timings } = workerData as IndexJobData;
+  adoptTimings(timings);
   const abort = new AbortController();
   port.on('message', (m: IndexJobRequest) => {
     if (m.type === 'abort') abort.abort();

@@ -20,6 +20,7 @@ import { mergeSegments } from '../index/merge';
 import { acquireLock } from '../store/lock';
 import { isRacy, sameFileStat, statOf } from '../store/fileStat';
 import { ProgressMeter } from './progressMeter';
+import { addTime, readTimings, startTimings, timed, timingsOn, timingsSince } from '../timings';
 import { corruptionDiagnostic, type IndexStore, StoreCorruptError, tombstoneBitmap, type FileState, type Manifest, type SegmentRef, StateTable } from '../store/store';
 
 /** Chunks documents; the engine passes its worker pool (or an in-process chunker). */
@@ -64,6 +65,8 @@ function countByReason(skipped: readonly SkippedFile[]): Record<string, number> 
 
 export async function refreshIndex(config: IndexerConfig, options: RefreshOptions = {}): Promise<RefreshReport> {
   const started = Date.now();
+  startTimings();
+  const timingsBefore = readTimings();
   const { store } = config;
   const diagnostics: Diagnostic[] = [];
   const progress = options.onProgress ?? (() => {});
@@ -123,7 +126,9 @@ export async function refreshIndex(config: IndexerConfig, options: RefreshOption
     const only = options.only?.map((p) => p.replace(/\\/g, '/').replace(/^\.\//, '').replace(/\/$/, ''));
     const meter = new ProgressMeter(progress);
     meter.report('discover', 0, 0, undefined, true);
+    const discoverStarted = performance.now();
     const discovery = await discoverFiles(config.root, { ...config.discovery, only, signal });
+    addTime('discover', performance.now() - discoverStarted);
     const listed = new Map<string, DiscoveredFile>(discovery.files.map((f) => [f.path, f]));
 
     // --- 2. decide what changed ----------------------------------------------------
@@ -171,11 +176,13 @@ export async function refreshIndex(config: IndexerConfig, options: RefreshOption
       meter.report('write', 0, 1, message, true);
       const docCount = builder.docCount;
       const bytesIn = builderBytes;
-      const parts = builder.buildParts((fraction) => {
-        meter.building(bytesIn, fraction);
-        meter.report('write', 0, 1, message);
-      });
-      store.writeSegment(builderName, parts);
+      const parts = timed('encode', () =>
+        builder.buildParts((fraction) => {
+          meter.building(bytesIn, fraction);
+          meter.report('write', 0, 1, message);
+        }),
+      );
+      timed('write', () => store.writeSegment(builderName, parts));
       meter.built(bytesIn);
       builderBytes = 0;
       // Only its size is kept: the bytes are dropped now, and queries open the file on demand.
@@ -202,13 +209,13 @@ export async function refreshIndex(config: IndexerConfig, options: RefreshOption
       results.forEach((fc, i) => {
         const doc = toChunk[i] as SourceDocument;
         diagnostics.push(...fc.diagnostics.map((d) => ({ ...d, path: d.path ?? doc.path })));
-        const { firstDoc, docCount } = builder.addFile(
+        const { firstDoc, docCount } = timed('build', () => builder.addFile(
           { path: doc.path, size: doc.size, mtimeMs: doc.mtimeMs, hash: doc.hash, language: doc.language },
           fc.chunks,
           fc.analysis,
           doc.text,
           fc.occurrences,
-        );
+        ));
         builderFiles.push({
           path: doc.path,
           state: {
@@ -228,7 +235,7 @@ export async function refreshIndex(config: IndexerConfig, options: RefreshOption
     let pendingRead = batches.length > 0 ? read(0) : undefined;
     let inFlight: { toChunk: SourceDocument[]; results: Promise<FileChunks[]> } | undefined;
     for (let b = 0; b < batches.length; b++) {
-      const { docs, skipped: readSkips } = await (pendingRead as ReturnType<typeof loadDocuments>);
+      const { docs, skipped: readSkips } = await waited('wait-read', pendingRead as ReturnType<typeof loadDocuments>);
       signal?.throwIfAborted();
       pendingRead = b + 1 < batches.length ? read(b + 1) : undefined;
       readDone += (batches[b] as DiscoveredFile[]).length;
@@ -263,13 +270,13 @@ export async function refreshIndex(config: IndexerConfig, options: RefreshOption
       const next = toChunk.length ? { toChunk, results: (chunker as Chunker).chunk(toChunk, signal, onChunked) } : undefined;
       next?.results.catch(() => undefined);
       if (inFlight) {
-        addResults(inFlight.toChunk, await inFlight.results);
+        addResults(inFlight.toChunk, await waited('wait-chunks', inFlight.results));
         signal?.throwIfAborted();
       }
       inFlight = next;
     }
     if (inFlight) {
-      addResults(inFlight.toChunk, await inFlight.results);
+      addResults(inFlight.toChunk, await waited('wait-chunks', inFlight.results));
       signal?.throwIfAborted();
     }
     flush();
@@ -309,7 +316,9 @@ export async function refreshIndex(config: IndexerConfig, options: RefreshOption
 
     // --- 5. merge --------------------------------------------------------------------
     // Entries that differ from the previous table: a small set is committed as a delta.
-    segments = maybeMerge(store, segments, state, changes, (p) => meter.report(p.phase === 'wait' ? 'write' : p.phase, p.done, p.total, p.message, true));
+    segments = timed('merge', () =>
+      maybeMerge(store, segments, state, changes, (p) => meter.report(p.phase === 'wait' ? 'write' : p.phase, p.done, p.total, p.message, true)),
+    );
     meter.commit();
     meter.report('write', 1, 1, 'committing the index', true);
     const next = state.withChanges(changes, nextSkipped);
@@ -329,7 +338,7 @@ export async function refreshIndex(config: IndexerConfig, options: RefreshOption
     const nothingChanged = previous && !rechunkAll && added === 0 && changed === 0 && removedPaths.size === 0 && touched.size === 0 && sameSkips(state.skipped, nextSkipped);
     const manifest = nothingChanged && previous
       ? previous
-      : store.commit(
+      : timed('commit', () => store.commit(
           {
             root: config.root,
             configHash: wantedConfig,
@@ -343,7 +352,7 @@ export async function refreshIndex(config: IndexerConfig, options: RefreshOption
           next,
           replacing,
           rechunkAll || !previous ? undefined : changes.keys(),
-        );
+        ));
     return {
       ...summary,
       durationMs: Date.now() - started,
@@ -354,11 +363,23 @@ export async function refreshIndex(config: IndexerConfig, options: RefreshOption
       skippedByReason: countByReason(nextSkipped),
       diagnostics,
       rebuilt,
+      ...(timingsOn() ? { timings: timingsSince(timingsBefore) } : {}),
     };
   } finally {
     // Segments of a refresh that failed before its commit are nobody's: removed now, not at the next GC.
     store.discardUncommitted();
     lock.release();
+  }
+}
+
+/** Awaits `p`, adding the time this thread waited for it to `stage`. */
+async function waited<T>(stage: 'wait-read' | 'wait-chunks', p: Promise<T>): Promise<T> {
+  if (!timingsOn()) return p;
+  const since = performance.now();
+  try {
+    return await p;
+  } finally {
+    addTime(stage, performance.now() - since);
   }
 }
 

@@ -17,6 +17,7 @@ import { forEachToken } from './tokenizer';
 import { ByteReader, ByteWriter, CorruptDataError } from './varint';
 import { CHECKSUM_PAGE_BYTES, checksumPageCount, CheckedSource, LazySection, LazyU32, memorySource, PagedU8, ReadBuffer, type ByteSource } from './byteSource';
 import { crc32 } from './crc32';
+import { timed } from '../timings';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { BLOCK_ROWS, BlockColumn, BlockColumnWriter, SMALL_DEFLATE } from './blockColumn';
 import { grown, ListPool } from './listPool';
@@ -691,7 +692,7 @@ function assembleParts(sections: Uint8Array[], docCount: number, termCount: numb
     const padding = align8(o + l) - (o + l);
     if (padding > 0) parts.push(new Uint8Array(padding));
   });
-  pageChecksums(parts, checksums);
+  timed('checksums', () => pageChecksums(parts, checksums));
   parts.push(bytesOf(checksums), encoder.encode(TRAILER));
   return parts;
 }

@@ -17,6 +17,7 @@ import { specFor } from './langs';
 import { GRAMMAR_FILES, GrammarCache, initRuntime, safeParse, type Parser } from './runtime';
 import { SourceText } from './source';
 import type { LanguageSpec } from './spec';
+import { timed } from '../../timings';
 
 export interface AstChunkerOptions {
   /** Directory holding the grammar wasm files (scripts/copy-grammars.mjs). */
@@ -111,7 +112,7 @@ export class AstChunker implements AstChunkerLike {
     const chunks = finalize(doc, src, drafts, definitions, budget);
     const result: FileChunks = { path: doc.path, chunks, strategy: 'ast', diagnostics };
     if (imports.length) result.imports = imports;
-    const placed = occurrences && placeOccurrences(occurrences, chunks, src);
+    const placed = occurrences && timed('occurrences', () => placeOccurrences(occurrences, chunks, src));
     if (placed) result.occurrences = placed;
     return result;
   }
@@ -122,13 +123,13 @@ export class AstChunker implements AstChunkerLike {
     if (!spec) return null;
     const parser = await this.parserFor(language);
     if (!parser) return null;
-    const tree = safeParse(parser, src.text);
+    const tree = timed('parse', () => safeParse(parser, src.text));
     if (!tree) return null;
     // One root node object for all three walks: a node keeps the list of its children once
     // read, and each `tree.rootNode` is a new object that would list them again.
     const root = tree.rootNode;
     try {
-      return { language, spec, tree, root, errors: scanErrors(root) };
+      return { language, spec, tree, root, errors: timed('parse', () => scanErrors(root)) };
     } catch (e) {
       tree.delete();
       throw e;
@@ -137,8 +138,8 @@ export class AstChunker implements AstChunkerLike {
 
   /** Reads the drafts and imports out of a parsed tree. */
   private outcomeOf(parsed: Parsed, src: SourceText, budget: number): Outcome {
-    const { drafts, defCount } = extract(parsed.root, src, parsed.spec, budget);
-    const definitions = definitionsOf(parsed, src, drafts);
+    const { drafts, defCount } = timed('extract', () => extract(parsed.root, src, parsed.spec, budget));
+    const definitions = timed('definitions', () => definitionsOf(parsed, src, drafts));
     // Definitions' names, as the extractor and the definitions query place them.
     const definitionsAt = new Set<number>();
     for (const d of drafts) if (d.nameAt >= 0 && d.kind !== 'code') definitionsAt.add(d.nameAt);
@@ -147,9 +148,9 @@ export class AstChunker implements AstChunkerLike {
       drafts,
       defCount,
       errors: parsed.errors,
-      imports: extractImports(parsed.root, parsed.language, src.text),
+      imports: timed('imports', () => extractImports(parsed.root, parsed.language, src.text)),
       definitions,
-      occurrences: scanOccurrences(parsed.root, parsed.language, src, definitionsAt),
+      occurrences: timed('occurrences', () => scanOccurrences(parsed.root, parsed.language, src, definitionsAt)),
     };
   }
 
