@@ -7,7 +7,7 @@ import type { ChunkingPolicy } from './chunking/policy';
 import type { RankingParams } from './search/types';
 import type { FieldName, FieldParams } from './index/fields';
 import type { RemoteSourceConfig } from './registry/types';
-import type { StageTimes } from './timings';
+import type { StageTimes } from './timingStages';
 
 export type * from './search/types';
 /** The longest query text a search reads; front ends' schemas allow as much. */
@@ -239,4 +239,4 @@ export interface FreshnessSummary {
 // Display helpers every front end shares (plain functions, no engine state).
 export { breadcrumbSeparator, displayBreadcrumb } from './breadcrumbs';
 export { liftInlineFilters, type LiftedFilters } from './search/inlineFilters';
-export { STAGES, startTimings, TIMINGS_ENV, type Stage } from './timings';
+export { STAGES, type Stage } from './timingStages';

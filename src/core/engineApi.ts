@@ -12,3 +12,5 @@ export { ChunkPool } from './chunking/pool';
 export type { FileChunks, SourceDocument } from './types';
 export { claimStore, StoreOwnershipError } from './store/owner';
 export { describeHolder, processAlive, StoreLocationError } from './store/lock';
+export { placeOf } from './search/refs';
+export { startTimings, TIMINGS_ENV } from './timings';

@@ -6,33 +6,9 @@
 // written by two threads; a reader sums the rows. Time inside `timed` is exclusive: a nested
 // stage's time is taken out of the stage around it, so the stages add up to the work done.
 
-/** Stages in the order an index build meets them; `wait-*` is the index thread idle. */
-export const STAGES = [
-  'discover',
-  'read',
-  'hash',
-  'parse',
-  'extract',
-  'definitions',
-  'imports',
-  'occurrences',
-  'chunk',
-  'analyze',
-  'transfer',
-  'build',
-  'encode',
-  'checksums',
-  'write',
-  'commit',
-  'merge',
-  'wait-read',
-  'wait-chunks',
-] as const;
+import { STAGES, type Stage, type StageTimes } from './timingStages';
 
-export type Stage = (typeof STAGES)[number];
-
-/** Milliseconds per stage. */
-export type StageTimes = Partial<Record<Stage, number>>;
+export { STAGES, type Stage, type StageTimes };
 
 /** The environment variable that turns timings on for `cairn` and every thread it starts. */
 export const TIMINGS_ENV = 'CAIRN_TIMINGS';

@@ -5,7 +5,8 @@ import type { Command } from '../command';
 import { JSON_OPTION, openEngine, resolveRoot, STORE_OPTIONS } from '../engineSetup';
 import type { Output } from '../output';
 import { formatBytes, formatCounts, ProgressLine } from '../format';
-import { startTimings, TIMINGS_ENV, type RefreshProgress } from '../../core/api';
+import type { RefreshProgress } from '../../core/api';
+import { startTimings, TIMINGS_ENV } from '../../core/engineApi';
 import { formatTimings } from '../timingsTable';
 
 const spec: CommandSpec = {

@@ -9,8 +9,8 @@ import type { Command } from '../command';
 import { JSON_OPTION, NO_SERVER_OPTION, openQueryEngine, resolveRoot, ROOT_OPTION, STORE_OPTIONS } from '../engineSetup';
 import type { Output } from '../output';
 import type { ReferenceCallerGroup, ReferenceHit, ReferencesResponse } from '../../core/api';
-import { placeOf } from '../../core/search/refs';
-import { currentContext } from '../commandContext';
+import { placeOf } from '../../core/engineApi';
+import { currentContext } from '../../command/context';
 import { FILTER_OPTIONS, filterValues, refreshMode } from '../filterOptions';
 
 const DEFAULT_LIMIT = 100;
