@@ -6,7 +6,9 @@
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { BenchGoal } from './serve';
+import type { BenchGoal, ServedRounds } from './serve';
+
+export type { ServedRounds };
 import { fmt, median, table } from './stats';
 
 /** The issue's goal: a cold index at most this many times `ctags -R` in the same run. */
@@ -56,13 +58,6 @@ export function coldRounds(o: { cli: string; root: string; storeDir: string; rou
   }
   fs.rmSync(tags, { force: true });
   return out;
-}
-
-/** Served answer times per round (serve.ts): each round's p50 and p95. */
-export interface ServedRounds {
-  search: { p50s: number[]; p95s: number[] };
-  symbol: { p50s: number[]; p95s: number[] };
-  rg: { p50s: number[] };
 }
 
 /** Prints the goal table (one row: this tree) and adds the cold-index goal. */

@@ -9,8 +9,14 @@ import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
 import { encodeMessage, LineDecoder, OUR_IDENTITY, SERVER_NODE_FLAGS, serverEnv, socketPathFor } from '../server/protocol';
-import type { ServedRounds } from './goalTable';
 import { fmt, median, percentile, table } from './stats';
+
+/** Served answer times per round (serve.ts): each round's p50 and p95. */
+export interface ServedRounds {
+  search: { p50s: number[]; p95s: number[] };
+  symbol: { p50s: number[]; p95s: number[] };
+  rg: { p50s: number[] };
+}
 
 export interface BenchGoal {
   goal: string;

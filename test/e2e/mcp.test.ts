@@ -276,8 +276,8 @@ describe('cairn mcp (bundled CLI, MCP SDK client over stdio)', function () {
       'src/config.ts  (1 reference, 1 certain)',
       '  7:17  [certain, definition]  parseConfig  export function parseConfig(text: string): AppConfig {',
       'src/server.ts  (2 references, 2 certain)',
-      "  1:10  [certain, import]  -  import { parseConfig } from './config';",
-      '  5:20  [certain]  HttpServer.start  const config = parseConfig(configText);',
+      "  1:10  [certain, resolves to src/config.ts:7, import]  -  import { parseConfig } from './config';",
+      '  5:20  [certain, resolves to src/config.ts:7]  HttpServer.start  const config = parseConfig(configText);',
     ]);
     assert.doesNotMatch(text, /docs\/guide\.md/, 'a name in prose is not a reference');
     assert.equal(text.split('\n').at(-1), 'next: read_span {"span":"src/server.ts:1-10"} — read the first certain reference in context');
