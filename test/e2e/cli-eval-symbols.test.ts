@@ -2,10 +2,11 @@
 // universal-ctags on PATH (CI installs it: .ci/run). Skipped, saying so, where ctags is missing.
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { CLI, runCairn } from './cli';
+import { writeTree } from '../unit/discovery-fixture';
 import { findOnPath } from '../../src/cli/assets';
 
 const FILES: Record<string, string> = {
@@ -67,10 +68,7 @@ describe('cairn eval --symbols (bundled CLI)', function () {
   before(function () {
     assert.ok(existsSync(CLI), `${CLI} is missing: run \`node esbuild.mjs\` first`);
     dir = mkdtempSync(path.join(tmpdir(), 'cairn-symbols-repo-'));
-    for (const [rel, text] of Object.entries(FILES)) {
-      mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
-      writeFileSync(path.join(dir, rel), text);
-    }
+    writeTree(dir, FILES);
     const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=T', '-c', 'user.email=t@example.com', '-c', 'commit.gpgsign=false', ...args], { cwd: dir, stdio: 'ignore' });
     git('init', '-q', '-b', 'main');
     git('add', '-A');

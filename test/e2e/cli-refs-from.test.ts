@@ -6,6 +6,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { CLI, runCairn } from './cli';
+import { writeTree } from '../unit/discovery-fixture';
 import type { ReferencesResponse } from '../../src/core/api';
 
 const FILES: Record<string, string> = {
@@ -30,10 +31,7 @@ describe('cairn refs PATH:LINE (bundled CLI)', function () {
     const base = fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-refs-from-'));
     root = path.join(base, 'root');
     store = path.join(base, 'store');
-    for (const [rel, text] of Object.entries(FILES)) {
-      fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
-      fs.writeFileSync(path.join(root, rel), text);
-    }
+    writeTree(root, FILES);
     const built = runCairn(['index', root, '--store', store]);
     assert.equal(built.code, 0, built.stderr);
   });
