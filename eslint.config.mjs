@@ -72,15 +72,38 @@ export default tseslint.config(
     files: ['src/core/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', {
-        paths: [{ name: 'vscode', message: 'src/core/ never imports vscode.' }],
+        paths: [
+          { name: 'vscode', message: 'src/core/ never imports vscode.' },
+          // Nothing leaves the machine unless a user configures it: the registry's fetcher is the only network code.
+          ...['node:http', 'node:https', 'node:http2', 'node:net', 'node:tls', 'node:dgram', 'http', 'https', 'http2', 'net', 'tls', 'dgram']
+            .map((name) => ({ name, message: 'src/core/ talks to no network; the registry\'s remote fetcher (core/registry/http.ts, global fetch) is the one exception.' })),
+          ...['node:os', 'os'].map((name) => ({ name, importNames: ['homedir', 'tmpdir'], message: 'src/core/ never guesses a location: the front end passes the store and scratch folders in.' })),
+        ],
         patterns: [
           { group: ['**/vscode/**', '**/cli/**', '**/mcp/**', '**/tools/**', '**/webview/**', '**/server/**'], message: 'src/core/ must not depend on a front end.' },
           // Eval and bench measure the engine from outside; the engine never runs them.
           { group: ['**/eval/**', '**/bench/**'], message: 'src/core/ must not depend on the eval or bench tools (src/eval, src/bench).' },
         ],
       }],
+      // The engine never guesses a location: root, store, grammars, workers and ripgrep are passed in.
+      'no-restricted-globals': ['error',
+        { name: '__dirname', message: 'src/core/ never guesses a location: the front end passes it in (cli/assets.ts, vscode/assets.ts).' },
+        { name: '__filename', message: 'src/core/ never guesses a location: the front end passes it in.' },
+        { name: 'fetch', message: 'src/core/ talks to no network; only core/registry/http.ts fetches, for a source the user configured.' },
+      ],
+      'no-restricted-properties': ['error',
+        { object: 'process', property: 'cwd', message: 'src/core/ never guesses a location: the root is passed in.' },
+        { object: 'os', property: 'homedir', message: 'src/core/ never guesses a location: the store directory is passed in.' },
+        { object: 'os', property: 'tmpdir', message: 'src/core/ never guesses a location: the front end passes scratch folders in.' },
+        { object: 'process', property: 'chdir', message: 'src/core/ never changes the process\'s directory.' },
+        // lunr parses queries and stems prose; storage and scoring are Cairn's own segments.
+        { object: 'lunr', property: 'Index', message: 'There is no lunr index: Cairn stores and scores its own segments.' },
+        { object: 'lunr', property: 'Builder', message: 'There is no lunr index: Cairn stores and scores its own segments.' },
+      ],
     },
   },
+  // The registry's remote fetcher is the engine's one network client (off unless a user configures a URL).
+  { files: ['src/core/registry/http.ts'], rules: { 'no-restricted-globals': 'off' } },
   // The `cairn` launcher's path to a server loads no engine code: a served query starts in milliseconds.
   {
     files: ['src/cli/launch.ts', 'src/server/client.ts', 'src/server/protocol.ts', 'src/command/cacheDir.ts', 'src/command/storeLocation.ts'],

@@ -51,17 +51,22 @@ describe('cairn --store: only a folder Cairn made, for one root (bundled CLI)', 
 
   const env = (): Record<string, string> => ({ XDG_CACHE_HOME: path.join(base, 'cache') });
 
-  checkAll<'user folder' | 'symbolic link to a user folder' | 'store of another root', Result>(
+  checkAll<'user folder' | 'symbolic link to a user folder' | 'store of another root' | 'a file of the user\'s', Result>(
     [
       { input: 'user folder', expected: { code: 1, error: 'store-not-cairn', namesFolder: true, stackTrace: false, intact: true } },
       { input: 'symbolic link to a user folder', expected: { code: 1, error: 'store-not-cairn', namesFolder: true, stackTrace: false, intact: true } },
       { input: 'store of another root', expected: { code: 1, error: 'store-other-root', namesFolder: true, stackTrace: false, intact: true } },
+      { input: 'a file of the user\'s', expected: { code: 1, error: 'store-location', namesFolder: true, stackTrace: false, intact: true } },
     ],
     (kind) => {
       const dir = fs.mkdtempSync(path.join(base, 'store-'));
       let store = dir;
       let snapshot: () => string;
-      if (kind === 'store of another root') {
+      if (kind === 'a file of the user\'s') {
+        store = path.join(dir, 'notes.txt');
+        fs.writeFileSync(store, 'my notes\n');
+        snapshot = () => (fs.readFileSync(store, 'utf8') === 'my notes\n' ? 'same' : 'changed');
+      } else if (kind === 'store of another root') {
         const r = runCairn(['index', rootB, '--store', dir], { env: env() });
         assert.equal(r.code, 0, r.stderr);
         const listing = (): string => fs.readdirSync(dir).sort().map((n) => `${n}:${fs.readFileSync(path.join(dir, n)).toString('base64')}`).join('\n');

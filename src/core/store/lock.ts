@@ -6,7 +6,7 @@
 // every few seconds, and a waiter breaks a lock whose holder is a dead process on this host
 // or whose heartbeat stopped for `staleMs`.
 import * as fs from 'node:fs';
-import * as os from 'node:os';
+import { hostname } from 'node:os';
 import * as path from 'node:path';
 import { createExclusive } from './atomic';
 import { threadId } from 'node:worker_threads';
@@ -45,7 +45,7 @@ interface LockInfo {
 export function describeHolder(info: LockInfo | undefined): string {
   if (!info) return 'another writer';
   const what = info.command ? ` (${info.command})` : '';
-  const where = info.host === os.hostname() ? '' : ` on ${info.host}`;
+  const where = info.host === hostname() ? '' : ` on ${info.host}`;
   const thread = info.pid === process.pid ? (info.thread ? ` thread ${info.thread} of this process` : ' this process') : '';
   return `pid ${info.pid}${thread}${what}${where} since ${info.acquiredAt}`;
 }
@@ -111,7 +111,7 @@ function isStale(file: string, staleMs: number): boolean {
     return false; // gone: not stale, just retry
   }
   const info = readInfo(file);
-  if (info && info.host === os.hostname() && info.pid !== process.pid && !processAlive(info.pid)) return true;
+  if (info && info.host === hostname() && info.pid !== process.pid && !processAlive(info.pid)) return true;
   // An unparseable lock file (a crash mid-write on a file system without hard links, or
   // damage) is broken once its mtime is older than staleMs.
   return Date.now() - mtimeMs > staleMs;
@@ -136,7 +136,7 @@ function breakLock(file: string): void {
 export function breakLockOfDeadThread(dir: string, thread: number): boolean {
   const file = lockFileOf(dir);
   const info = readInfo(file);
-  if (!info || info.pid !== process.pid || info.host !== os.hostname() || info.thread !== thread) return false;
+  if (!info || info.pid !== process.pid || info.host !== hostname() || info.thread !== thread) return false;
   breakLock(file);
   return true;
 }
@@ -242,7 +242,7 @@ export async function acquireLock(dir: string, options: LockOptions = {}): Promi
       // file that is then hard-linked into place (link fails if the lock exists). Created
       // empty and filled after, a writer killed in between left a lock nobody could tell was
       // dead, and every writer waited for it to go stale (30 s).
-      const info: LockInfo = { pid: process.pid, thread: threadId, host: os.hostname(), token, acquiredAt: new Date().toISOString(), command: thisCommand() };
+      const info: LockInfo = { pid: process.pid, thread: threadId, host: hostname(), token, acquiredAt: new Date().toISOString(), command: thisCommand() };
       // In one step, so a waiter never reads an empty lock; the temporary's name is the lock's own.
       createExclusive(file, path.join(path.dirname(file), `.write.lock.${process.pid}.${token}.tmp`), JSON.stringify(info));
       break;
