@@ -139,6 +139,27 @@ const SYMBOL_ONLY = ['sample', 'seed', 'misses', 'ctags', 'nested', 'all-refs'] 
 const HISTORY_ONLY = ['commits', 'max-files', 'since', 'max-age', 'rev', 'budget', 'param', 'name', 'config', 'systems'] as const;
 
 /**
+ * Runs one evaluation with its progress line: Ctrl-C (or SIGTERM) stops it between steps, and
+ * the run's own cleanup (scratch folder, stores) still happens; a missing git or ctags is one line.
+ */
+async function interruptible<T>(progress: ProgressLine, gitNeed: string, interrupted: string, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const stop = new AbortController();
+  const onSignal = (): void => stop.abort();
+  process.once('SIGINT', onSignal).once('SIGTERM', onSignal);
+  try {
+    return await work(stop.signal);
+  } catch (e) {
+    if (stop.signal.aborted) throw new CliError('interrupted', interrupted);
+    if (e instanceof GitError) throw new CliError('git-failed', `${gitNeed}: ${e.message}`);
+    if (e instanceof CtagsError) throw new CliError('ctags-failed', e.message);
+    throw e;
+  } finally {
+    process.off('SIGINT', onSignal).off('SIGTERM', onSignal);
+    progress.clear();
+  }
+}
+
+/**
  * Runs a check over each root in a scratch store of its own (removed afterwards unless
  * --keep-scratch), with a progress line, Ctrl-C stopping it between steps.
  */
@@ -150,30 +171,20 @@ async function checkEachRoot<R>(
   check: (root: string, storeDir: string, signal: AbortSignal, onProgress: (message: string, done: number, total: number) => void) => Promise<R>,
 ): Promise<R[]> {
   const progress = new ProgressLine(out);
-  const stop = new AbortController();
-  const onSignal = (): void => stop.abort();
-  process.once('SIGINT', onSignal).once('SIGTERM', onSignal);
   const scratchParent = typeof args.values.scratch === 'string' ? args.values.scratch : os.tmpdir();
   fs.mkdirSync(scratchParent, { recursive: true });
   const reports: R[] = [];
-  try {
+  await interruptible(progress, 'git', 'interrupted', async (signal) => {
     for (const root of roots) {
       const storeDir = fs.mkdtempSync(path.join(scratchParent, scratchPrefix));
       try {
-        reports.push(await check(root, storeDir, stop.signal, (message, done, total) => progress.update(`${path.basename(root)}: ${total > 1 ? `${done}/${total} ` : ''}${message}`)));
+        reports.push(await check(root, storeDir, signal, (message, done, total) => progress.update(`${path.basename(root)}: ${total > 1 ? `${done}/${total} ` : ''}${message}`)));
       } finally {
         if (args.values['keep-scratch'] === true) out.note(`index store kept at ${storeDir}`);
         else fs.rmSync(storeDir, { recursive: true, force: true });
       }
     }
-  } catch (e) {
-    if (stop.signal.aborted) throw new CliError('interrupted', 'interrupted');
-    if (e instanceof CtagsError) throw new CliError('ctags-failed', e.message);
-    throw e;
-  } finally {
-    process.off('SIGINT', onSignal).off('SIGTERM', onSignal);
-    progress.clear();
-  }
+  });
   return reports;
 }
 
@@ -302,12 +313,8 @@ async function runTasks(args: ParsedArgs, out: Output, file: string): Promise<nu
     if (process.stderr.isTTY) progress.update(taskProgressText(p));
     else if (p.done < p.total) out.note(taskProgressText(p));
   };
-  const stop = new AbortController();
-  const onSignal = (): void => stop.abort();
-  process.once('SIGINT', onSignal).once('SIGTERM', onSignal);
-  let report;
-  try {
-    report = await runTaskEvaluation({
+  const report = await interruptible(progress, `${root} must be inside a git repository`, 'interrupted; the scratch folder was removed', (signal) =>
+    runTaskEvaluation({
       repoDir: root,
       tasks,
       ...(repo !== undefined ? { repo } : {}),
@@ -316,16 +323,9 @@ async function runTasks(args: ParsedArgs, out: Output, file: string): Promise<nu
       scratchParent: typeof args.values.scratch === 'string' ? args.values.scratch : undefined,
       keepScratch: args.values['keep-scratch'] === true,
       onProgress,
-      signal: stop.signal,
-    });
-  } catch (e) {
-    if (stop.signal.aborted) throw new CliError('interrupted', 'interrupted; the scratch folder was removed');
-    if (e instanceof GitError) throw new CliError('git-failed', `${root} must be inside a git repository: ${e.message}`);
-    throw e;
-  } finally {
-    process.off('SIGINT', onSignal).off('SIGTERM', onSignal);
-    progress.clear();
-  }
+      signal,
+    }),
+  );
   if (out.json) {
     out.record(report);
     return 0;
@@ -358,12 +358,8 @@ async function run(args: ParsedArgs, out: Output): Promise<number> {
   const assets = locateAssets();
   const progress = new ProgressLine(out);
   // Ctrl-C stops the run between steps and still removes the scratch folder.
-  const stop = new AbortController();
-  const onSignal = (): void => stop.abort();
-  process.once('SIGINT', onSignal).once('SIGTERM', onSignal);
-  let report;
-  try {
-    report = await runEvaluation({
+  const report = await interruptible(progress, `${root} must be inside a git repository with history`, 'interrupted; the scratch folder was removed', (signal) =>
+    runEvaluation({
       repoDir: root,
       engine: { grammarsDir: assets.grammarsDir, workerScript: assets.chunkWorker, ripgrepPath: ripgrepPath(args.values) },
       maxCases,
@@ -376,16 +372,9 @@ async function run(args: ParsedArgs, out: Output): Promise<number> {
       scratchParent: typeof args.values.scratch === 'string' ? args.values.scratch : undefined,
       keepScratch: args.values['keep-scratch'] === true,
       onProgress: args.values['progress-json'] === true ? jsonProgress(out) : (p) => progress.update(progressText(p)),
-      signal: stop.signal,
-    });
-  } catch (e) {
-    if (stop.signal.aborted) throw new CliError('interrupted', 'interrupted; the scratch folder was removed');
-    if (e instanceof GitError) throw new CliError('git-failed', `${root} must be inside a git repository with history: ${e.message}`);
-    throw e;
-  } finally {
-    process.off('SIGINT', onSignal).off('SIGTERM', onSignal);
-    progress.clear();
-  }
+      signal,
+    }),
+  );
   if (out.json) {
     out.record(report);
     return 0;
