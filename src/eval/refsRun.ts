@@ -3,7 +3,6 @@
 // tree-sitter classifies each of ripgrep's matches as code, comment or string, and the two
 // are compared (refsCheck.ts). The ctags and ripgrep binaries are passed in.
 import * as posix from 'node:path/posix';
-import type { EngineOptions } from '../core/api';
 import { astLanguageFor, firstGrammar } from '../core/chunking/ast';
 import { GrammarCache, initRuntime, safeParse } from '../core/chunking/ast/runtime';
 import { discoverFiles, loadDocuments } from '../core/discovery';
@@ -13,27 +12,18 @@ import { ImportGraph } from '../core/pack/graph';
 import { git } from './git';
 import { classifyAncestry, compareName, summariseRefs, type NameRefs, type RefsCheckReport, type WordMatch } from './refsCheck';
 import { groundTruth, parseCtagsJson, sampleNames } from './symbolCheck';
-import { CTAGS_ARGS, CtagsError, ctagsVersion, run } from './symbolRun';
+import { CTAGS_ARGS, CtagsError, ctagsVersion, run, type CtagsCheckOptions } from './symbolRun';
 import * as path from 'node:path';
 
 export const DEFAULT_REFS_SAMPLE = 300;
 export const DEFAULT_REFS_SEED = 1;
 
-export interface RefsCheckOptions {
-  root: string;
-  ctagsPath: string;
-  /** Where the index store is built (a fresh folder; the caller removes it). */
-  storeDir: string;
-  engine: Pick<EngineOptions, 'grammarsDir' | 'workerScript' | 'indexWorkerScript' | 'ripgrepPath'>;
-  sample?: number;
-  seed?: number;
+export interface RefsCheckOptions extends CtagsCheckOptions {
   /**
    * Also report, for each name Cairn defines once (and ctags at most once), its definition and every reference with its role
    * and reason (for a check against a language server: scripts/refs-ls-check.mjs).
    */
   allReferences?: boolean;
-  onProgress?: (message: string, done: number, total: number) => void;
-  signal?: AbortSignal;
 }
 
 const RG_BATCH = 2000;

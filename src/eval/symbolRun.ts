@@ -35,7 +35,8 @@ export const GREP_SYSTEM = 'rg -w + def pattern';
 export const DEFAULT_SYMBOL_SAMPLE = 300;
 export const DEFAULT_SYMBOL_SEED = 1;
 
-export interface SymbolCheckOptions {
+/** What a check against universal-ctags over one root needs (`--symbols`, `--refs`). */
+export interface CtagsCheckOptions {
   root: string;
   /** universal-ctags (5.9 or newer: JSON output). */
   ctagsPath: string;
@@ -44,10 +45,13 @@ export interface SymbolCheckOptions {
   engine: Pick<EngineOptions, 'grammarsDir' | 'workerScript' | 'indexWorkerScript' | 'ripgrepPath'>;
   sample?: number;
   seed?: number;
-  /** Include definitions nested in functions and methods in the ground truth (TruthOptions.nested). */
-  nested?: boolean;
   onProgress?: (message: string, done: number, total: number) => void;
   signal?: AbortSignal;
+}
+
+export interface SymbolCheckOptions extends CtagsCheckOptions {
+  /** Include definitions nested in functions and methods in the ground truth (TruthOptions.nested). */
+  nested?: boolean;
 }
 
 /** ctags could not be run or is not universal-ctags with JSON output. */
