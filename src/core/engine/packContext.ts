@@ -3,7 +3,7 @@
 import type { Snapshot } from '../store/store';
 import { FileReader } from '../search/hydrate';
 import type { FileSearchResponse, SearchOptions, SearchResponse } from '../search/types';
-import type { PackContext } from '../pack/build';
+import type { PackContext } from '../pack/context';
 import type { GuidanceEntry } from '../pack/types';
 import type { certainCallersOf } from '../pack/callers';
 import { DEFINITION_KINDS } from '../index/fields';
