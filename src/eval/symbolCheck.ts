@@ -5,6 +5,7 @@
 // This module is the pure part: reading ctags' JSON, deciding which tags are definitions a
 // person would "go to", sampling, scoring, and the grep baseline's ranking. The runs (ctags,
 // ripgrep, the engine) are in symbolRun.ts.
+import { escapeRegExp } from '../core/regExp';
 
 /** One line of `ctags --output-format=json --fields=+nKlSe` (the fields this check reads). */
 export interface CtagsTag {
@@ -102,7 +103,6 @@ export function patternLine(pattern: string | undefined): string | undefined {
   return body.replace(/\\([\\/])/g, '$1');
 }
 
-const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** True when `name` occurs in `text` as a whole word (`$` counts as a word character). */
 export function containsWord(text: string, name: string): boolean {

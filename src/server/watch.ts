@@ -1,21 +1,16 @@
 // A native watcher (@parcel/watcher: inotify, FSEvents, ReadDirectoryChangesW) over one root,
-// turned into refresh requests on the host's queue: the paths of a batch become one
-// `request({only}, afterQuiet)`; a change of .gitignore/.cairnignore, a flood of events or a
-// watcher error becomes one whole-root check. `watching` is true only while the subscription
+// turned into refresh requests on the host's queue by the shared planner (core/discovery/
+// watchPlan.ts): the paths of a batch become one `request({only}, afterQuiet)`; a change of
+// .gitignore/.cairnignore, a flood of events or a watcher error becomes one whole-root check. `watching` is true only while the subscription
 // is live and the tree was verified after it started, so the queue never trusts a dead watcher.
 import * as fs from 'node:fs';
 import { createRequire } from 'node:module';
 import * as path from 'node:path';
 import type { EngineHost } from '../core/engineApi';
-import { DEFAULT_EXCLUDE_DIRS, isEligiblePath, isIgnoreRuleFile, resolveDiscoveryOptions, type DiscoveryOptions } from '../core/clientApi';
+import { planWatchEvents, resolveDiscoveryOptions, rootRelative, watchIgnoreGlobs, type DiscoveryOptions, type WatchEvent } from '../core/clientApi';
 
-/** Files whose change alters which files are eligible anywhere below them. */
-/**
- * A batch this large may hide events the backend lost: parcel's inotify backend drops
- * IN_Q_OVERFLOW silently (src/linux/InotifyBackend.cc), and the kernel queue holds 16384 events
- * by default. A whole-root check then costs no more than refreshing the paths one by one.
- */
-export const FLOOD_EVENTS = 4096;
+export type { WatchEvent };
+
 /**
  * parcel delivers the first change after 500 ms of calm at once (0.3-4 ms measured here) and
  * holds later ones until 50 ms pass without another (50-62 ms measured): a query that arrives
@@ -41,11 +36,6 @@ export function pollIntervalMs(checkMs: number): number {
 /** The warning a server without a watcher gives in its log and in `cairn status`. */
 export function pollingWarning(reason: string): string {
   return `the file watcher could not start (${reason}); polling the tree for changes instead, and each query checks it`;
-}
-
-export interface WatchEvent {
-  path: string;
-  type: 'create' | 'update' | 'delete';
 }
 
 export interface Subscription {
@@ -90,55 +80,6 @@ export interface RootWatcherOptions {
   precheck?: () => string | undefined;
 }
 
-/** What one batch of events asks of the queue. */
-export type BatchPlan = { kind: 'none' } | { kind: 'paths'; paths: string[] } | { kind: 'whole-root'; reason: string };
-
-/**
- * The refresh a batch of events asks for. Cheap per event (string checks; one lstat for a
- * created name discovery would not index, which may be a folder moved in with files inside).
- */
-export function planBatch(root: string, events: readonly WatchEvent[], discovery: DiscoveryOptions, storeRel?: string, isDirectory: (abs: string) => boolean = statIsDirectory): BatchPlan {
-  if (events.length >= FLOOD_EVENTS) return { kind: 'whole-root', reason: `${events.length} events at once` };
-  const paths = new Set<string>();
-  for (const e of events) {
-    const rel = toRel(root, e.path);
-    if (rel === undefined || (storeRel !== undefined && (rel === storeRel || rel.startsWith(`${storeRel}/`)))) continue;
-    if (isIgnoreRuleFile(path.posix.basename(rel), discovery.ignoreFiles)) return { kind: 'whole-root', reason: `${rel} changed` };
-    const check = isEligiblePath(rel, discovery);
-    if (!check.eligible) {
-      // Pruned folders, secret names and excluded globs are never indexed; a name outside the
-      // allow-list matters only as a folder (created: look; deleted: it may have held files).
-      if (check.reason !== 'not-allowed') continue;
-      if (e.type === 'update') continue;
-      if (e.type === 'create' && !isDirectory(e.path)) continue;
-    }
-    paths.add(rel);
-  }
-  return paths.size ? { kind: 'paths', paths: [...paths].sort() } : { kind: 'none' };
-}
-
-function toRel(root: string, abs: string): string | undefined {
-  const rel = path.relative(root, abs);
-  if (!rel || rel.startsWith('..') || path.isAbsolute(rel)) return undefined;
-  return path.sep === '/' ? rel : rel.split(path.sep).join('/');
-}
-
-function statIsDirectory(abs: string): boolean {
-  try {
-    return fs.lstatSync(abs).isDirectory();
-  } catch {
-    return false;
-  }
-}
-
-/** Native ignore globs for the folders discovery prunes, so the watcher never enters them. */
-export function nativeIgnores(root: string, storeDir: string): string[] {
-  const globs = DEFAULT_EXCLUDE_DIRS.map((d) => `**/${d}`);
-  const rel = path.relative(root, storeDir);
-  if (rel && !rel.startsWith('..') && !path.isAbsolute(rel)) globs.push(storeDir);
-  return globs;
-}
-
 export class RootWatcher {
   private subscription?: Subscription;
   private lastDeliveryAtMs = -Infinity;
@@ -156,8 +97,7 @@ export class RootWatcher {
     this.discovery = o.discovery ?? resolveDiscoveryOptions({});
     this.now = o.now ?? Date.now;
     this.retryDelayMs = o.retryDelayMs ?? 1000;
-    const rel = path.relative(o.root, o.storeDir);
-    if (rel && !rel.startsWith('..') && !path.isAbsolute(rel)) this.storeRel = rel.split(path.sep).join('/');
+    this.storeRel = rootRelative(o.root, o.storeDir);
   }
 
   /** True while events arrive from a live subscription. */
@@ -225,7 +165,7 @@ export class RootWatcher {
   private async subscribeNow(): Promise<void> {
     const subscribe = this.o.subscribe ?? (await loadParcel(this.o.watcherModule));
     const backend = nativeBackend(process.platform);
-    this.subscription = await subscribe(this.o.root, (err, events) => this.onEvents(err, events), { ignore: nativeIgnores(this.o.root, this.o.storeDir), ...(backend ? { backend } : {}) });
+    this.subscription = await subscribe(this.o.root, (err, events) => this.onEvents(err, events), { ignore: watchIgnoreGlobs(this.o.root, this.o.storeDir), ...(backend ? { backend } : {}) });
   }
 
   /** A whole-root check from `startedAt` on, after which the watcher is trusted. */
@@ -249,7 +189,7 @@ export class RootWatcher {
       this.failed(err);
       return;
     }
-    const plan = planBatch(this.o.root, events, this.discovery, this.storeRel);
+    const plan = planWatchEvents({ root: this.o.root, discovery: this.discovery, storeRel: this.storeRel }, events);
     if (plan.kind === 'none') return;
     const request = plan.kind === 'paths' ? this.o.host.request(this.o.key, { only: plan.paths }, true) : this.o.host.request(this.o.key, {});
     if (plan.kind === 'whole-root') this.o.log?.(`checking the whole root: ${plan.reason}`);

@@ -1,24 +1,18 @@
 // Turns file events into refresh requests: a FileSystemWatcher per workspace folder (so
 // `git checkout`, formatters and other tools count) and editor saves (when `cairn.indexOnSave`).
-// It only translates: each event becomes `filesChanged(folder, [path])`, and the engine thread's
-// refresh queue waits for quiet and coalesces a burst (a branch switch delivers thousands of
-// events, so the per-event work here is a few string operations).
+// It only translates: each event becomes a `WatchEvent`, the shared planner
+// (core/discovery/watchPlan.ts, as `cairn serve`'s watcher uses) turns a turn's events into
+// `filesChanged(folder, paths)` or a whole-folder check, and the engine thread's refresh queue
+// waits for quiet and coalesces a burst.
 import * as fs from 'node:fs';
-import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { DEFAULT_EXCLUDE_DIRS, isIgnoreRuleFile } from '../core/clientApi';
+import { resolveDiscoveryOptions, WatchBatcher, type DiscoveryOptions, type WatchEvent, type WatchScope } from '../core/clientApi';
+import { discoveryOptions } from './engineOptions';
 import type { EngineClient } from './services';
 import type { CairnSettings } from './settings';
 
 /** How long after a save in VS Code a watcher change may be the save's own echo. */
 const SAVE_ECHO_MS = 5000;
-/** Files whose change alters which files are eligible: refresh the whole folder. */
-/** Folder names never indexed (pruned by discovery), so events below them cost nothing. */
-const PRUNED = new Set(DEFAULT_EXCLUDE_DIRS.filter((d) => !d.includes('*')));
-
-export function isPrunedPath(relPath: string): boolean {
-  return relPath.split('/').some((segment) => PRUNED.has(segment));
-}
 
 export class ChangeWatcher implements vscode.Disposable {
   /**
@@ -27,8 +21,10 @@ export class ChangeWatcher implements vscode.Disposable {
    */
   private readonly recentSaves = new Map<string, { at: number; mtimeMs?: number; done: boolean }>();
   private readonly watchers = new Map<string, vscode.Disposable>();
-  private readonly batch = new Map<string, { folder: vscode.WorkspaceFolder; paths: Set<string>; all: boolean }>();
-  private flushing?: NodeJS.Immediate;
+  private readonly folders = new Map<string, vscode.WorkspaceFolder>();
+  /** Each folder's discovery rules, resolved again only when its settings change them. */
+  private readonly rules = new Map<string, { settings: string; discovery: DiscoveryOptions }>();
+  private readonly batcher: WatchBatcher;
   private readonly disposables: vscode.Disposable[] = [];
 
   constructor(
@@ -36,6 +32,16 @@ export class ChangeWatcher implements vscode.Disposable {
     private readonly settings: (folder: vscode.WorkspaceFolder) => CairnSettings,
     private readonly log: vscode.LogOutputChannel,
   ) {
+    this.batcher = new WatchBatcher(
+      (key) => this.scopeOf(key),
+      (key, plan) => {
+        const folder = this.folders.get(key);
+        if (!folder) return;
+        const only = plan.kind === 'paths' ? plan.paths : undefined;
+        this.log.debug(`[${folder.name}] files changed: ${only ? `${only.slice(0, 5).join(', ')}${only.length > 5 ? ` and ${only.length - 5} more` : ''}` : `whole folder (${plan.kind === 'whole-root' ? plan.reason : ''})`}`);
+        this.engine.filesChanged(folder, only);
+      },
+    );
     for (const folder of vscode.workspace.workspaceFolders ?? []) this.watch(folder);
     this.disposables.push(
       vscode.workspace.onDidChangeWorkspaceFolders((e) => {
@@ -49,7 +55,7 @@ export class ChangeWatcher implements vscode.Disposable {
         for (const f of e.files) {
           for (const uri of [f.oldUri, f.newUri]) {
             const folder = vscode.workspace.getWorkspaceFolder(uri);
-            if (folder) this.enqueue(folder, uri);
+            if (folder) this.enqueue(folder, uri, uri === f.oldUri ? 'delete' : 'create');
           }
         }
       }),
@@ -60,18 +66,21 @@ export class ChangeWatcher implements vscode.Disposable {
     const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, '**/*'));
     const subscriptions = [
       watcher,
-      watcher.onDidCreate((uri) => this.enqueue(folder, uri)),
-      watcher.onDidDelete((uri) => this.enqueue(folder, uri)),
-      watcher.onDidChange((uri) => this.enqueue(folder, uri, true)),
+      watcher.onDidCreate((uri) => this.enqueue(folder, uri, 'create')),
+      watcher.onDidDelete((uri) => this.enqueue(folder, uri, 'delete')),
+      watcher.onDidChange((uri) => this.enqueue(folder, uri, 'update', true)),
     ];
     this.watchers.set(folder.uri.toString(), vscode.Disposable.from(...subscriptions));
+    this.folders.set(folder.uri.toString(), folder);
   }
 
   private unwatch(folder: vscode.WorkspaceFolder): void {
     const key = folder.uri.toString();
     this.watchers.get(key)?.dispose();
     this.watchers.delete(key);
-    this.batch.delete(key);
+    this.folders.delete(key);
+    this.rules.delete(key);
+    this.batcher.drop(key);
   }
 
   private onWillSave(doc: vscode.TextDocument): void {
@@ -84,7 +93,7 @@ export class ChangeWatcher implements vscode.Disposable {
     if (doc.uri.scheme !== 'file') return;
     this.recentSaves.set(doc.uri.fsPath, { at: Date.now(), mtimeMs: mtimeOf(doc.uri.fsPath), done: true });
     const folder = vscode.workspace.getWorkspaceFolder(doc.uri);
-    if (folder && this.settings(folder).indexOnSave) this.enqueue(folder, doc.uri);
+    if (folder && this.settings(folder).indexOnSave) this.enqueue(folder, doc.uri, 'update');
   }
 
   /**
@@ -104,35 +113,25 @@ export class ChangeWatcher implements vscode.Disposable {
     for (const [file, saved] of this.recentSaves) if (now - saved.at > SAVE_ECHO_MS) this.recentSaves.delete(file);
   }
 
-  private enqueue(folder: vscode.WorkspaceFolder, uri: vscode.Uri, watchedChange = false): void {
+  private enqueue(folder: vscode.WorkspaceFolder, uri: vscode.Uri, type: WatchEvent['type'], watchedChange = false): void {
     if (uri.scheme !== 'file') return;
-    const root = folder.uri.fsPath;
-    const abs = uri.fsPath;
-    if (abs.length <= root.length + 1 || !abs.startsWith(root) || abs[root.length] !== path.sep) return;
-    const rel = path.sep === '/' ? abs.slice(root.length + 1) : abs.slice(root.length + 1).split(path.sep).join('/');
-    if (isPrunedPath(rel)) return;
-    if (watchedChange && this.isSaveEcho(abs)) return;
-    const key = folder.uri.toString();
-    let batch = this.batch.get(key);
-    if (!batch) this.batch.set(key, (batch = { folder, paths: new Set(), all: false }));
-    if (isIgnoreRuleFile(path.posix.basename(rel))) batch.all = true;
-    else batch.paths.add(rel);
-    this.flushing ??= setImmediate(() => this.flush());
+    if (watchedChange && this.isSaveEcho(uri.fsPath)) return;
+    this.batcher.add(folder.uri.toString(), { type, path: uri.fsPath });
   }
 
-  /** Sends the events of one turn of the event loop: one request per folder, not one per file. */
-  private flush(): void {
-    this.flushing = undefined;
-    for (const { folder, paths, all } of this.batch.values()) {
-      const only = all ? undefined : [...paths];
-      this.log.debug(`[${folder.name}] files changed: ${only ? `${only.slice(0, 5).join(', ')}${only.length > 5 ? ` and ${only.length - 5} more` : ''}` : 'ignore rules (whole folder)'}`);
-      this.engine.filesChanged(folder, only);
-    }
-    this.batch.clear();
+  /** The folder's root and its discovery rules as the index applies them (from its settings). */
+  private scopeOf(key: string): WatchScope | undefined {
+    const folder = this.folders.get(key);
+    if (!folder) return undefined;
+    const options = discoveryOptions(this.settings(folder));
+    const settings = JSON.stringify(options);
+    let rules = this.rules.get(key);
+    if (rules?.settings !== settings) this.rules.set(key, (rules = { settings, discovery: resolveDiscoveryOptions(options) }));
+    return { root: folder.uri.fsPath, discovery: rules.discovery };
   }
 
   dispose(): void {
-    if (this.flushing) clearImmediate(this.flushing);
+    this.batcher.dispose();
     for (const w of this.watchers.values()) w.dispose();
     this.watchers.clear();
     for (const d of this.disposables.splice(0)) d.dispose();

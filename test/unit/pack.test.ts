@@ -6,7 +6,7 @@ import { TempWorkspace } from './helpers/workspace';
 import type { Engine } from '../../src/core/engine/engine';
 import { ImportGraph } from '../../src/core/pack/graph';
 import { estimateTokens, renderPackMarkdown } from '../../src/core/pack/markdown';
-import { calledNames } from '../../src/core/pack/build';
+import { calledNames } from '../../src/core/pack/gather';
 import { useOf } from '../../src/core/pack/callers';
 import type { ChunkKind } from '../../src/core/types';
 

@@ -3,7 +3,8 @@
 // where the query's words occur.
 import * as assert from 'node:assert/strict';
 import { checkAll } from './check';
-import { LazyLines, preview, type PreviewContext } from '../../src/core/search/hydrate';
+import { LazyLines } from '../../src/core/search/lazyLines';
+import { preview, type PreviewContext } from '../../src/core/search/preview';
 import { compileQuery } from '../../src/core/search/compiled';
 import { c, searcher } from './helpers/snapshot';
 

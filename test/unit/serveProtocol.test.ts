@@ -1,13 +1,11 @@
 // The pieces of `cairn serve` that decide without a process: how the socket's byte stream is cut
-// into messages, who may talk to whom (versions, socket owners), which store a command line
-// names, and what a batch of watcher events asks the refresh queue for.
+// into messages, who may talk to whom (versions, socket owners) and which store a command line
+// names. (What a batch of watcher events asks for: watchPlan.test.ts.)
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { checkAll } from './check';
 import { identityMismatch, LineDecoder, parseClientMessage, parseServerMessage, shortSocketDir, socketPathFor } from '../../src/server/protocol';
 import { scanCommandLine, socketRefusal, type StatFn } from '../../src/server/client';
-import { FLOOD_EVENTS, planBatch, type WatchEvent } from '../../src/server/watch';
-import { resolveDiscoveryOptions } from '../../src/core/discovery';
 
 describe('serve protocol: framing', () => {
   checkAll<string[], unknown[]>(
@@ -118,35 +116,6 @@ describe('serve client: whose socket it talks to', () => {
     ],
     ({ socket, dirUid, uid }) => socketRefusal('/store/serve.sock', uid, stats(socket, dirUid)),
   );
-});
-
-describe('serve watcher: what a batch of events asks for', () => {
-  const root = path.resolve('/w');
-  const discovery = resolveDiscoveryOptions({});
-  const folders = new Set([path.join(root, 'lib'), path.join(root, 'v1.2')]);
-  const ev = (type: WatchEvent['type'], rel: string): WatchEvent => ({ type, path: path.join(root, rel) });
-  checkAll<{ events: WatchEvent[]; store?: string }, unknown>(
-    [
-      { name: 'changed files, once each, sorted', input: { events: [ev('update', 'src/b.ts'), ev('create', 'src/a.ts'), ev('update', 'src/b.ts')] }, expected: { kind: 'paths', paths: ['src/a.ts', 'src/b.ts'] } },
-      { name: 'pruned folders, secrets and files discovery never indexes', input: { events: [ev('update', 'node_modules/x/index.js'), ev('create', '.git/index.lock'), ev('update', '.env'), ev('update', 'build.o'), ev('create', 'app.log')] }, expected: { kind: 'none' } },
-      { name: 'a folder moved in, and one deleted', input: { events: [ev('create', 'lib'), ev('create', 'v1.2'), ev('delete', 'old.d')] }, expected: { kind: 'paths', paths: ['lib', 'old.d', 'v1.2'] } },
-      { name: 'an ignore file', input: { events: [ev('update', 'src/a.ts'), ev('update', 'docs/.gitignore')] }, expected: { kind: 'whole-root', reason: 'docs/.gitignore changed' } },
-      { name: "the store's own writes", input: { events: [ev('create', '.cairn/seg-1.cseg'), ev('update', 'src/a.ts')], store: '.cairn' }, expected: { kind: 'paths', paths: ['src/a.ts'] } },
-      { name: 'outside the root', input: { events: [{ type: 'update', path: path.resolve('/elsewhere/a.ts') }] }, expected: { kind: 'none' } },
-      {
-        name: 'a flood (events may have been lost)',
-        input: { events: Array.from({ length: FLOOD_EVENTS }, (_, i) => ev('update', `src/f${i}.ts`)) },
-        expected: { kind: 'whole-root', reason: `${FLOOD_EVENTS} events at once` },
-      },
-    ],
-    ({ events, store }) => planBatch(root, events, discovery, store, (abs) => folders.has(abs)),
-  );
-
-  it("a configured extra ignore file asks for the whole root, as .gitignore does", () => {
-    const custom = resolveDiscoveryOptions({ ignoreFiles: ['.searchignore'] });
-    assert.deepEqual(planBatch(root, [ev('update', 'src/.searchignore')], custom), { kind: 'whole-root', reason: 'src/.searchignore changed' });
-    assert.deepEqual(planBatch(root, [ev('update', '.gitignore')], custom), { kind: 'whole-root', reason: '.gitignore changed' });
-  });
 });
 
 describe('serve: the socket address of a store', () => {

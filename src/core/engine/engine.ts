@@ -10,30 +10,26 @@ import type { DiscoveryOptions } from '../discovery';
 import { resolvePolicy, type ChunkingPolicy } from '../chunking/policy';
 import type { FieldName, FieldParams } from '../index/fields';
 import { DEFAULT_FIELD_PARAMS } from '../index/fields';
-import { corruptionDiagnostic, IndexStore, StateTable, StoreCorruptError, type Manifest, type Snapshot } from '../store/store';
-import { SnapshotScorer, warmNamedDocuments } from '../search/scorer';
-import { SymbolIndex } from '../search/symbols';
-import { compareHits, DEFAULT_RANKING, groupHitsByFile, round, searchFilesSnapshot, searchSnapshot, type RankingParams } from '../search/search';
-import { FileReader, symbolHit } from '../search/hydrate';
-import type { FileHit, FileSearchResponse, IndexFreshness, ReferenceOptions, ReferencesResponse, SearchOptions, SearchResponse, SearchResponseMeta, SymbolHit, SymbolOptions, SymbolResponse } from '../search/types';
-import { findReferences, type ReferenceSources } from '../search/refs';
+import { corruptionDiagnostic, IndexStore, StoreCorruptError, type Snapshot } from '../store/store';
+import { compareHits, DEFAULT_RANKING, round, type RankingParams } from '../search/search';
+import type { FileSearchResponse, IndexFreshness, ReferenceOptions, ReferencesResponse, SearchOptions, SearchResponse, SearchResponseMeta, SymbolOptions, SymbolResponse } from '../search/types';
+import { findReferences } from '../search/refs';
 import { Chunkers } from './chunkers';
 import { refreshHere } from './localRefresh';
-import { ChunkLocator } from '../search/locate';
-import type { ProviderAnswer, ProviderContext } from '../providers/providers';
-import { ImportGraph } from '../pack/graph';
-import type { PackContext } from '../pack/build';
 import type { ContextPack, GuidanceEntry, PackOptions } from '../pack/types';
-import { DEFINITION_KINDS } from '../index/fields';
 import { CorruptDataError } from '../index/varint';
 import { LockHeldError, LockTimeoutError, StoreLocationError } from '../store/lock';
 import { parseDocid } from '../chunking/ids';
 import { boundQuery } from '../search/query';
 import { partialNote } from '../search/allWords';
-import { isTaskText } from '../search/taskEvidence';
-import { liftInlineFilters, withLiftedFilters } from '../search/inlineFilters';
-import { localizeFiles, type LocalizeContext } from '../search/localize';
 import type { EngineOptions, ExportedChunk, IndexStatus, RefreshMode, RefreshOptions, RefreshReport, Span } from '../api';
+import { importGraph, openView, viewKey, type View } from './view';
+import { warmChunker, warmIndex } from './warm';
+import { chunkAnswer, fileAnswer, liftFilters, type SearchSetting } from './searchAnswers';
+import { boundName, closestNote, referenceSources, symbolResults } from './symbolAnswers';
+import { packContext } from './packContext';
+import { indexStatus } from './indexStatus';
+import { exportView } from './exportChunks';
 
 /**
  * The index thread's default heap cap. A cold index of the 815k-chunk benchmark corpus holds
@@ -41,33 +37,6 @@ import type { EngineOptions, ExportedChunk, IndexStatus, RefreshMode, RefreshOpt
  * room for a segment of huge files while keeping V8 from growing the heap to 300-400 MB.
  */
 const DEFAULT_INDEX_HEAP_MB = 192;
-
-/** The longest symbol name looked up (MCP's schema allows as much). */
-const MAX_SYMBOL_CHARS = 300;
-
-interface View {
-  key: string;
-  snapshot: Snapshot;
-  scorer: SnapshotScorer;
-  symbols: SymbolIndex;
-  locator: ChunkLocator;
-  /** Built on first use (packs), from the state table's import lists. */
-  graph?: ImportGraph;
-  /** Import specifiers resolved for references, on demand and kept with the view. */
-  imports?: ImportResolution;
-  /** Indexed paths by base name, built when a task text first names a file. */
-  baseNames?: Map<string, string[]>;
-}
-
-/** A view's import specifiers, resolved one file at a time as references ask (not the whole graph a pack builds). */
-interface ImportResolution {
-  /** Resolves specifiers only: built over the indexed paths, without any file's imports. */
-  resolver: ImportGraph;
-  paths: ReadonlySet<string>;
-  resolved: Map<string, readonly string[]>;
-  /** The state table, read on the first import asked for; null when it cannot be read. */
-  state?: StateTable | null;
-}
 
 export class Engine {
   readonly root: string;
@@ -157,7 +126,7 @@ export class Engine {
    * otherwise load mid-query. Cheap once warm; never throws.
    */
   async warmUp(count = 3): Promise<void> {
-    await this.warmChunker(count);
+    await warmChunker(this.store, this.chunkers, count);
     await this.warmIndex();
   }
 
@@ -168,22 +137,7 @@ export class Engine {
    * for that. Yields between steps: a query asked meanwhile waits for at most one step.
    */
   async warmIndex(): Promise<void> {
-    try {
-      // The store's snapshot, not a view: a damaged store is left for the next query to report
-      // and rebuild, never repaired silently here. Its segments are the ones views share.
-      const snapshot = this.store.snapshot();
-      const yieldToQueries = () => new Promise((resolve) => setImmediate(resolve));
-      for (const segment of snapshot?.segments ?? []) {
-        segment.warmForQueries();
-        await yieldToQueries();
-        const warmed = segment.warmPostings();
-        await yieldToQueries();
-        for (const term of warmed) warmNamedDocuments(segment, term);
-        await yieldToQueries();
-      }
-    } catch {
-      // A damaged section surfaces (and is repaired) at the next query.
-    }
+    await warmIndex(this.store);
   }
 
   /**
@@ -194,23 +148,6 @@ export class Engine {
   releaseCaches(): void {
     this.view = undefined;
     this.store.releaseCaches();
-  }
-
-  private async warmChunker(count: number): Promise<void> {
-    try {
-      const manifest = this.store.readManifest();
-      if (!manifest) return;
-      const pathByLanguage = new Map<string, string>();
-      const filesByLanguage = new Map<string, number>();
-      for (const [p, language] of this.store.readState(manifest).languages()) {
-        filesByLanguage.set(language, (filesByLanguage.get(language) ?? 0) + 1);
-        if (!pathByLanguage.has(language)) pathByLanguage.set(language, p);
-      }
-      const languages = [...filesByLanguage].sort((x, y) => y[1] - x[1]).slice(0, count).map(([l]) => l);
-      await this.chunkers.warm(languages.map((language) => ({ language, path: pathByLanguage.get(language) as string })));
-    } catch {
-      // A cold parser only costs the next save some time.
-    }
   }
 
   /**
@@ -245,11 +182,8 @@ export class Engine {
         fresh = true;
         continue;
       }
-      const key = `${snapshot.manifest.generation}:${snapshot.manifest.segments.map((s) => `${s.name}/${s.deleted.length}`).join(',')}`;
-      if (this.view?.key !== key) {
-        const scorer = new SnapshotScorer(snapshot, this.fieldParams);
-        this.view = { key, snapshot, scorer, symbols: new SymbolIndex(snapshot), locator: new ChunkLocator(snapshot) };
-      }
+      const key = viewKey(snapshot);
+      if (this.view?.key !== key) this.view = openView(key, snapshot, this.fieldParams);
       return { view: this.view, fresh: fresh || this.lastRefreshGeneration === snapshot.manifest.generation };
     }
     throw new Error('the index could not be rebuilt');
@@ -301,7 +235,7 @@ export class Engine {
 
   async search(typed: string, given: SearchOptions & { refresh?: RefreshMode; refreshStale?: boolean; signal?: AbortSignal } = {}): Promise<SearchResponse> {
     const { query, options } = liftFilters(typed, given);
-    const { answer, query: asked, ...rest } = await this.freshAnswer(query, options, (v, q) => this.answer(v, q, options), (a) => a.hits);
+    const { answer, query: asked, ...rest } = await this.freshAnswer(query, options, (v, q) => chunkAnswer(this.searchSetting, v, q, options), (a) => a.hits);
     return { query: asked, results: answer?.hits ?? [], ...rest };
   }
 
@@ -311,7 +245,7 @@ export class Engine {
    */
   async searchFiles(typed: string, given: SearchOptions & { refresh?: RefreshMode; refreshStale?: boolean; signal?: AbortSignal } = {}): Promise<FileSearchResponse> {
     const { query, options } = liftFilters(typed, given);
-    const { answer, query: asked, ...rest } = await this.freshAnswer(query, options, (v, q) => this.answerFiles(v, q, options, query), (a) => a.files);
+    const { answer, query: asked, ...rest } = await this.freshAnswer(query, options, (v, q) => fileAnswer(this.searchSetting, v, q, options, query), (a) => a.files);
     return { query: asked, files: answer?.files ?? [], ...rest };
   }
 
@@ -360,62 +294,9 @@ export class Engine {
     };
   }
 
-  private async answerFiles(
-    view: View,
-    query: string,
-    options: SearchOptions & { signal?: AbortSignal },
-    /** The text as given, before the query bound: a task text's evidence is read from all of it. */
-    text: string = query,
-  ): Promise<{ files: FileHit[]; total: number; totalIsLowerBound?: boolean; warnings: string[]; diagnostics: Diagnostic[] }> {
-    if ((options.provider ?? 'index') === 'index') {
-      const reader = new FileReader(this.root);
-      if (isTaskText(text)) {
-        // Rank a deeper pool by keywords, then let the text's structure reorder it.
-        const limit = Math.max(1, options.limit ?? 20);
-        const offset = Math.max(0, options.offset ?? 0);
-        const r = searchFilesSnapshot(view.scorer, reader, query, { ...options, limit: Math.max(50, 3 * (limit + offset)), offset: 0 }, this.ranking, view.symbols);
-        const files = localizeFiles(this.localizeContext(view, reader, options.previewLines ?? 3), text, r.files, offset + limit).slice(offset);
-        return { files, total: Math.max(r.total, offset + files.length), totalIsLowerBound: r.totalIsLowerBound, warnings: r.warnings, diagnostics: [] };
-      }
-      const r = searchFilesSnapshot(view.scorer, reader, query, options, this.ranking, view.symbols);
-      return { files: r.files, total: r.total, totalIsLowerBound: r.totalIsLowerBound, warnings: r.warnings, diagnostics: [] };
-    }
-    // Other providers answer with chunks: rank enough of them, then group them by file.
-    const limit = Math.max(1, options.limit ?? 20);
-    const offset = Math.max(0, options.offset ?? 0);
-    const chunks = await this.answer(view, query, { ...options, limit: Math.min(10 * (limit + offset), 1000), offset: 0, maxPerFile: 0, crossReferences: false });
-    const files = groupHitsByFile(chunks.hits, query, this.ranking);
-    return { files: files.slice(offset, offset + limit), total: files.length, totalIsLowerBound: chunks.total > chunks.hits.length, warnings: chunks.warnings, diagnostics: chunks.diagnostics };
-  }
-
-  /** What localization reads of a view: base names, definitions and chunks by line. */
-  private localizeContext(view: View, reader: FileReader, previewLines: number): LocalizeContext {
-    const hitOf = (seg: number, doc: number) => reader.hit(view.snapshot.segments[seg] as Snapshot['segments'][number], doc, previewLines, undefined);
-    const baseNames = (view.baseNames ??= indexByBaseName(view.locator.paths()));
-    return {
-      filesNamed: (name) => baseNames.get(name) ?? [],
-      definitions: (name, limit) => {
-        const { exact, candidates } = view.symbols.find(name, { limit: (limit + 1) * 3 });
-        if (!exact) return [];
-        return candidates
-          .filter((c) => c.match === 'exact' || c.match === 'qualified')
-          .filter((c) => DEFINITION_KINDS.has(view.snapshot.segments[c.seg]!.kindOf(c.doc)))
-          .slice(0, limit + 1)
-          .map((c) => hitOf(c.seg, c.doc));
-      },
-      chunkAt: (path, line) => {
-        const ref = view.locator.locate(path, line);
-        return ref ? hitOf(ref.seg, ref.doc) : undefined;
-      },
-      firstChunk: (path) => {
-        const ref = view.locator.chunksOf(path)[0];
-        return ref ? hitOf(ref.seg, ref.doc) : undefined;
-      },
-      chunksMatching: (words, limit) => searchSnapshot(view.scorer, view.symbols, reader, words, { limit, previewLines: 0, crossReferences: false }, this.ranking).hits,
-      text: (hit) => reader.text(hit.path, hit.startLine, hit.endLine),
-      importsOf: (path) => (view.graph ??= this.importGraph(view)).importsOf(path),
-      importersOf: (path) => (view.graph ??= this.importGraph(view)).importersOf(path),
-    };
+  /** What search answers read besides a view. */
+  private get searchSetting(): SearchSetting {
+    return { root: this.root, store: this.store, ranking: this.ranking, ripgrepPath: this.options.ripgrepPath, discoveryRules: () => this.discoveryRules() };
   }
 
   /** Discovery's rules as this engine's index applies them (loaded for ripgrep answers only). */
@@ -429,61 +310,17 @@ export class Engine {
 
   private resolvedDiscovery?: DiscoveryOptions;
 
-  private async answer(view: View, query: string, options: SearchOptions & { signal?: AbortSignal }): Promise<ProviderAnswer> {
-    const reader = new FileReader(this.root);
-    const indexAnswer = (o: SearchOptions): ProviderAnswer => {
-      const r = searchSnapshot(view.scorer, view.symbols, reader, query, o, this.ranking);
-      return { hits: r.hits, total: r.total, totalIsLowerBound: r.totalIsLowerBound, ...(r.partialOnly ? { partialOnly: r.partialOnly } : {}), warnings: r.warnings, diagnostics: [] };
-    };
-    const context = async (): Promise<ProviderContext> => ({
-      root: this.root,
-      snapshot: view.snapshot,
-      locator: view.locator,
-      symbols: view.symbols,
-      reader,
-      rgPath: this.options.ripgrepPath,
-      discovery: await this.discoveryRules(),
-    });
-    switch (options.provider ?? 'index') {
-      case 'index':
-        return indexAnswer(options);
-      case 'ripgrep': {
-        const { ripgrepProvider } = await import('../providers/providers');
-        return ripgrepProvider(await context(), query, options);
-      }
-      case 'hybrid': {
-        const { fuseHybrid, ripgrepWordsProvider } = await import('../providers/providers');
-        const ctx = await context();
-        const depth = Math.max(30, ((options.limit ?? 20) + (options.offset ?? 0)) * 3);
-        const idx = indexAnswer({ ...options, limit: depth, offset: 0 });
-        const rg = await ripgrepWordsProvider(ctx, query, { ...options, limit: depth, offset: 0 });
-        const fused = fuseHybrid(ctx, query, [{ name: 'index', hits: idx.hits }, { name: 'ripgrep', hits: rg.hits, weight: this.ranking.hybridRipgrep }], options);
-        return { hits: fused.hits, total: fused.total, warnings: [...idx.warnings, ...rg.warnings], diagnostics: rg.diagnostics };
-      }
-      default:
-        throw new Error(`unknown provider ${String(options.provider)}`);
-    }
-  }
-
   async findSymbol(query: string, options: SymbolOptions & { refresh?: RefreshMode } = {}): Promise<SymbolResponse> {
     const started = performance.now();
     const diagnostics: Diagnostic[] = [];
-    // No name is this long; a pasted blob would only be echoed back.
-    const name = query.length > MAX_SYMBOL_CHARS ? query.slice(0, MAX_SYMBOL_CHARS) : query;
-    if (name !== query) diagnostics.push({ code: 'query-cut', severity: 'warning', message: `the name was cut to its first ${MAX_SYMBOL_CHARS} characters (of ${query.length})` });
+    const name = boundName(query, diagnostics);
     const current = await this.currentView(options.refresh ?? 'if-missing', diagnostics);
     if (!current.view) return { query: name, exact: false, results: [], tookMs: 0, index: this.freshness(undefined, false), diagnostics, note: 'no index yet' };
     const found = await this.recovering(current.view, diagnostics, (v) => v.symbols.find(name, options));
     const { view } = found;
     const fresh = current.fresh || found.rebuilt;
     const { exact, candidates } = found.value;
-    const reader = new FileReader(this.root);
-    const results: SymbolHit[] = candidates.map((c) => {
-      const seg = view.snapshot.segments[c.seg];
-      const hit = symbolHit(reader, seg as NonNullable<typeof seg>, c.doc, options.previewLines ?? 3, c.nested);
-      const breakdown = [{ kind: 'match' as const, name: c.match, value: c.score - c.penalties.reduce((s, p) => s + p.value, 0) }, ...c.penalties.map((p) => ({ kind: 'match' as const, name: p.name, value: p.value }))];
-      return { ...hit, score: c.score, scoreBreakdown: breakdown, match: c.match, qualifiedName: c.qualifiedName };
-    });
+    const results = symbolResults(this.root, view, candidates, options);
     const response: SymbolResponse = {
       query: name,
       exact,
@@ -492,11 +329,7 @@ export class Engine {
       index: this.freshness(view, fresh),
       diagnostics,
     };
-    if (!exact) {
-      response.note = results.length
-        ? `no symbol named "${name}"; closest: ${results.map((r) => r.qualifiedName || r.symbol).join(', ')}`
-        : `no symbol named "${name}" and nothing close`;
-    }
+    if (!exact) response.note = closestNote(name, results);
     return response;
   }
 
@@ -508,53 +341,14 @@ export class Engine {
   async references(query: string, options: ReferenceOptions & { refresh?: RefreshMode } = {}): Promise<ReferencesResponse> {
     const started = performance.now();
     const diagnostics: Diagnostic[] = [];
-    const name = query.length > MAX_SYMBOL_CHARS ? query.slice(0, MAX_SYMBOL_CHARS) : query;
-    if (name !== query) diagnostics.push({ code: 'query-cut', severity: 'warning', message: `the name was cut to its first ${MAX_SYMBOL_CHARS} characters (of ${query.length})` });
+    const name = boundName(query, diagnostics);
     const current = await this.currentView(options.refresh ?? 'if-missing', diagnostics);
     if (!current.view) {
       return { name, definitions: [], references: [], byFile: [], total: 0, certain: 0, truncated: false, note: 'no index yet', tookMs: 0, index: this.freshness(undefined, false), diagnostics };
     }
-    const found = await this.recovering(current.view, diagnostics, (v) => findReferences(this.referenceSources(v), name, options));
+    const found = await this.recovering(current.view, diagnostics, (v) => findReferences(referenceSources(this.root, this.store, v), name, options));
     const { diagnostics: own, ...answer } = found.value;
     return { ...answer, tookMs: round(performance.now() - started), index: this.freshness(found.view, current.fresh || found.rebuilt), diagnostics: [...diagnostics, ...own] };
-  }
-
-  /** What a references lookup reads besides the occurrence tables; the state table only if an import must be resolved. */
-  private referenceSources(view: View): ReferenceSources {
-    const imports = (): ImportResolution => {
-      if (!view.imports) {
-        const paths = new Set(view.locator.paths());
-        view.imports = { resolver: new ImportGraph(new Map(), paths), paths, resolved: new Map() };
-      }
-      return view.imports;
-    };
-    return {
-      snapshot: view.snapshot,
-      symbols: view.symbols,
-      reader: new FileReader(this.root),
-      importsOf: (p) => {
-        const r = imports();
-        if (r.state === undefined) {
-          try {
-            r.state = this.store.readState(view.snapshot.manifest);
-          } catch (e) {
-            if (!(e instanceof StoreCorruptError)) throw e;
-            r.state = null; // without imports, references in other files are name matches
-          }
-        }
-        return r.state?.get(p)?.imports;
-      },
-      resolveImport: (from, spec) => {
-        const r = imports();
-        // A module path (`express`, `flask.app`, `com.acme.Order`) resolves the same from every
-        // file: one resolution serves them all. Relative ones depend on the importing file.
-        const key = dependsOnImporter(spec) ? `${from}\u0000${spec}` : spec;
-        let targets = r.resolved.get(key);
-        if (!targets) r.resolved.set(key, (targets = r.resolver.resolve(from, spec)));
-        return targets;
-      },
-      isIndexed: (p) => imports().paths.has(p),
-    };
   }
 
   /**
@@ -568,62 +362,21 @@ export class Engine {
     const diagnostics: Diagnostic[] = [];
     const { view } = await this.currentView(options.refresh ?? 'always', diagnostics);
     if (!view) throw new Error('no index: refresh the index before building a pack');
-    const reader = new FileReader(this.root);
-    const hitOf = (seg: number, doc: number) => reader.hit(view.snapshot.segments[seg] as Snapshot['segments'][number], doc, 0, undefined);
-    if (!view.graph) view.graph = this.importGraph(view);
+    const graph = (view.graph ??= importGraph(this.store, view));
     const [{ buildPack }, { certainCallersOf }] = await Promise.all([import('../pack/build'), import('../pack/callers')]);
-    const chunkAt = (path: string, line: number) => {
-      const ref = view.locator.locate(path, line);
-      return ref ? hitOf(ref.seg, ref.doc) : undefined;
-    };
-    const ctx: PackContext = {
+    const ctx = packContext({
+      root: this.root,
+      view,
+      graph,
       search: (query, o) => this.search(query, { ...o, refresh: 'never' }),
       searchFiles: (query, o) => this.searchFiles(query, { ...o, refresh: 'never' }),
-      definitions: (name, limit) => {
-        const { exact, candidates } = view.symbols.find(name, { limit: limit * 3 });
-        if (!exact) return [];
-        return candidates
-          .filter((c) => c.match === 'exact' || c.match === 'exact-ignore-case' || c.match === 'qualified')
-          .filter((c) => DEFINITION_KINDS.has(view.snapshot.segments[c.seg]!.kindOf(c.doc)))
-          .slice(0, limit)
-          .map((c) => hitOf(c.seg, c.doc));
-      },
-      spanAt: (path, startLine, endLine) => {
-        const refs = view.locator.chunksOf(path);
-        const exact = refs.find((r) => {
-          const seg = view.snapshot.segments[r.seg]!;
-          return seg.docStart.at(r.doc) === startLine && (endLine === undefined || seg.docEnd.at(r.doc) === endLine);
-        });
-        const ref = exact ?? view.locator.locate(path, startLine);
-        return ref ? hitOf(ref.seg, ref.doc) : undefined;
-      },
-      chunksOf: (path) => view.locator.chunksOf(path).map((r) => hitOf(r.seg, r.doc)),
-      isIndexed: (path) => view.locator.has(path),
-      text: (hit) => {
-        // A chunk standing for part of its lines (minified code) is read as its characters.
-        const ref = hit.id ? view.locator.chunksOf(hit.path).find((r) => view.snapshot.segments[r.seg]!.id(r.doc) === hit.id) : undefined;
-        const seg = ref && view.snapshot.segments[ref.seg]!;
-        return seg && seg.record(ref.doc).span ? reader.chunkText(seg, ref.doc) : reader.text(hit.path, hit.startLine, hit.endLine);
-      },
-      graph: view.graph,
-      certainCallers: (def, limit) => certainCallersOf(this.referenceSources(view), def, limit, chunkAt),
+      certainCallersOf,
+      referenceSources: () => referenceSources(this.root, this.store, view),
       guidance: options.guidance,
-    };
+    });
     const pack = await buildPack(ctx, task, options);
     pack.diagnostics.unshift(...diagnostics);
     return pack;
-  }
-
-  /** The import graph of the current view's files (resolved from the state table's import lists). */
-  private importGraph(view: View): ImportGraph {
-    const imports = new Map<string, string[]>();
-    try {
-      const state = this.store.readState(view.snapshot.manifest);
-      for (const [p, list] of state.imports()) imports.set(p, list);
-    } catch (e) {
-      if (!(e instanceof StoreCorruptError)) throw e;
-    }
-    return new ImportGraph(imports, view.locator.paths());
   }
 
   /** The chunk a `path:start-end` id names (or the smallest containing its first line). */
@@ -643,59 +396,7 @@ export class Engine {
    * from its last whole-root refresh.
    */
   status(options: { manifestOnly?: boolean } = {}): IndexStatus {
-    const base: IndexStatus = {
-      root: this.root,
-      storeDir: this.store.dir,
-      exists: false,
-      generation: 0,
-      files: 0,
-      chunks: 0,
-      segments: 0,
-      deletedChunks: 0,
-      storeBytes: 0,
-      skippedByReason: {},
-      skipped: [],
-      languages: {},
-      diagnostics: [],
-    };
-    let manifest: Manifest | undefined;
-    try {
-      manifest = this.store.readManifest();
-    } catch (e) {
-      if (e instanceof StoreCorruptError) {
-        base.diagnostics.push({ code: e.code, severity: 'warning', message: `${e.message}; the next refresh rebuilds it` });
-        return base;
-      }
-      throw e;
-    }
-    if (!manifest) return base;
-    let state = StateTable.empty();
-    try {
-      if (!options.manifestOnly) state = this.store.readState(manifest);
-    } catch (e) {
-      if (!(e instanceof StoreCorruptError)) throw e;
-      base.diagnostics.push({ code: e.code, severity: 'warning', message: e.message });
-    }
-    const languages: Record<string, number> = {};
-    for (const [, language] of state.languages()) languages[language] = (languages[language] ?? 0) + 1;
-    const skippedByReason: Record<string, number> = {};
-    for (const s of state.skipped) skippedByReason[s.reason] = (skippedByReason[s.reason] ?? 0) + 1;
-    return {
-      ...base,
-      exists: true,
-      generation: manifest.generation,
-      files: manifest.files,
-      chunks: manifest.chunks,
-      segments: manifest.segments.length,
-      deletedChunks: manifest.segments.reduce((n, s) => n + s.deleted.reduce((m, [, c]) => m + c, 0), 0),
-      storeBytes: this.store.sizeOnDisk(manifest),
-      createdAt: manifest.createdAt,
-      updatedAt: manifest.updatedAt,
-      lastRefresh: manifest.lastRefresh,
-      skippedByReason,
-      skipped: state.skipped,
-      languages,
-    };
+    return indexStatus(this.root, this.store, options);
   }
 
   /**
@@ -707,33 +408,7 @@ export class Engine {
   async *exportChunks(diagnostics: Diagnostic[] = []): AsyncGenerator<ExportedChunk> {
     const { view } = await this.currentView('if-missing', diagnostics);
     if (!view) return;
-    const { segments } = view.snapshot;
-    for (const filePath of view.locator.paths().sort()) {
-      // One reader per file: it keeps what it read, and an export goes through every file once.
-      const reader = new FileReader(this.root);
-      for (const ref of view.locator.chunksOf(filePath)) {
-        const seg = segments[ref.seg] as Snapshot['segments'][number];
-        const hit = reader.hit(seg, ref.doc, 0, undefined);
-        const rec = seg.record(ref.doc);
-        yield {
-          docid: hit.docid,
-          id: hit.id,
-          path: hit.path,
-          startLine: hit.startLine,
-          endLine: hit.endLine,
-          language: hit.language,
-          kind: hit.kind,
-          symbol: hit.symbol,
-          context: hit.context,
-          ...(rec.signature ? { signature: rec.signature } : {}),
-          ...(hit.context.length > hit.symbol.length && hit.symbol && hit.context.endsWith(hit.symbol) ? { parent: hit.context.slice(0, hit.context.length - hit.symbol.length).replace(/(\.|::|#| > )$/, '') } : {}),
-          // The chunk's own text: its characters when it shares its lines (a minified line holds
-          // thousands of chunks, and printing the line for each was gigabytes), else its lines.
-          text: reader.chunkText(seg, ref.doc) ?? '',
-          ...(hit.stale ? { stale: true } : {}),
-        };
-      }
-    }
+    yield* exportView(this.root, view);
   }
 
   async close(): Promise<void> {
@@ -742,12 +417,6 @@ export class Engine {
 }
 
 export { compareHits };
-
-/** A specifier pack/graph.ts resolves against the importing file's folder: `./x`, `../x`, Python's `.x`, a C header `x.h`. */
-function dependsOnImporter(spec: string): boolean {
-  const s = spec.trim();
-  return s.startsWith('.') || s.startsWith('/') || (!s.includes(':') && /\.(h|hpp|hh|c|cc|cpp|php|rb|css|scss)['">]?$/.test(s));
-}
 
 /** Error codes of a store that cannot be written now although it can be read. */
 const UNWRITABLE = new Set(['EACCES', 'EPERM', 'EROFS', 'ENOSPC', 'EDQUOT']);
@@ -758,26 +427,4 @@ function refreshBlocker(e: unknown): string | undefined {
   const code = (e as NodeJS.ErrnoException | undefined)?.code;
   if (code && UNWRITABLE.has(code)) return code === 'ENOSPC' || code === 'EDQUOT' ? `the disk is full (${code})` : `the store cannot be written (${code})`;
   return undefined;
-}
-
-function indexByBaseName(paths: readonly string[]): Map<string, string[]> {
-  const byName = new Map<string, string[]>();
-  for (const p of paths) {
-    const name = p.slice(p.lastIndexOf('/') + 1);
-    const list = byName.get(name);
-    if (list) list.push(p);
-    else byName.set(name, [p]);
-  }
-  return byName;
-}
-
-/**
- * `lang:`, `kind:` and `scope:` typed in a short query are filters, for every front end; a
- * task text keeps its words (`kind:` in a pasted log is text).
- */
-function liftFilters<O extends SearchOptions>(typed: string, options: O): { query: string; options: O } {
-  if (isTaskText(typed)) return { query: typed, options };
-  const lifted = liftInlineFilters(typed);
-  if (lifted.labels.length === 0) return { query: typed, options };
-  return { query: lifted.text, options: withLiftedFilters(options, lifted.filters) };
 }

@@ -13,7 +13,8 @@ import { DEFAULT_MAX_FILE_BYTES, type DiscoveryOptions } from '../discovery/opti
 import { stillServable } from '../discovery/servable';
 import { compilePathFilter } from '../search/filters';
 import { resolveLanguageFilter } from '../languages';
-import { MAX_MATCH_LINES, type FileReader } from '../search/hydrate';
+import type { FileReader } from '../search/hydrate';
+import { MAX_MATCH_LINES } from '../search/preview';
 import type { ChunkLocator } from '../search/locate';
 import type { SymbolIndex } from '../search/symbols';
 import type { Snapshot } from '../store/store';

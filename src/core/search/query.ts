@@ -7,6 +7,7 @@
 import lunr = require('lunr');
 import { FIELDS, type FieldName } from '../index/fields';
 import { analyzeQueryTerm, type QueryWord } from '../index/tokenizer';
+import { escapeRegExp } from '../regExp';
 import { readQueryText, textTerms, type TermRarity } from './queryText';
 
 export type Presence = 'optional' | 'required' | 'prohibited';
@@ -203,7 +204,7 @@ export function wildcardMatcher(pattern: string): { prefix: string; test: (term:
   const firstStar = pattern.indexOf('*');
   const prefix = firstStar < 0 ? pattern : pattern.slice(0, firstStar);
   if (/^[^*]*\*$/.test(pattern)) return { prefix, test: (t) => t.startsWith(prefix) };
-  const re = new RegExp(`^${pattern.split('*').map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`, 'u');
+  const re = new RegExp(`^${pattern.split('*').map(escapeRegExp).join('.*')}$`, 'u');
   return { prefix, test: (t) => re.test(t) };
 }
 

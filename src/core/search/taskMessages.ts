@@ -5,6 +5,7 @@
 // message with its values filled in, the code shows it with placeholders (`{path}`, `%s`) or cut
 // into adjacent literals, so what is looked for is a run of the message's plain words, not the
 // whole message. Pure: no index, no file system.
+import { escapeRegExp } from '../regExp';
 
 /** An exception line: `TypeError: ...`, also inside backticks or bold. */
 const EXCEPTION_LINE = /\b[A-Z]\w*(?:Error|Exception|Warning|Failure|Fault)\s*:[ \t]*([^\n`*]+)/g;
@@ -52,15 +53,13 @@ export function messageRun(message: string): string | undefined {
   return best.length >= MIN_RUN_WORDS && run.length >= MIN_RUN_CHARS ? run : undefined;
 }
 
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
 /**
  * A pattern finding `run` in source code: its words in order, separated by white space or by
  * the seam of two adjacent string literals (`"value " "to integer"`, `'a ' +\n 'b'`), any case.
  */
 export function runPattern(run: string): RegExp {
   const seam = `(?:\\s+|\\s*["'\`]\\s*\\+?\\s*\\\\?\\s*[fbruFBRU]{0,2}["'\`]\\s*)`;
-  return new RegExp(run.split(' ').map(escape).join(seam), 'i');
+  return new RegExp(run.split(' ').map(escapeRegExp).join(seam), 'i');
 }
 
 /** The 1-based line (counted from `firstLine`) where `run` starts in `code`, if it is there. */

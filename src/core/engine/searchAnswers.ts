@@ -1,0 +1,138 @@
+// Search answers over a view: chunks from a provider (the index, ripgrep, or both fused) and
+// files ranked as files, with a task text's evidence reordering them.
+import type { Diagnostic } from '../types';
+import type { DiscoveryOptions } from '../discovery';
+import type { IndexStore, Snapshot } from '../store/store';
+import { groupHitsByFile, searchFilesSnapshot, searchSnapshot, type RankingParams } from '../search/search';
+import { FileReader } from '../search/hydrate';
+import type { FileHit, SearchOptions } from '../search/types';
+import type { ProviderAnswer, ProviderContext } from '../providers/providers';
+import { DEFINITION_KINDS } from '../index/fields';
+import { isTaskText } from '../search/taskEvidence';
+import { liftInlineFilters, withLiftedFilters } from '../search/inlineFilters';
+import { localizeFiles, type LocalizeContext } from '../search/localize';
+import { importGraph, indexByBaseName, type View } from './view';
+
+/** What search answers read besides the view: the engine's root, store and settings. */
+export interface SearchSetting {
+  root: string;
+  store: IndexStore;
+  ranking: RankingParams;
+  ripgrepPath?: string;
+  /** Discovery's rules as the index applies them (loaded for ripgrep answers only). */
+  discoveryRules: () => Promise<DiscoveryOptions>;
+}
+
+export type SearchAsked = SearchOptions & { signal?: AbortSignal };
+
+export interface FileAnswer {
+  files: FileHit[];
+  total: number;
+  totalIsLowerBound?: boolean;
+  warnings: string[];
+  diagnostics: Diagnostic[];
+}
+
+/**
+ * `lang:`, `kind:` and `scope:` typed in a short query are filters, for every front end; a
+ * task text keeps its words (`kind:` in a pasted log is text).
+ */
+export function liftFilters<O extends SearchOptions>(typed: string, options: O): { query: string; options: O } {
+  if (isTaskText(typed)) return { query: typed, options };
+  const lifted = liftInlineFilters(typed);
+  if (lifted.labels.length === 0) return { query: typed, options };
+  return { query: lifted.text, options: withLiftedFilters(options, lifted.filters) };
+}
+
+/** Ranked chunks from the provider the options name. */
+export async function chunkAnswer(setting: SearchSetting, view: View, query: string, options: SearchAsked): Promise<ProviderAnswer> {
+  const reader = new FileReader(setting.root);
+  const indexAnswer = (o: SearchOptions): ProviderAnswer => {
+    const r = searchSnapshot(view.scorer, view.symbols, reader, query, o, setting.ranking);
+    return { hits: r.hits, total: r.total, totalIsLowerBound: r.totalIsLowerBound, ...(r.partialOnly ? { partialOnly: r.partialOnly } : {}), warnings: r.warnings, diagnostics: [] };
+  };
+  const context = async (): Promise<ProviderContext> => ({
+    root: setting.root,
+    snapshot: view.snapshot,
+    locator: view.locator,
+    symbols: view.symbols,
+    reader,
+    rgPath: setting.ripgrepPath,
+    discovery: await setting.discoveryRules(),
+  });
+  switch (options.provider ?? 'index') {
+    case 'index':
+      return indexAnswer(options);
+    case 'ripgrep': {
+      const { ripgrepProvider } = await import('../providers/providers');
+      return ripgrepProvider(await context(), query, options);
+    }
+    case 'hybrid': {
+      const { fuseHybrid, ripgrepWordsProvider } = await import('../providers/providers');
+      const ctx = await context();
+      const depth = Math.max(30, ((options.limit ?? 20) + (options.offset ?? 0)) * 3);
+      const idx = indexAnswer({ ...options, limit: depth, offset: 0 });
+      const rg = await ripgrepWordsProvider(ctx, query, { ...options, limit: depth, offset: 0 });
+      const fused = fuseHybrid(ctx, query, [{ name: 'index', hits: idx.hits }, { name: 'ripgrep', hits: rg.hits, weight: setting.ranking.hybridRipgrep }], options);
+      return { hits: fused.hits, total: fused.total, warnings: [...idx.warnings, ...rg.warnings], diagnostics: rg.diagnostics };
+    }
+    default:
+      throw new Error(`unknown provider ${String(options.provider)}`);
+  }
+}
+
+/**
+ * Files ranked as files. `text` is the text as given, before the query bound: a task text's
+ * evidence is read from all of it.
+ */
+export async function fileAnswer(setting: SearchSetting, view: View, query: string, options: SearchAsked, text: string = query): Promise<FileAnswer> {
+  if ((options.provider ?? 'index') === 'index') {
+    const reader = new FileReader(setting.root);
+    if (isTaskText(text)) {
+      // Rank a deeper pool by keywords, then let the text's structure reorder it.
+      const limit = Math.max(1, options.limit ?? 20);
+      const offset = Math.max(0, options.offset ?? 0);
+      const r = searchFilesSnapshot(view.scorer, reader, query, { ...options, limit: Math.max(50, 3 * (limit + offset)), offset: 0 }, setting.ranking, view.symbols);
+      const files = localizeFiles(localizeContext(setting, view, reader, options.previewLines ?? 3), text, r.files, offset + limit).slice(offset);
+      return { files, total: Math.max(r.total, offset + files.length), totalIsLowerBound: r.totalIsLowerBound, warnings: r.warnings, diagnostics: [] };
+    }
+    const r = searchFilesSnapshot(view.scorer, reader, query, options, setting.ranking, view.symbols);
+    return { files: r.files, total: r.total, totalIsLowerBound: r.totalIsLowerBound, warnings: r.warnings, diagnostics: [] };
+  }
+  // Other providers answer with chunks: rank enough of them, then group them by file.
+  const limit = Math.max(1, options.limit ?? 20);
+  const offset = Math.max(0, options.offset ?? 0);
+  const chunks = await chunkAnswer(setting, view, query, { ...options, limit: Math.min(10 * (limit + offset), 1000), offset: 0, maxPerFile: 0, crossReferences: false });
+  const files = groupHitsByFile(chunks.hits, query, setting.ranking);
+  return { files: files.slice(offset, offset + limit), total: files.length, totalIsLowerBound: chunks.total > chunks.hits.length, warnings: chunks.warnings, diagnostics: chunks.diagnostics };
+}
+
+/** What localization reads of a view: base names, definitions and chunks by line. */
+function localizeContext(setting: SearchSetting, view: View, reader: FileReader, previewLines: number): LocalizeContext {
+  const hitOf = (seg: number, doc: number) => reader.hit(view.snapshot.segments[seg] as Snapshot['segments'][number], doc, previewLines, undefined);
+  const baseNames = (view.baseNames ??= indexByBaseName(view.locator.paths()));
+  return {
+    filesNamed: (name) => baseNames.get(name) ?? [],
+    definitions: (name, limit) => {
+      const { exact, candidates } = view.symbols.find(name, { limit: (limit + 1) * 3 });
+      if (!exact) return [];
+      return candidates
+        .filter((c) => c.match === 'exact' || c.match === 'qualified')
+        .filter((c) => DEFINITION_KINDS.has(view.snapshot.segments[c.seg]!.kindOf(c.doc)))
+        .slice(0, limit + 1)
+        .map((c) => hitOf(c.seg, c.doc));
+    },
+    chunkAt: (path, line) => {
+      const ref = view.locator.locate(path, line);
+      return ref ? hitOf(ref.seg, ref.doc) : undefined;
+    },
+    firstChunk: (path) => {
+      const ref = view.locator.chunksOf(path)[0];
+      return ref ? hitOf(ref.seg, ref.doc) : undefined;
+    },
+    chunksMatching: (words, limit) => searchSnapshot(view.scorer, view.symbols, reader, words, { limit, previewLines: 0, crossReferences: false }, setting.ranking).hits,
+    text: (hit) => reader.text(hit.path, hit.startLine, hit.endLine),
+    importsOf: (path) => (view.graph ??= importGraph(setting.store, view)).importsOf(path),
+    importersOf: (path) => (view.graph ??= importGraph(setting.store, view)).importersOf(path),
+  };
+}

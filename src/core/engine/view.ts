@@ -1,0 +1,65 @@
+// A read view of one store snapshot, and what answers build over it on first use. The engine
+// keeps one view while the snapshot stays the same, so a long-lived host decodes each piece once.
+import type { FieldName, FieldParams } from '../index/fields';
+import { StoreCorruptError, type IndexStore, type Snapshot, type StateTable } from '../store/store';
+import { SnapshotScorer } from '../search/scorer';
+import { SymbolIndex } from '../search/symbols';
+import { ChunkLocator } from '../search/locate';
+import { ImportGraph } from '../pack/graph';
+
+export interface View {
+  key: string;
+  snapshot: Snapshot;
+  scorer: SnapshotScorer;
+  symbols: SymbolIndex;
+  locator: ChunkLocator;
+  /** Built on first use (packs), from the state table's import lists. */
+  graph?: ImportGraph;
+  /** Import specifiers resolved for references, on demand and kept with the view. */
+  imports?: ImportResolution;
+  /** Indexed paths by base name, built when a task text first names a file. */
+  baseNames?: Map<string, string[]>;
+}
+
+/** A view's import specifiers, resolved one file at a time as references ask (not the whole graph a pack builds). */
+export interface ImportResolution {
+  /** Resolves specifiers only: built over the indexed paths, without any file's imports. */
+  resolver: ImportGraph;
+  paths: ReadonlySet<string>;
+  resolved: Map<string, readonly string[]>;
+  /** The state table, read on the first import asked for; null when it cannot be read. */
+  state?: StateTable | null;
+}
+
+/** What tells one snapshot from the next: its generation and each segment's deletions. */
+export function viewKey(snapshot: Snapshot): string {
+  return `${snapshot.manifest.generation}:${snapshot.manifest.segments.map((s) => `${s.name}/${s.deleted.length}`).join(',')}`;
+}
+
+export function openView(key: string, snapshot: Snapshot, fieldParams: Record<FieldName, FieldParams>): View {
+  const scorer = new SnapshotScorer(snapshot, fieldParams);
+  return { key, snapshot, scorer, symbols: new SymbolIndex(snapshot), locator: new ChunkLocator(snapshot) };
+}
+
+/** The import graph of a view's files (resolved from the state table's import lists). */
+export function importGraph(store: IndexStore, view: View): ImportGraph {
+  const imports = new Map<string, string[]>();
+  try {
+    const state = store.readState(view.snapshot.manifest);
+    for (const [p, list] of state.imports()) imports.set(p, list);
+  } catch (e) {
+    if (!(e instanceof StoreCorruptError)) throw e;
+  }
+  return new ImportGraph(imports, view.locator.paths());
+}
+
+export function indexByBaseName(paths: readonly string[]): Map<string, string[]> {
+  const byName = new Map<string, string[]>();
+  for (const p of paths) {
+    const name = p.slice(p.lastIndexOf('/') + 1);
+    const list = byName.get(name);
+    if (list) list.push(p);
+    else byName.set(name, [p]);
+  }
+  return byName;
+}
