@@ -366,7 +366,7 @@ export class Engine {
     options: SearchOptions & { signal?: AbortSignal },
     /** The text as given, before the query bound: a task text's evidence is read from all of it. */
     text: string = query,
-  ): Promise<{ files: FileHit[]; total: number; totalIsLowerBound?: boolean; warnings: string[]; diagnostics: Diagnostic[] }> {
+  ): Promise<{ files: FileHit[]; total: number; totalIsLowerBound?: boolean; partialOnly?: { words: string[] }; warnings: string[]; diagnostics: Diagnostic[] }> {
     if ((options.provider ?? 'index') === 'index') {
       const reader = new FileReader(this.root);
       if (isTaskText(text)) {
@@ -378,7 +378,7 @@ export class Engine {
         return { files, total: Math.max(r.total, offset + files.length), totalIsLowerBound: r.totalIsLowerBound, warnings: r.warnings, diagnostics: [] };
       }
       const r = searchFilesSnapshot(view.scorer, reader, query, options, this.ranking, view.symbols);
-      return { files: r.files, total: r.total, totalIsLowerBound: r.totalIsLowerBound, warnings: r.warnings, diagnostics: [] };
+      return { files: r.files, total: r.total, totalIsLowerBound: r.totalIsLowerBound, ...(r.partialOnly ? { partialOnly: r.partialOnly } : {}), warnings: r.warnings, diagnostics: [] };
     }
     // Other providers answer with chunks: rank enough of them, then group them by file.
     const limit = Math.max(1, options.limit ?? 20);

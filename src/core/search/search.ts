@@ -137,6 +137,8 @@ export interface RawFileSearchResult {
   totalIsLowerBound: boolean;
   warnings: string[];
   compiled: CompiledQuery;
+  /** Set when no matching file's chunks hold every word of the query between them: every file is partial. */
+  partialOnly?: { words: string[] };
 }
 
 /**
@@ -172,9 +174,9 @@ export function searchFilesSnapshot(
   const wordWeight = new Float64Array(32);
   for (const t of run.scoring.terms) if (t.presenceBit >= 0) wordWeight[t.presenceBit] = Math.max(wordWeight[t.presenceBit] as number, t.weight * t.idf);
   const grouped = [...byFile].map(([path, chunks]) => {
-    let more = 0;
-    for (const x of chunks) more |= x.c.bits;
-    more &= ~(chunks[0] as Ranked).c.bits;
+    let bits = 0;
+    for (const x of chunks) bits |= x.c.bits;
+    let more = bits & ~(chunks[0] as Ranked).c.bits;
     let words = 0;
     let coverage = 0;
     for (let b = 0; more !== 0 && b < 32; b++, more >>>= 1) {
@@ -183,12 +185,18 @@ export function searchFilesSnapshot(
         coverage += wordWeight[b] as number;
       }
     }
-    return { path, chunks, ...fileScore(path, chunks, names, ranking, { words, weight: coverage }) };
+    return { path, chunks, bits, ...fileScore(path, chunks, names, ranking, { words, weight: coverage }) };
   });
   grouped.sort((a, b) => b.score - a.score || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   if (grouped.length === 0) return { files: [], total: 0, totalIsLowerBound: false, warnings, compiled };
+  // A file is a full match when its chunks hold every word between them.
+  const needed = wordsNeeded(compiled);
   const files = grouped.slice(offset, offset + limit).map((g): FileHit => {
-    const spans = g.chunks.slice(0, SPANS_PER_FILE).map((x) => toHit(scorer, run.scoring, x, run.boostContext, reader, compiled, options.previewLines ?? 3));
+    const spans = g.chunks.slice(0, SPANS_PER_FILE).map((x) => {
+      const hit = toHit(scorer, run.scoring, x, run.boostContext, reader, compiled, options.previewLines ?? 3);
+      if (isPartial(needed, x.c.bits)) hit.partial = true;
+      return hit;
+    });
     const first = spans[0] as SearchHit;
     return {
       path: g.path,
@@ -198,9 +206,11 @@ export function searchFilesSnapshot(
       matchedChunks: g.chunks.length,
       language: first.language,
       ...(spans.some((h) => h.stale) ? { stale: true } : {}),
+      ...(isPartial(needed, g.bits) ? { partial: true as const } : {}),
     };
   });
-  return { files, total: grouped.length, totalIsLowerBound: run.pruned || run.total > run.ranked.length, warnings, compiled };
+  const partialOnly = grouped.every((g) => isPartial(needed, g.bits));
+  return { files, total: grouped.length, totalIsLowerBound: run.pruned || run.total > run.ranked.length, warnings, compiled, ...(partialOnly ? { partialOnly: { words: needed.words } } : {}) };
 }
 
 /**
