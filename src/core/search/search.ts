@@ -9,7 +9,7 @@ import type { FileHit, ScoreComponent, SearchHit, SearchOptions } from './types'
 import { type FileReader } from './hydrate';
 import { crossReferenceNames } from './crossref';
 import type { SymbolIndex } from './symbols';
-import { namedDefinitions, queryName, type NamedDefinition } from './namedDefinitions';
+import { isKeyOnly, namedDefinitions, queryName, type NamedDefinition } from './namedDefinitions';
 import { isPartial, wordsNeeded } from './allWords';
 import type { RankingParams } from './types';
 
@@ -410,12 +410,29 @@ function definitionsFirst(
     const named = at.get(key(x.c.seg, x.c.doc));
     if (named) x.namedAt = named;
   }
-  pinned.sort((a, b) => b.score - a.score);
-  const lift = Math.max(1, rest[0]?.score ?? 0);
-  for (const x of pinned) {
-    x.lift = lift;
-    x.score += lift;
+  // A key of an anonymous object literal (`res.format({ html: function () {…} })`) defines the
+  // name for that call only: a function, class or method with an owner comes first.
+  const nestedKeys = new Set(definitions.filter((d) => d.nameLine !== undefined).map((d) => `${key(d.seg, d.doc)}:${d.keyOnly === true}`));
+  const keyOnly = (x: Ranked) => {
+    const k = key(x.c.seg, x.c.doc);
+    if (at.has(k)) return nestedKeys.has(`${k}:true`) && !nestedKeys.has(`${k}:false`);
+    const seg = scorer.snapshot.segments[x.c.seg] as Segment;
+    return isKeyOnly(seg.kindOf(x.c.doc), seg.contextOf(x.c.doc));
+  };
+  const keys = pinned.filter(keyOnly).sort((a, b) => b.score - a.score);
+  const owned = pinned.filter((x) => !keys.includes(x)).sort((a, b) => b.score - a.score);
+  // Each tier is lifted past the one below, so the scores still descend.
+  const lowLift = Math.max(1, rest[0]?.score ?? 0);
+  const highLift = keys.length ? lowLift + Math.max(1, keys[0]?.score ?? 0) : lowLift;
+  for (const x of keys) {
+    x.lift = lowLift;
+    x.score += lowLift;
   }
+  for (const x of owned) {
+    x.lift = highLift;
+    x.score += highLift;
+  }
+  pinned.splice(0, pinned.length, ...owned, ...keys);
   return { ranked: [...pinned, ...rest].slice(0, Math.max(k, pinned.length)), unmatched };
 }
 
