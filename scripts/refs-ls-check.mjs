@@ -100,7 +100,7 @@ function workspaceCopy() {
 /** The TypeScript language service's answers, in process. */
 async function askTypeScript(names) {
   const { createService } = await import('./refs-ts-service.mjs');
-  const { unconfirmedCertain } = createRequire(import.meta.url)(path.join(repo, 'out/src/core/eval/lsRefs.js'));
+  const { unconfirmedCertain } = createRequire(import.meta.url)(path.join(repo, 'out/src/eval/lsRefs.js'));
   const files = run('git', ['-C', root, 'ls-files']).split('\n').filter(Boolean);
   log(`asking the TypeScript language service about ${names.length} definitions (${files.length} tracked files)`);
   const service = createService(repo, root, files);

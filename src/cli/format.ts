@@ -31,7 +31,8 @@ export function formatHit(hit: SearchHit, extra = ''): string[] {
 export function formatFiles(files: readonly FileHit[]): string[] {
   const out: string[] = [];
   for (const f of files) {
-    out.push(`${f.path}  (${f.score.toFixed(2)}, ${f.matchedChunks} matching chunk${f.matchedChunks === 1 ? '' : 's'})${f.stale ? '  [stale]' : ''}`);
+    const tags = [f.stale ? 'stale' : '', f.partial ? 'partial match' : ''].filter(Boolean);
+    out.push(`${f.path}  (${f.score.toFixed(2)}, ${f.matchedChunks} matching chunk${f.matchedChunks === 1 ? '' : 's'})${tags.length ? `  [${tags.join('; ')}]` : ''}`);
     for (const h of f.spans) {
       const name = displayBreadcrumb(h.context || h.symbol, h.language);
       out.push(`    ${h.startLine}-${h.endLine}  ${h.kind}${name ? ` ${name}` : ''}  (${h.score.toFixed(2)})`);

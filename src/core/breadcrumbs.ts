@@ -17,7 +17,28 @@ export function breadcrumbSeparator(language: string | undefined): string {
  * that are prose (Markdown heading paths, joined with ` > `), as they are.
  */
 export function displayBreadcrumb(breadcrumb: string, language: string | undefined): string {
+  if (language && QUOTED_KEYS.has(language)) return keyPath(breadcrumb);
   const separator = breadcrumbSeparator(language);
   if (separator === '.' || breadcrumb.includes(' > ')) return breadcrumb;
   return breadcrumb.split('.').join(separator);
+}
+
+/** Languages whose object keys name chunks and may be any string (ESLint's `"Program:exit"(node) {…}`). */
+const QUOTED_KEYS: ReadonlySet<string> = new Set(['javascript', 'typescript', 'tsx']);
+const IDENTIFIER = /^#?[\p{L}_$][\p{L}\p{N}_$]*$/u;
+
+/**
+ * A script breadcrumb with its keys that are not identifiers quoted, as the code writes them,
+ * after ` › ` (a dot before a quoted key would read as a member access): `create.Program:exit` →
+ * `create › "Program:exit"`. The index keeps the key unquoted, so a search finds it as typed.
+ */
+function keyPath(breadcrumb: string): string {
+  const parts = breadcrumb.split('.');
+  if (parts.every((p) => IDENTIFIER.test(p))) return breadcrumb;
+  return parts.reduce((out, part, i) => {
+    const plain = IDENTIFIER.test(part);
+    const shown = plain ? part : JSON.stringify(part);
+    if (i === 0) return shown;
+    return `${out}${plain && IDENTIFIER.test(parts[i - 1] as string) ? '.' : ' › '}${shown}`;
+  }, '');
 }

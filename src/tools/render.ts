@@ -168,11 +168,12 @@ export function fitFiles(
     score: f.score,
     matchedChunks: f.matchedChunks,
     ...(f.stale ? { stale: true } : {}),
+    ...(f.partial ? { partial: true } : {}),
     spans: f.spans.map(compactHit),
   }));
   const text = files.map((f, i) =>
     [
-      `${o.firstNumber + i}. ${f.path}  (score ${f.score.toFixed(2)}; ${f.matchedChunks} matching chunk${f.matchedChunks === 1 ? '' : 's'})`,
+      `${o.firstNumber + i}. ${f.path}  (score ${f.score.toFixed(2)}; ${f.matchedChunks} matching chunk${f.matchedChunks === 1 ? '' : 's'})${f.partial ? '  [partial match]' : ''}`,
       ...f.spans.flatMap((h) => [`   - ${hitHeading(h).slice(h.path.length + 1)}`, ...previewBlock(h.preview, Math.min(o.previewLines, 1)).map((l) => `  ${l}`)]),
     ].join('\n'),
   );

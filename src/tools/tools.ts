@@ -241,12 +241,15 @@ async function searchFilesTool(
   const moreLine = more > 0 ? `${more}${plus} more files; call again with offset=${nextOffset}${files.omitted ? ` (${files.omitted} of this page left out to fit maxTokens=${a.maxTokens})` : ''}` : '';
   const served = { results: files.json.length, spans: response.files.slice(0, files.json.length).flatMap((f) => f.spans.map(servedSpan)) };
   if (a.format === 'json') {
-    return serving(text(JSON.stringify({ query: a.query, provider: a.provider, groupBy: 'file', total: response.total, ...(plus ? { totalIsLowerBound: true } : {}), offset: a.offset, files: files.json, index: note, ...(moreLine ? { more: moreLine } : {}), warnings, next })), served);
+    const partial = response.allTerms === false ? { allTerms: false, note: response.note } : {};
+    return serving(text(JSON.stringify({ query: a.query, provider: a.provider, groupBy: 'file', total: response.total, ...(plus ? { totalIsLowerBound: true } : {}), ...partial, offset: a.offset, files: files.json, index: note, ...(moreLine ? { more: moreLine } : {}), warnings, next })), served);
   }
   const head =
     response.files.length === 0
       ? `no results for ${JSON.stringify(a.query)} (${response.index.files} files, ${response.index.chunks} chunks indexed${a.languages || a.kinds || a.paths || a.scope === 'code' || a.scope === 'docs' ? '; filters applied' : ''})`
-      : `${files.json.length} of ${response.total}${plus} files for ${JSON.stringify(a.query)}${a.offset ? ` from offset ${a.offset}` : ''} (${a.provider} provider, ranked as files)`;
+      : response.note
+        ? `${response.note}; ${files.json.length} shown for ${JSON.stringify(a.query)}${a.offset ? ` from offset ${a.offset}` : ''} (${a.provider} provider, ranked as files)`
+        : `${files.json.length} of ${response.total}${plus} files for ${JSON.stringify(a.query)}${a.offset ? ` from offset ${a.offset}` : ''} (${a.provider} provider, ranked as files)`;
   return serving(text([head, note, '', ...files.text, ...(moreLine ? [moreLine] : []), ...warnings.map((w) => `warning: ${w}`), next].join('\n')), served);
 }
 

@@ -65,5 +65,29 @@ describe('cairn search says when no result has all the words (bundled CLI)', fun
         assert.equal(answer.results[0]?.partial, undefined, json.stdout);
       }
     });
+
+    it(`${JSON.stringify(query)} --group file: ${partial ? 'partial files marked under the same line' : 'files as before'}`, () => {
+      const text = cairn('search', query, '--root', root, '--no-refresh', '--group', 'file');
+      assert.equal(text.code, 0, text.stderr);
+      const json = cairn('search', query, '--root', root, '--no-refresh', '--group', 'file', '--json');
+      assert.equal(json.code, 0, json.stderr);
+      const answer = JSON.parse(json.stdout) as Omit<JsonAnswer, 'results'> & { files: Array<{ path: string; partial?: boolean; spans: Array<{ partial?: boolean }> }> };
+      assert.ok(answer.files.length > 0, json.stdout);
+      const first = text.stdout.split('\n')[0] ?? '';
+      if (partial) {
+        const words = query.split(' ').join(', ');
+        assert.equal(first, `No result has all of: ${words}; ${answer.total} partial match${answer.total === 1 ? '' : 'es'}`);
+        assert.match(text.stderr, new RegExp(`^${answer.files.length} of ${answer.total} partial match(es)? in `, 'm'));
+        assert.equal(text.stdout.split('\n').filter((l) => l.endsWith('[partial match]')).length, answer.files.length, text.stdout);
+        assert.deepEqual([answer.allTerms, answer.note], [false, first]);
+        assert.ok(answer.files.every((f) => f.partial === true && f.spans.every((h) => h.partial === true)), json.stdout);
+      } else {
+        // The best file holds every word; a file further down may still be marked a partial match.
+        assert.doesNotMatch(text.stdout, /No result has all of/);
+        assert.doesNotMatch(text.stdout.split('\n')[0] ?? '', /partial match/);
+        assert.match(text.stderr, / files? in /);
+        assert.deepEqual([answer.allTerms, answer.note, answer.files[0]?.partial], [undefined, undefined, undefined], json.stdout);
+      }
+    });
   }
 });

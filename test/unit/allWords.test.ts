@@ -19,6 +19,16 @@ describe('all the query words', () => {
     );
   });
 
+  it('searched as you type, the word being typed is needed once, and its prefix holds it (createGre finds createGreeter in full)', () => {
+    const compiled = compileQuery('vector createGre', { prefixLast: true });
+    const needed = wordsNeeded(compiled);
+    assert.deepEqual(needed.words, ['vector', 'createGre']);
+    const prefixBit = compiled.clauses.find((c) => c.wildcard)?.wildcard?.bit as number;
+    const vectorBit = compiled.clauses[0]?.words[0]?.bit as number;
+    assert.equal(isPartial(needed, (1 << vectorBit) | (1 << prefixBit)), false, 'holding the prefix only is holding the word');
+    assert.equal(isPartial(needed, 1 << vectorBit), true);
+  });
+
   it('a chunk missing a word (or holding only parts of a name) is partial', () => {
     const needed = wordsNeeded(compileQuery('register blueprint'));
     assert.equal(isPartial(needed, needed.bits), false);

@@ -15,6 +15,11 @@ describe('breadcrumbs in the language\'s own spelling', () => {
       { name: 'C keeps dots', input: { crumb: 'point.x', language: 'c' }, expected: 'point.x' },
       { name: 'no language known', input: { crumb: 'Greeter.greet', language: undefined }, expected: 'Greeter.greet' },
       { name: 'a heading path with a dot is prose', input: { crumb: 'Guide > Version 1.2', language: 'rust' }, expected: 'Guide > Version 1.2' },
+      { name: 'an ESLint visitor key is quoted after ›', input: { crumb: 'create.Program:exit', language: 'javascript' }, expected: 'create › "Program:exit"' },
+      { name: 'a selector key with spaces and >', input: { crumb: 'create.CallExpression > MemberExpression', language: 'javascript' }, expected: 'create › "CallExpression > MemberExpression"' },
+      { name: 'a quoted key inside, identifiers after it keep their dots', input: { crumb: 'rules.no-unused-vars.create.fix', language: 'typescript' }, expected: 'rules › "no-unused-vars" › create.fix' },
+      { name: 'a key alone', input: { crumb: 'Program:exit', language: 'tsx' }, expected: '"Program:exit"' },
+      { name: 'identifier keys and private names read as before', input: { crumb: 'create.Identifier.#seen', language: 'javascript' }, expected: 'create.Identifier.#seen' },
     ],
     ({ crumb, language }: { crumb: string; language: string | undefined }) => displayBreadcrumb(crumb, language),
   );
@@ -31,6 +36,7 @@ describe('breadcrumbs in the language\'s own spelling', () => {
           expected: '…::multi_thread::worker::Handle::block_on',
         },
         { name: 'Python keeps dots', input: { ...span, symbol: 'distance', context: 'Point.distance', language: 'python' }, expected: 'Point.distance' },
+        { name: 'an ESLint visitor method', input: { ...span, symbol: 'Program:exit', context: 'create.Program:exit', language: 'javascript' }, expected: 'create › "Program:exit"' },
       ],
       hitTitle,
     );

@@ -109,6 +109,25 @@ describe('mcp tool definitions', () => {
     assert.deepEqual(json.results.map((r) => r.partial), [true, true]);
   });
 
+  it('groupBy file, partial matches only: the same line heads the files, each partial file is marked, JSON carries allTerms, the note and partial', async () => {
+    const d = deps(root);
+    const note = 'No result has all of: getDefinedMessageData; 2 partial matches';
+    const span = (p: string) => ({
+      docid: `${p}:1-3`, path: p, startLine: 1, endLine: 3, score: 1, scoreBreakdown: [], symbol: 'getMessage', kind: 'function' as const,
+      language: 'javascript', context: 'getMessage', preview: 'function getMessage() {}', id: p, partial: true as const,
+    });
+    const file = (p: string, score: number) => ({ path: p, score, scoreBreakdown: [], spans: [span(p)], matchedChunks: 1, language: 'javascript', partial: true as const });
+    d.engine.searchFiles = async (query) => ({
+      query, files: [file('a.js', 2), file('b.js', 1)], total: 2, allTerms: false as const, note, tookMs: 0, index: { files: 2, chunks: 2, fresh: false, generation: 1 }, warnings: [], diagnostics: [],
+    });
+    const lines = textOf(await runTool('search_code', { query: 'getDefinedMessageData', groupBy: 'file' }, d)).split('\n');
+    assert.equal(lines[0], `${note}; 2 shown for "getDefinedMessageData" (index provider, ranked as files)`);
+    assert.deepEqual(lines.filter((l) => /^\d+\. /.test(l)).map((l) => l.endsWith('[partial match]')), [true, true], lines.join('\n'));
+    const json = JSON.parse(textOf(await runTool('search_code', { query: 'getDefinedMessageData', groupBy: 'file', format: 'json' }, d))) as { allTerms?: boolean; note?: string; files: Array<{ partial?: boolean }> };
+    assert.deepEqual([json.allTerms, json.note], [false, note]);
+    assert.deepEqual(json.files.map((f) => f.partial), [true, true]);
+  });
+
   it('an empty answer ends with the next call worth making, spelled out', async () => {
     const d = deps(root);
     const last = async (tool: string, args: Record<string, unknown>): Promise<string> => textOf(await runTool(tool, args, d)).split('\n').at(-1)!;

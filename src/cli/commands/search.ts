@@ -70,8 +70,9 @@ async function run(args: ParsedArgs, out: Output): Promise<number> {
 async function runFiles(engine: ReturnType<typeof openQueryEngine>, query: string, out: Output, options: Parameters<ReturnType<typeof openQueryEngine>['searchFiles']>[1]): Promise<number> {
   const response = await engine.searchFiles(query, { ...options, groupBy: 'file' });
   if (!printPreamble(response, response.files.length, out)) return 0;
+  if (response.note) out.line(response.note);
   for (const line of formatFiles(response.files)) out.line(line);
-  out.note(`${response.files.length} of ${response.total}${response.totalIsLowerBound ? '+' : ''} files in ${response.tookMs.toFixed(1)} ms (${response.index.files} files, ${response.index.chunks} chunks)`);
+  out.note(`${response.files.length} of ${response.total}${response.totalIsLowerBound ? '+' : ''} ${response.allTerms === false ? 'partial matches' : 'files'} in ${response.tookMs.toFixed(1)} ms (${response.index.files} files, ${response.index.chunks} chunks)`);
   return 0;
 }
 

@@ -29,6 +29,8 @@ export interface FileAnswer {
   files: FileHit[];
   total: number;
   totalIsLowerBound?: boolean;
+  /** Set when no matching file holds every word of the query (listed): every file is partial. */
+  partialOnly?: { words: string[] };
   warnings: string[];
   diagnostics: Diagnostic[];
 }
@@ -97,7 +99,7 @@ export async function fileAnswer(setting: SearchSetting, view: View, query: stri
       return { files, total: Math.max(r.total, offset + files.length), totalIsLowerBound: r.totalIsLowerBound, warnings: r.warnings, diagnostics: [] };
     }
     const r = searchFilesSnapshot(view.scorer, reader, query, options, setting.ranking, view.symbols);
-    return { files: r.files, total: r.total, totalIsLowerBound: r.totalIsLowerBound, warnings: r.warnings, diagnostics: [] };
+    return { files: r.files, total: r.total, totalIsLowerBound: r.totalIsLowerBound, ...(r.partialOnly ? { partialOnly: r.partialOnly } : {}), warnings: r.warnings, diagnostics: [] };
   }
   // Other providers answer with chunks: rank enough of them, then group them by file.
   const limit = Math.max(1, options.limit ?? 20);

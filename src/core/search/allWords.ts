@@ -15,8 +15,17 @@ export interface WordsNeeded {
 export function wordsNeeded(compiled: CompiledQuery): WordsNeeded {
   let bits = 0;
   const words: string[] = [];
+  let previous: { bit: number; raw: string } | undefined;
   for (const c of compiled.clauses) {
     if (c.presence === 'prohibited') continue;
+    // A word still being typed (`createGre`, searched as you type) is also its prefix
+    // (`createGre*`, which matches the word itself too): holding either is holding the word.
+    if (c.wildcard && previous && c.raw === `${previous.raw}*` && c.wildcard.bit >= 0) {
+      bits = (bits & ~(1 << previous.bit)) | (1 << c.wildcard.bit);
+      previous = undefined;
+      continue;
+    }
+    previous = undefined;
     if (c.wildcard) {
       if (c.wildcard.bit >= 0 && !(bits & (1 << c.wildcard.bit))) {
         bits |= 1 << c.wildcard.bit;
@@ -29,6 +38,7 @@ export function wordsNeeded(compiled: CompiledQuery): WordsNeeded {
       if (w.bit < 0 || w.stem === '') continue;
       bits |= 1 << w.bit;
       words.push(w.original);
+      if (c.words.length === 1) previous = { bit: w.bit, raw: c.raw };
     }
   }
   return { bits, words };

@@ -20,6 +20,12 @@ export interface ImportedName {
 export interface JsBindings {
   /** Local names bound to a whole module (`require`, namespace and default imports). */
   modules: Map<string, string>;
+  /**
+   * Local names bound to what a module exports as a whole (`const x = require('m')`, `import x
+   * from 'm'`, not a namespace): a function or class the module assigns to `module.exports` or
+   * exports as default is the name's definition.
+   */
+  wholes: Map<string, string>;
   /** Local names bound to one export of a module. */
   names: Map<string, ImportedName>;
   /** Local names bound to a new instance of a class (`const store = new Store()`): the class's name. */
@@ -76,9 +82,16 @@ export function jsBindings(text: string): JsBindings {
   const modules = new Map<string, string>();
   const names = new Map<string, ImportedName>();
   const instances = new Map<string, string>();
+  const wholes = new Map<string, string>();
   for (const m of text.matchAll(INSTANCE)) instances.set(m[1] as string, m[2] as string);
-  for (const m of text.matchAll(MODULE_REQUIRE)) modules.set(m[1] as string, m[3] as string);
-  for (const m of text.matchAll(MODULE_IMPORT)) modules.set((m[1] ?? m[2]) as string, m[4] as string);
+  for (const m of text.matchAll(MODULE_REQUIRE)) {
+    modules.set(m[1] as string, m[3] as string);
+    wholes.set(m[1] as string, m[3] as string);
+  }
+  for (const m of text.matchAll(MODULE_IMPORT)) {
+    modules.set((m[1] ?? m[2]) as string, m[4] as string);
+    if (m[2] !== undefined) wholes.set(m[2], m[4] as string);
+  }
   for (const m of text.matchAll(DESTRUCTURED_REQUIRE)) {
     const lines = linesOf(text, m);
     for (const [local, imported] of pairs(m[1] as string, ':')) names.set(local, { spec: m[3] as string, imported, ...lines });
@@ -92,7 +105,7 @@ export function jsBindings(text: string): JsBindings {
     const spec = modules.get(m[2] as string);
     if (spec !== undefined) names.set(m[1] as string, { spec, imported: m[3] as string, ...linesOf(text, m) });
   }
-  return { modules, names, instances };
+  return { modules, wholes, names, instances };
 }
 
 /** The receiver before a member name at 1-based `column` of `line` (`utils` in `utils.x`, `this` in `this.x`), if a plain name. */
@@ -123,6 +136,18 @@ export function exportsName(text: string, name: string): boolean {
     String.raw`\bexports\s*\.\s*${n}\s*=\s*(?:${n}${b}|(?:async\s+)?function\b|class\b)`,
     String.raw`\bmodule\s*\.\s*exports\s*=\s*\{[^}]*(?<![\p{L}\p{N}_$.])${n}${b}`,
   ].some((re) => new RegExp(re, 'u').test(text));
+}
+
+/**
+ * Whether a file's text exports its definition `name` as the module itself: `module.exports =
+ * name`, `module.exports = function name`, `= class name`, and ES `export default` of the same
+ * forms — what `const name = require(…)` and `import name from …` bind.
+ */
+export function exportsWhole(text: string, name: string): boolean {
+  const n = escape(name);
+  const b = String.raw`(?![\p{L}\p{N}_$])`;
+  const value = String.raw`(?:${n}\s*(?:;|$)|(?:async\s+)?function\s*\*?\s*${n}${b}|class\s+${n}${b})`;
+  return new RegExp(String.raw`(?:\bmodule\s*\.\s*exports\s*=|\bexport\s+default)\s*${value}`, 'mu').test(text);
 }
 
 /**

@@ -9,6 +9,13 @@ import type { SymbolIndex, SymbolRef } from './symbols';
 export interface NamedDefinition extends SymbolRef {
   nameLine?: number;
   nameColumn?: number;
+  /** A definition inside the chunk that is a key of an anonymous object literal (a method without an owner). */
+  keyOnly?: true;
+}
+
+/** A method whose breadcrumb names no owner: a key of an object literal no name holds (`res.format({ html() {…} })`). */
+export function isKeyOnly(kind: string, context: string): boolean {
+  return kind === 'method' && !/[.#]/.test(context);
 }
 
 /** A single identifier typed alone: `foo`, `_private`, `$el`, `Ns.Class`; no field syntax, no other words. */
@@ -37,7 +44,7 @@ export function namedDefinitions(symbols: SymbolIndex, name: string, limit = MAX
     const key = `${c.seg}:${c.doc}`;
     if (seen.has(key)) continue;
     seen.add(key);
-    out.push(c.nested ? { seg: c.seg, doc: c.doc, nameLine: c.nested.nameLine, nameColumn: c.nested.nameColumn } : { seg: c.seg, doc: c.doc });
+    out.push(c.nested ? { seg: c.seg, doc: c.doc, nameLine: c.nested.nameLine, nameColumn: c.nested.nameColumn, ...(isKeyOnly(c.nested.kind, c.nested.context) ? { keyOnly: true as const } : {}) } : { seg: c.seg, doc: c.doc });
   }
   return out;
 }

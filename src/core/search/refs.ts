@@ -14,7 +14,8 @@ import type { Snapshot } from '../store/store';
 import { OCCURRENCE_ROLES, type ChunkKind, type NestedDefinition } from '../types';
 import { compilePathFilter } from './filters';
 import { symbolHit, type FileReader } from './hydrate';
-import { exportsName, jsBindings, receiverOf, shadowed, type JsBindings } from './jsBindings';
+import { annotatedType } from './annotations';
+import { exportsName, exportsWhole, jsBindings, receiverOf, shadowed, type JsBindings } from './jsBindings';
 import type { SymbolIndex } from './symbols';
 import type { ReferenceCallerGroup, ReferenceCertainty, ReferenceDefinition, ReferenceFileGroup, ReferenceHit, ReferenceOptions, ReferencePlace, ReferenceRole, ReferencesResponse } from './types';
 
@@ -328,6 +329,8 @@ class Resolver {
   private readonly bindingPlaces = new Set<string>();
   private readonly bindingCache = new Map<string, JsBindings>();
   private readonly exportCache = new Map<string, boolean>();
+  /** Each chunk's lines (`seg:doc`), read once per lookup for the annotations in it. */
+  private readonly chunkCache = new Map<string, readonly string[]>();
   /** Per file: the defining files it makes visible (a defining file itself; a file that imports and re-exports one). */
   private exporters?: Map<string, Set<string>>;
   private readonly reachCache = new Map<string, { defs: Set<string>; via: string }>();
@@ -419,6 +422,29 @@ class Resolver {
   private lineText(o: Occurrence): string {
     const file = (this.src.snapshot.segments[o.file.seg] as Segment).file(o.file.index);
     return this.src.reader.lineOf(file, o.line, o.column + this.name.length + 1).text ?? '';
+  }
+
+  /** The type an annotation in the occurrence's chunk gives its receiver (`h: Handle`), if any. */
+  private annotatedOwner(o: Occurrence, receiver: string): string | undefined {
+    const seg = this.src.snapshot.segments[o.seg] as Segment;
+    const start = seg.docStart.at(o.doc);
+    const key = `${o.seg}:${o.doc}`;
+    let lines = this.chunkCache.get(key);
+    if (!lines) this.chunkCache.set(key, (lines = this.src.reader.text(o.file.path, start, seg.docEnd.at(o.doc))?.split('\n') ?? []));
+    return annotatedType(lines.slice(0, o.line - start + 1), receiver, o.file.language);
+  }
+
+  /**
+   * The definition a local bound to a whole module (`const x = require('./a')`, `import x from
+   * './a'`) is: the module's own `x` when it is what the module exports as a whole.
+   */
+  private wholeExport(from: string, spec: string): ReferenceDefinition | undefined {
+    for (const t of this.src.resolveImport(from, spec)) {
+      if (t === from) continue;
+      const own = this.ownDefinitions(t).filter((d) => !this.isBinding(d) && !MEMBER_KINDS.has(d.kind));
+      if (own.length > 0 && exportsWhole(this.src.reader.text(t, 1, Number.MAX_SAFE_INTEGER) ?? '', this.name)) return this.pick(own);
+    }
+    return undefined;
   }
 
   /** Whether a script file exports the name as its own (exportsName), read once per lookup. */
@@ -551,6 +577,10 @@ class Resolver {
     const own = this.ownDefinitions(path);
     if (o.role === 'member') return this.memberVerdict(o, b, own);
     if (o.role === 'code' && this.isPropertyKey(o)) return { certainty: 'name-match', reason: 'a property key', could: [] };
+    // `const x = require('./a')` where a.js's `module.exports = x`: a.js's x.
+    const whole = b.wholes.get(this.name);
+    const exported = whole === undefined ? undefined : this.wholeExport(path, whole);
+    if (exported) return { certainty: 'certain', reason: `requires ${exported.path}, which exports it as the module`, to: exported };
     if (own.length > 0) {
       const inScope = own.filter((d) => !this.selfScoped.has(d) || (o.line >= d.startLine && o.line <= d.endLine));
       // A function expression's name outside it is another binding (`var host = this.host`).
@@ -589,12 +619,14 @@ class Resolver {
       const to = this.enclosingMember(o, own);
       return to ? { certainty: 'certain', reason: 'this, inside its class', to } : { certainty: 'name-match', reason: "the receiver's type is not known" };
     }
-    const owner = b.instances.get(receiver) ?? receiver;
+    const created = b.instances.get(receiver);
+    const annotated = created ? undefined : this.annotatedOwner(o, receiver);
+    const owner = created ?? annotated ?? receiver;
     const members = this.definitions.filter((d) => MEMBER_KINDS.has(d.kind) && this.ownerOf(d) === owner);
     if (members.length === 1) {
       const to = members[0] as ReferenceDefinition;
       const reached = to.path === o.file.path || b.names.has(owner) || b.modules.has(owner) || this.reach(o.file.path, o.file.language).defs.has(to.path);
-      if (reached) return { certainty: 'certain', reason: owner === receiver ? `a member of ${owner}` : `${receiver} is a new ${owner}`, to };
+      if (reached) return { certainty: 'certain', reason: owner === receiver ? `a member of ${owner}` : annotated ? `${receiver} is annotated ${owner}` : `${receiver} is a new ${owner}`, to };
     }
     return { certainty: 'name-match', reason: "the receiver's type is not known" };
   }
@@ -651,8 +683,11 @@ class Resolver {
       const to = this.enclosingMember(o, defs.filter((d) => d.path === o.file.path));
       if (to) return { certainty: 'certain', reason: `${receiver}, inside its class`, to };
     } else if (receiver !== undefined) {
-      const named = defs.filter((d) => MEMBER_KINDS.has(d.kind) && this.ownerOf(d) === receiver);
-      if (named.length === 1) return { certainty: 'certain', reason: `a member of ${receiver}`, to: named[0] as ReferenceDefinition };
+      // The class named (`Runtime::m`), or the type the receiver is annotated with (`h: &Handle`).
+      const annotated = this.annotatedOwner(o, receiver);
+      const owner = annotated ?? receiver;
+      const named = defs.filter((d) => MEMBER_KINDS.has(d.kind) && this.ownerOf(d) === owner);
+      if (named.length === 1) return { certainty: 'certain', reason: annotated ? `${receiver} is annotated ${owner}` : `a member of ${owner}`, to: named[0] as ReferenceDefinition };
     }
     // A module's function through the module (`models.fetch()`): not a method at all.
     const plain = defs.filter((d) => !MEMBER_KINDS.has(d.kind));

@@ -9,7 +9,7 @@ import type { FileHit, ScoreComponent, SearchHit, SearchOptions } from './types'
 import { type FileReader } from './hydrate';
 import { crossReferenceNames } from './crossref';
 import type { SymbolIndex } from './symbols';
-import { namedDefinitions, queryName, type NamedDefinition } from './namedDefinitions';
+import { isKeyOnly, namedDefinitions, queryName, type NamedDefinition } from './namedDefinitions';
 import { isPartial, wordsNeeded } from './allWords';
 import type { RankingParams } from './types';
 
@@ -137,6 +137,8 @@ export interface RawFileSearchResult {
   totalIsLowerBound: boolean;
   warnings: string[];
   compiled: CompiledQuery;
+  /** Set when no matching file's chunks hold every word of the query between them: every file is partial. */
+  partialOnly?: { words: string[] };
 }
 
 /**
@@ -172,9 +174,9 @@ export function searchFilesSnapshot(
   const wordWeight = new Float64Array(32);
   for (const t of run.scoring.terms) if (t.presenceBit >= 0) wordWeight[t.presenceBit] = Math.max(wordWeight[t.presenceBit] as number, t.weight * t.idf);
   const grouped = [...byFile].map(([path, chunks]) => {
-    let more = 0;
-    for (const x of chunks) more |= x.c.bits;
-    more &= ~(chunks[0] as Ranked).c.bits;
+    let bits = 0;
+    for (const x of chunks) bits |= x.c.bits;
+    let more = bits & ~(chunks[0] as Ranked).c.bits;
     let words = 0;
     let coverage = 0;
     for (let b = 0; more !== 0 && b < 32; b++, more >>>= 1) {
@@ -183,12 +185,18 @@ export function searchFilesSnapshot(
         coverage += wordWeight[b] as number;
       }
     }
-    return { path, chunks, ...fileScore(path, chunks, names, ranking, { words, weight: coverage }) };
+    return { path, chunks, bits, ...fileScore(path, chunks, names, ranking, { words, weight: coverage }) };
   });
   grouped.sort((a, b) => b.score - a.score || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   if (grouped.length === 0) return { files: [], total: 0, totalIsLowerBound: false, warnings, compiled };
+  // A file is a full match when its chunks hold every word between them.
+  const needed = wordsNeeded(compiled);
   const files = grouped.slice(offset, offset + limit).map((g): FileHit => {
-    const spans = g.chunks.slice(0, SPANS_PER_FILE).map((x) => toHit(scorer, run.scoring, x, run.boostContext, reader, compiled, options.previewLines ?? 3));
+    const spans = g.chunks.slice(0, SPANS_PER_FILE).map((x) => {
+      const hit = toHit(scorer, run.scoring, x, run.boostContext, reader, compiled, options.previewLines ?? 3);
+      if (isPartial(needed, x.c.bits)) hit.partial = true;
+      return hit;
+    });
     const first = spans[0] as SearchHit;
     return {
       path: g.path,
@@ -198,9 +206,11 @@ export function searchFilesSnapshot(
       matchedChunks: g.chunks.length,
       language: first.language,
       ...(spans.some((h) => h.stale) ? { stale: true } : {}),
+      ...(isPartial(needed, g.bits) ? { partial: true as const } : {}),
     };
   });
-  return { files, total: grouped.length, totalIsLowerBound: run.pruned || run.total > run.ranked.length, warnings, compiled };
+  const partialOnly = grouped.every((g) => isPartial(needed, g.bits));
+  return { files, total: grouped.length, totalIsLowerBound: run.pruned || run.total > run.ranked.length, warnings, compiled, ...(partialOnly ? { partialOnly: { words: needed.words } } : {}) };
 }
 
 /**
@@ -400,12 +410,29 @@ function definitionsFirst(
     const named = at.get(key(x.c.seg, x.c.doc));
     if (named) x.namedAt = named;
   }
-  pinned.sort((a, b) => b.score - a.score);
-  const lift = Math.max(1, rest[0]?.score ?? 0);
-  for (const x of pinned) {
-    x.lift = lift;
-    x.score += lift;
+  // A key of an anonymous object literal (`res.format({ html: function () {…} })`) defines the
+  // name for that call only: a function, class or method with an owner comes first.
+  const nestedKeys = new Set(definitions.filter((d) => d.nameLine !== undefined).map((d) => `${key(d.seg, d.doc)}:${d.keyOnly === true}`));
+  const keyOnly = (x: Ranked) => {
+    const k = key(x.c.seg, x.c.doc);
+    if (at.has(k)) return nestedKeys.has(`${k}:true`) && !nestedKeys.has(`${k}:false`);
+    const seg = scorer.snapshot.segments[x.c.seg] as Segment;
+    return isKeyOnly(seg.kindOf(x.c.doc), seg.contextOf(x.c.doc));
+  };
+  const keys = pinned.filter(keyOnly).sort((a, b) => b.score - a.score);
+  const owned = pinned.filter((x) => !keys.includes(x)).sort((a, b) => b.score - a.score);
+  // Each tier is lifted past the one below, so the scores still descend.
+  const lowLift = Math.max(1, rest[0]?.score ?? 0);
+  const highLift = keys.length ? lowLift + Math.max(1, keys[0]?.score ?? 0) : lowLift;
+  for (const x of keys) {
+    x.lift = lowLift;
+    x.score += lowLift;
   }
+  for (const x of owned) {
+    x.lift = highLift;
+    x.score += highLift;
+  }
+  pinned.splice(0, pinned.length, ...owned, ...keys);
   return { ranked: [...pinned, ...rest].slice(0, Math.max(k, pinned.length)), unmatched };
 }
 

@@ -157,6 +157,8 @@ export interface FileHit {
   matchedChunks: number;
   language: string;
   stale?: boolean;
+  /** The file's matching chunks lack a word of the query between them (each span says which of them do: `partial`). */
+  partial?: true;
   /** Workspace folder (multi-root front ends fill this in). */
   root?: string;
 }

@@ -19,8 +19,8 @@ export interface ServerLocation {
 /** What one definition's language server answered. */
 export interface ServerAnswer {
   definition: ReferenceDefinition;
-  /** `answered`: the server listed references; `none`: no server (or nothing) for this language; `timeout`/`failed`: fell back to the index; `off`: not asked (the timeout setting is 0). */
-  status: 'answered' | 'none' | 'timeout' | 'failed' | 'off';
+  /** `answered`: the server listed references; `none`: no server (or nothing) for this language; `timeout`/`failed`: fell back to the index; `off`: not asked (the timeout setting is 0); `pending`: asked, no answer yet (the index's answer is shown meanwhile). */
+  status: 'answered' | 'none' | 'timeout' | 'failed' | 'off' | 'pending';
   locations: ServerLocation[];
   /** Why it failed. */
   error?: string;
@@ -109,6 +109,8 @@ export function describeSources(answers: readonly ServerAnswer[]): string {
   if (none.length) parts.push(`the index only for ${languages(none)} (no language server answered)`);
   const late = group('timeout');
   if (late.length) parts.push(`the index only for ${count(late.length)} whose language server did not answer in time`);
+  const pending = group('pending');
+  if (pending.length) parts.push(`the index; asking the ${languages(pending)} language server about ${count(pending.length)}…`);
   const off = group('off');
   if (off.length) parts.push('the index only (language servers not asked: cairn.references.languageServerTimeout is 0)');
   const failed = group('failed');

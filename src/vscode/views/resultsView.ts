@@ -149,7 +149,7 @@ export class ResultsTreeProvider implements vscode.TreeDataProvider<ResultNode>,
     // a match; without a preview, the chunk's lines (unless they are its label already).
     const named = !!(hit.symbol || hit.context);
     const matched = matchedLine(hit);
-    item.description = [matched ? '' : named ? lines : '', hit.stale ? 'changed since indexed' : '', matched].filter(Boolean).join('  ');
+    item.description = [matched ? '' : named ? lines : '', hit.stale ? 'changed since indexed' : '', hit.partial ? 'partial match' : '', matched].filter(Boolean).join('  ');
     item.tooltip = hitTooltip(hit, multi);
     item.contextValue = 'cairn.hit';
     item.command = { command: 'cairn.openSpan', title: 'Open', arguments: [hit] };
@@ -177,7 +177,10 @@ export function createResultsView(lastSearch: LastSearch, store: IndexStateStore
   const describe = (saved: SavedSearch | undefined) => {
     view.description = saved?.query;
     const n = saved?.result.results.length ?? 0;
-    view.message = saved && n > 0 ? `${count(n, 'result')} for "${saved.query}" in ${count(groupByFile(saved.result.results).length, 'file')}` : undefined;
+    const files = saved && n > 0 ? count(groupByFile(saved.result.results).length, 'file') : '';
+    // Partial matches are never called results: the engine's note says so, as the pick's separator does.
+    const partial = saved?.result.allTerms === false && saved.result.note;
+    view.message = saved && n > 0 ? (partial ? `${partial} (${formatNumber(n)} shown in ${files})` : `${count(n, 'result')} for "${saved.query}" in ${files}`) : undefined;
   };
   describe(lastSearch.current);
   let paused = store.current.paused;

@@ -220,12 +220,12 @@ describe('Agent features', function () {
       await vscode.commands.executeCommand('workbench.action.chat.open', { query: '@cairn who calls display_name?' });
       await waitForText('FAKE-CALLERS-SUMMARY');
       assert.deepEqual(await chatAnswer('display_name: '), [
-        'display_name: 2 references (1 certain) in 2 files — the index only for python (no language server answered)',
+        'display_name: 2 references (2 certain) in 2 files — the index only for python (no language server answered)',
         'app/models.py',
         'models.py:19 — certain, index in User.display_name',
         'app/welcome.py',
-        // The receiver's type comes from an annotation, which the index does not read: a name match.
-        'welcome.py:5 — name match, index in welcome',
+        // The receiver's type comes from its annotation (`user: User`): certain without a server.
+        'welcome.py:5 — certain, index in welcome',
       ]);
       await click({ text: 'welcome.py:5', exact: true });
       assert.deepEqual(await activeCaret(WELCOME_PATH), [5, 31]);

@@ -182,6 +182,17 @@ describe('Cairn: search', () => {
     await poll('the selected chunk\'s reference on the clipboard', async () => (await vscode.env.clipboard.readText()) === spanReference(top) || undefined, 5000);
   });
 
+  it('Results view: partial matches are said to be partial, above and on each row, never called results', async () => {
+    const a = await api();
+    const query = 'vector zebraquux';
+    const result = (await vscode.commands.executeCommand('cairn.search', { query, target: 'view' })) as Awaited<ReturnType<typeof a.services.engine.search>>;
+    assert.ok(result && result.results.length > 0 && result.allTerms === false, JSON.stringify(result?.note));
+    assert.match(a.results.view.message ?? '', /^No result has all of: vector, zebraquux; \d+ partial match(es)? \(\d+ shown in \d+ files?\)$/, a.results.view.message);
+    const rows = (a.results.provider.getChildren() as Array<{ type: string }>).filter((n) => n.type === 'file').flatMap((f) => a.results.provider.getChildren(f as never));
+    assert.ok(rows.length > 0);
+    for (const row of rows) assert.match(String(a.results.provider.getTreeItem(row).description), /partial match/);
+  });
+
   it('Results view: a chunk\'s tooltip explains its score in a table that adds up', async () => {
     const a = await api();
     const hit = a.lastSearch.current?.result.results[0];

@@ -104,6 +104,67 @@ describe('Cairn: references', function () {
     assert.ok(answer.references.some((r) => r.path === 'src/index.ts' && r.line === 5 && r.certainty === 'certain'), JSON.stringify(answer.references));
   });
 
+  /** Runs Find References with the caret at `line:column` (1-based) of a file, as a user does. */
+  async function fromCursor(rel: string, line: number, word: string): Promise<MergedReferences> {
+    const doc = await vscode.workspace.openTextDocument(vscode.Uri.joinPath(folder().uri, ...rel.split('/')));
+    const editor = await vscode.window.showTextDocument(doc);
+    const column = doc.lineAt(line - 1).text.indexOf(word) + 1;
+    editor.selection = new vscode.Selection(line - 1, column, line - 1, column);
+    return (await vscode.commands.executeCommand('cairn.findReferences')) as MergedReferences;
+  }
+  /** The files of an answer's certain references. */
+  const certainIn = (a: MergedReferences) => [...new Set(a.references.filter((r) => r.certainty === 'certain').map((r) => r.path))].sort();
+
+  it('from the cursor on a definition: only what resolves to that one (Ruler.length, not Vector.length)', async () => {
+    const answer = await fromCursor(RULER_PATH, 2, 'length');
+    assert.deepEqual(answer.definitions.map((d) => `${d.path}:${d.line}`), [`${RULER_PATH}:2`]);
+    assert.deepEqual(certainIn(answer), [RULER_PATH], JSON.stringify(answer.references));
+    assert.equal(at(answer, RULER_PATH, 8)?.certainty, 'certain', JSON.stringify(answer.references));
+    // Vector's definition and its use through `this` are another definition's; a receiver of unknown type stays, a name match.
+    assert.deepEqual([at(answer, 'src/math/vector.ts', 19), at(answer, 'src/math/vector.ts', 24)], [undefined, undefined], JSON.stringify(answer.references));
+    assert.equal(at(answer, 'src/math/vector.ts', 38)?.certainty, 'name-match');
+    assert.equal((await api()).results.view.description, 'References of Ruler.length');
+  });
+
+  it('from the cursor on a use the index resolves: the references of the definition it names', async () => {
+    const ruler = await fromCursor(RULER_PATH, 8, 'length');
+    assert.deepEqual(ruler.definitions.map((d) => `${d.path}:${d.line}`), [`${RULER_PATH}:2`]);
+    assert.deepEqual(certainIn(ruler), [RULER_PATH], JSON.stringify(ruler.references));
+    assert.equal(at(ruler, 'src/math/vector.ts', 24), undefined, JSON.stringify(ruler.references));
+    const vector = await fromCursor('src/math/vector.ts', 24, 'length');
+    assert.deepEqual(vector.definitions.map((d) => `${d.path}:${d.line}`), ['src/math/vector.ts:19']);
+    assert.ok(vector.references.every((r) => r.path === 'src/math/vector.ts'), JSON.stringify(vector.references));
+    assert.ok(at(vector, 'src/math/vector.ts', 38), JSON.stringify(vector.references));
+  });
+
+  it('shows the index’s answer at once, and the language server’s when it comes, never waiting for its timeout', async () => {
+    const a = await api();
+    let release: (locations: vscode.Location[]) => void = () => undefined;
+    const answered = new Promise<vscode.Location[]>((resolve) => (release = resolve));
+    const provider = vscode.languages.registerReferenceProvider({ language: 'python' }, { provideReferences: () => answered });
+    await setSetting('references.languageServerTimeout', 60000);
+    try {
+      let done = false;
+      const started = performance.now();
+      const command = Promise.resolve(vscode.commands.executeCommand('cairn.findReferences', 'User')).then((x) => ((done = true), x as MergedReferences));
+      await poll('the index’s references in the Results view', () => /asking the python language server/.test(a.results.view.message ?? ''), 15000, 20);
+      const shownAfter = performance.now() - started;
+      assert.equal(done, false, 'the command waited for the language server before showing anything');
+      assert.equal(a.results.view.description, 'References of User');
+      assert.ok((a.results.provider.getChildren() as RefFileNode[]).some((f) => f.path === 'app/models.py'));
+      const models = vscode.Uri.joinPath(folder().uri, 'app', 'models.py');
+      release([new vscode.Location(models, new vscode.Position(9, 6)), new vscode.Location(models, new vscode.Position(42, 24))]);
+      const answer = await command;
+      assert.ok(shownAfter < 10000, `shown after ${Math.round(shownAfter)} ms`);
+      assert.match(answer.sources, /^python language server for 1 definition/, answer.sources);
+      assert.equal(at(answer, 'app/models.py', 43)?.source, 'language server', JSON.stringify(answer.references));
+      assert.match(a.results.view.message ?? '', /python language server for 1 definition/);
+    } finally {
+      provider.dispose();
+      await setSetting('references.languageServerTimeout', undefined);
+    }
+  });
+
   it('the language-model tool answers with the merged references, each marked with its source', async () => {
     const text = await invoke('cairn_find_references', { name: 'Vector.length' });
     assert.match(text, /^sources: typescript language server for 1 definition/m, text);

@@ -40,6 +40,8 @@ const JAVASCRIPT: string[] = [
   '(function_expression name: (identifier) @name) @function',
   '(function name: (identifier) @name) @function',
   '(generator_function name: (identifier) @name) @function',
+  // Named class expressions (`module.exports = class Widget {…}`) name a class too.
+  '(class name: (_) @name) @class',
   ...jsValue('(variable_declarator name: (identifier) @name value: ($V)) @function'),
   '(variable_declarator name: (identifier) @name value: (class)) @class',
   ...jsValue('(pair key: (_) @name value: ($V)) @method'),
