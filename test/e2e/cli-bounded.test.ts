@@ -3,13 +3,13 @@
 // to outside the root after indexing must not put the outside file's text in any answer.
 import * as assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { CLI, cairnEnv } from './cli';
 
 /** Far above what a run takes here; a run past it was blocked. */
-const TIMEOUT_MS = 30_000;
+const TIMEOUT_MS = 20_000;
 
 interface Run {
   code: number | null;
@@ -67,6 +67,31 @@ describe('bounded reads (bundled CLI)', function () {
       const search = cairn(['search', 'fetchUser', '--json'], store, root);
       assert.ok(!search.killed, 'a refreshing search was blocked');
       assert.equal((JSON.parse(search.stdout) as { results: Array<{ path: string }> }).results[0]?.path, 'src/a.ts');
+    });
+  }
+
+  for (const { file, expected } of [
+    { file: 'manifest.json', expected: /warning: cannot read manifest\.json: .* is a named pipe, not a regular file; the index was discarded and rebuilt/ },
+    { file: 'state', expected: /is a named pipe, not a regular file; the index was discarded and rebuilt/ },
+    { file: 'write.lock', expected: /1 of 1 results/ },
+    { file: 'cairn-store.json', expected: /has a cairn-store\.json Cairn cannot read; remove .* to let Cairn rebuild it/ },
+  ]) {
+    it(`a FIFO as the store's ${file}: search answers or refuses with a reason, never waits`, function () {
+      if (!canMakeFifo(base)) this.skip();
+      const root = path.join(base, 'repo');
+      const store = path.join(base, 'store');
+      mkdirSync(path.join(root, 'src'), { recursive: true });
+      writeFileSync(path.join(root, 'src', 'a.ts'), 'export function fetchUser() {}\n');
+      assert.equal(cairn(['index'], store, root).code, 0);
+      const name = file === 'state' ? readdirSync(store).find((n) => n.endsWith('.cstate'))! : file;
+      rmSync(path.join(store, name), { force: true });
+      execFileSync('mkfifo', [path.join(store, name)]);
+
+      const r = cairn(['search', 'fetchUser'], store, root);
+      assert.ok(!r.killed, `cairn search waited on the FIFO ${file}`);
+      assert.match(r.stderr, expected);
+      if (file === 'cairn-store.json') assert.equal(r.code, 1);
+      else assert.match(r.stdout, /src\/a\.ts:1/);
     });
   }
 
