@@ -18,7 +18,7 @@ import { fileURLToPath } from 'node:url';
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const CLI = path.join(REPO, 'dist', 'cli.js');
 /** A run that takes longer was blocked (a normal one here takes well under a second or two). */
-const TIMEOUT_MS = 20_000;
+const TIMEOUT_MS = 30_000;
 const args = process.argv.slice(2);
 const only = args.includes('--only') ? args[args.indexOf('--only') + 1] : undefined;
 const asJson = args.includes('--json');
@@ -103,6 +103,24 @@ const pass = (detail = '') => ({ ok: true, detail });
 const fail = (detail) => ({ ok: false, detail });
 const blocked = (r) => (r.timedOut ? fail(`blocked: killed after ${TIMEOUT_MS} ms`) : undefined);
 const oneLine = (s) => s.replace(/\s+/g, ' ').trim().slice(0, 140);
+
+/** The pid of the server `serve --list` shows for root, waiting up to 20 s for it to listen. */
+async function serverPid(root, env) {
+  for (let i = 0; i < 40; i++) {
+    const list = await cairn(['serve', '--list', '--json'], { cwd: root, env });
+    try {
+      const found = (JSON.parse(list.stdout).servers ?? []).find((s) => s.root === root);
+      if (found) {
+        startedServers.add(found.pid);
+        return found.pid;
+      }
+    } catch {
+      // not JSON yet: try again
+    }
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  return undefined;
+}
 
 /** A minimal MCP client over stdio: JSON-RPC lines, with a timeout per request. */
 class Mcp {
@@ -448,11 +466,9 @@ add('server', 'critical', 'a stopped server (SIGSTOP): a client answers within 1
   const baseline = await cairn(['search', 'quokkaordinary', '--store', p.store, '--no-server'], { cwd: p.root });
   const first = await cairn(['search', 'quokkaordinary', '--store', p.store], { cwd: p.root, env });
   if (first.code !== 0) return fail(oneLine(first.stderr));
-  const pidFile = path.join(p.store, 'serve.pid');
-  for (let i = 0; i < 100 && !fs.existsSync(pidFile); i++) await new Promise((r) => setTimeout(r, 100));
-  if (!fs.existsSync(pidFile)) return fail('no server started');
-  const pid = Number(fs.readFileSync(pidFile, 'utf8').trim());
-  startedServers.add(pid);
+  // The pid file stands only for a server starting; the registry lists it once it listens.
+  const pid = await serverPid(p.root, env);
+  if (pid === undefined) return fail('no server started');
   // Let it finish starting before it is stopped.
   await cairn(['status', '--store', p.store], { cwd: p.root, env });
   process.kill(pid, 'SIGSTOP');
@@ -471,11 +487,9 @@ add('server', 'high', 'serve --list and serve --stop see and stop a started serv
   const p = project('serve-list');
   const env = { CAIRN_SERVER: '1' };
   await cairn(['search', 'quokkaordinary', '--store', p.store], { cwd: p.root, env });
-  const pidFile = path.join(p.store, 'serve.pid');
-  for (let i = 0; i < 100 && !fs.existsSync(pidFile); i++) await new Promise((r) => setTimeout(r, 100));
-  if (!fs.existsSync(pidFile)) return fail('no server started');
-  const pid = Number(fs.readFileSync(pidFile, 'utf8').trim());
-  startedServers.add(pid);
+  // The pid file stands only for a server starting; the registry lists it once it listens.
+  const pid = await serverPid(p.root, env);
+  if (pid === undefined) return fail('no server started');
   const list = await cairn(['serve', '--list', '--json'], { cwd: p.root, env });
   if (!list.stdout.includes(String(pid))) return fail(`--list does not show ${pid}`);
   const stop = await cairn(['serve', '--stop', '--root', p.root, '--store', p.store], { cwd: p.root, env });
@@ -718,7 +732,13 @@ for (const pid of startedServers) {
     // already gone
   }
 }
-fs.rmSync(BASE, { recursive: true, force: true, maxRetries: 3 });
+// A server just told to stop may still be writing its store: give it a moment, then retry.
+await new Promise((r) => setTimeout(r, 1000));
+try {
+  fs.rmSync(BASE, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
+} catch (e) {
+  console.error(`could not remove ${BASE}: ${e.message}`);
+}
 
 const failedSerious = results.filter((r) => !r.ok && (r.sev === 'critical' || r.sev === 'high'));
 if (asJson) {
