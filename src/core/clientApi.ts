@@ -22,6 +22,7 @@ export { registryGuidance } from './pack/guidance';
 
 // The context registry.
 export { ADVISORY_NOTICE, ANNOTATION_KINDS, ContextRegistry, loadRegistryConfig } from './registry';
+export { isInsideRoot } from './registry/config';
 
 // Talking to an engine on another thread.
 export { rpcClient, serveRpc, type RpcClient, type RpcHandlers } from './engine/rpc';

@@ -5,6 +5,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { EngineHost, claimStore } from '../core/engineApi';
 import type { HostOpenOptions } from '../core/api';
+import { readRegularSync } from '../core/clientApi';
 import { RootWatcher, type SubscribeFn } from './watch';
 import { AlreadyServedError, serveSocket } from './server';
 import type { CommandRunner } from '../command/context';
@@ -73,7 +74,7 @@ export async function runDaemon(o: DaemonOptions): Promise<number> {
   // The pid file stands for "starting" only: once the socket listens, the socket is the lock.
   const dropPidFile = (): void => {
     try {
-      if (fs.readFileSync(pidFile, 'utf8').trim() === String(process.pid)) fs.rmSync(pidFile, { force: true });
+      if (readRegularSync(pidFile).toString('utf8').trim() === String(process.pid)) fs.rmSync(pidFile, { force: true });
     } catch {
       // already gone
     }

@@ -222,12 +222,26 @@ export function pidFileFor(storeDir: string): string {
 /** How long a server may take from its start to listening before its pid file stops counting. */
 const STARTING_MS = 30_000;
 
+/**
+ * The pid file's text, opened non-blocking and read only when regular: a FIFO named serve.pid
+ * must not hang every client (the client path loads no engine code, so not core/fsRead.ts).
+ */
+function readPidFile(file: string): string {
+  const fd = fs.openSync(file, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0));
+  try {
+    if (!fs.fstatSync(fd).isFile()) return '';
+    return fs.readFileSync(fd, 'utf8').trim();
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
 /** Whether another process wrote the pid file recently and is still alive: a server is starting. */
 export function serverStarting(storeDir: string, nowMs: number = Date.now()): boolean {
   try {
     const file = pidFileFor(storeDir);
     const st = fs.statSync(file);
-    const pid = Number(fs.readFileSync(file, 'utf8').trim());
+    const pid = Number(readPidFile(file));
     if (!Number.isSafeInteger(pid) || pid <= 0 || pid === process.pid || nowMs - st.mtimeMs > STARTING_MS) return false;
     process.kill(pid, 0);
     return true;

@@ -4,13 +4,15 @@
 import type { ContextPack, FileSearchResponse, PackOptions, ReferenceOptions, ReferencesResponse, RefreshMode, RefreshReport, SearchOptions, SearchResponse, SymbolHit, SymbolOptions, SymbolResponse, HostOpenOptions, FetchOptions, RegistryFetchResult, RegistrySearchResponse, RegistrySearchOptions } from '../core/api';
 import * as os from 'node:os';
 import * as vscode from 'vscode';
+import { isInsideRoot } from '../core/clientApi';
 import { folderKey, storeDirFor, type ExtensionAssets } from './assets';
 import { EngineThreadClient } from './engineThreadClient';
 import { FolderIndex } from './folderIndex';
 import { mergeFiles, mergeSearch, mergeSymbols, type FolderAnswer } from './mergeResults';
 import type { EngineClient, FolderFile, FolderState, MultiSearchResult } from './services';
 import { chunkingOptions, discoveryOptions } from './engineOptions';
-import { readSettings } from './settings';
+import { chooseRegistryDir } from './registryDir';
+import { readSettings, SECTION } from './settings';
 
 /** Reads never build or refresh on their own: the extension schedules refreshes itself. */
 const NO_REFRESH: { refresh: RefreshMode } = { refresh: 'never' };
@@ -140,8 +142,16 @@ export class WorkerEngineClient implements EngineClient, vscode.Disposable {
       ...(this.assets.ripgrep ? { ripgrepPath: this.assets.ripgrep } : {}),
       discovery: discoveryOptions(settings),
       ...chunkingOptions(settings),
-      ...(settings.registry.dir ? { registryDir: settings.registry.dir } : {}),
+      ...this.registryDir(folder),
     };
+  }
+
+  /** `cairn.registry.dir` for a folder, a workspace's value outside it ignored with a warning (registryDir.ts). */
+  private registryDir(folder: vscode.WorkspaceFolder): { registryDir?: string } {
+    const values = vscode.workspace.getConfiguration(SECTION, folder).inspect<string>('registry.dir');
+    const choice = chooseRegistryDir(values, (dir) => isInsideRoot(folder.uri.fsPath, dir));
+    if (choice.warning) this.log.warn(`[${folder.name}] ${choice.warning}`);
+    return choice.dir ? { registryDir: choice.dir } : {};
   }
 
   private logReport(folder: vscode.WorkspaceFolder, report: RefreshReport, request: { only?: string[]; rebuild: boolean }): void {

@@ -3,13 +3,13 @@
 // to outside the root after indexing must not put the outside file's text in any answer.
 import * as assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { CLI, cairnEnv } from './cli';
 
 /** Far above what a run takes here; a run past it was blocked. */
-const TIMEOUT_MS = 30_000;
+const TIMEOUT_MS = 20_000;
 
 interface Run {
   code: number | null;
@@ -41,19 +41,29 @@ describe('bounded reads (bundled CLI)', function () {
   beforeEach(() => (base = realpathSync(mkdtempSync(path.join(tmpdir(), 'cairn-bounded-')))));
   afterEach(() => rmSync(base, { recursive: true, force: true }));
 
-  for (const { name, git, fifo } of [
+  for (const { name, git, fifo, untracked } of [
     { name: 'root .gitignore, no git', git: false, fifo: '.gitignore' },
     { name: 'subfolder .gitignore in a git repository', git: true, fifo: 'src/.gitignore' },
+    // git lists untracked files from folders no tracked file names: the probe must look there too.
+    { name: '.gitignore of a folder holding only untracked files', git: true, fifo: 'fresh/.gitignore', untracked: 'fresh/new.ts' },
+    // Above the root, where git reads it and the walk does not: still named, relative to the root.
+    { name: '.gitignore above the root, in the work tree', git: true, fifo: '../.gitignore' },
   ]) {
     it(`a FIFO as ${name}: cairn index finishes, reports it, and releases the writer lock`, function () {
       if (!canMakeFifo(base)) this.skip();
-      const root = path.join(base, 'repo');
+      // The work tree is `base/top`; the root is its folder `repo`.
+      const top = path.join(base, 'top');
+      const root = path.join(top, 'repo');
       const store = path.join(base, 'store');
       mkdirSync(path.join(root, 'src'), { recursive: true });
       writeFileSync(path.join(root, 'src', 'a.ts'), 'export function fetchUser() {}\n');
       if (git) {
-        execFileSync('git', ['init', '-q'], { cwd: root });
-        execFileSync('git', ['add', '.'], { cwd: root });
+        execFileSync('git', ['init', '-q'], { cwd: top });
+        execFileSync('git', ['add', '.'], { cwd: top });
+      }
+      if (untracked) {
+        mkdirSync(path.join(root, path.dirname(untracked)), { recursive: true });
+        writeFileSync(path.join(root, untracked), 'export const fresh = 1;\n');
       }
       execFileSync('mkfifo', [path.join(root, ...fifo.split('/'))]);
 
@@ -61,12 +71,37 @@ describe('bounded reads (bundled CLI)', function () {
       assert.ok(!r.killed, 'cairn index was blocked');
       assert.equal(r.code, 0, r.stderr);
       const report = JSON.parse(r.stdout) as { files: number; skippedFiles: unknown[] };
-      assert.equal(report.files, 1);
+      assert.equal(report.files, untracked ? 2 : 1);
       assert.deepEqual(report.skippedFiles, [{ path: fifo, reason: 'not-a-file', detail: 'fifo' }]);
       assert.ok(!existsSync(path.join(store, 'write.lock')), 'the writer lock was left behind');
       const search = cairn(['search', 'fetchUser', '--json'], store, root);
       assert.ok(!search.killed, 'a refreshing search was blocked');
       assert.equal((JSON.parse(search.stdout) as { results: Array<{ path: string }> }).results[0]?.path, 'src/a.ts');
+    });
+  }
+
+  for (const { file, expected } of [
+    { file: 'manifest.json', expected: /warning: cannot read manifest\.json: .* is a named pipe, not a regular file; the index was discarded and rebuilt/ },
+    { file: 'state', expected: /is a named pipe, not a regular file; the index was discarded and rebuilt/ },
+    { file: 'write.lock', expected: /1 of 1 results/ },
+    { file: 'cairn-store.json', expected: /has a cairn-store\.json Cairn cannot read; remove .* to let Cairn rebuild it/ },
+  ]) {
+    it(`a FIFO as the store's ${file}: search answers or refuses with a reason, never waits`, function () {
+      if (!canMakeFifo(base)) this.skip();
+      const root = path.join(base, 'repo');
+      const store = path.join(base, 'store');
+      mkdirSync(path.join(root, 'src'), { recursive: true });
+      writeFileSync(path.join(root, 'src', 'a.ts'), 'export function fetchUser() {}\n');
+      assert.equal(cairn(['index'], store, root).code, 0);
+      const name = file === 'state' ? readdirSync(store).find((n) => n.endsWith('.cstate'))! : file;
+      rmSync(path.join(store, name), { force: true });
+      execFileSync('mkfifo', [path.join(store, name)]);
+
+      const r = cairn(['search', 'fetchUser'], store, root);
+      assert.ok(!r.killed, `cairn search waited on the FIFO ${file}`);
+      assert.match(r.stderr, expected);
+      if (file === 'cairn-store.json') assert.equal(r.code, 1);
+      else assert.match(r.stdout, /src\/a\.ts:1/);
     });
   }
 

@@ -8,6 +8,7 @@ import { lineStartBytes, spanBytes } from '../../src/core/index/lineBytes';
 import { NO_START_BYTE } from '../../src/core/index/segment';
 import { checkAll } from './check';
 import { TempWorkspace } from './helpers/workspace';
+import { matchColumn } from '../../src/vscode/hitLine';
 
 const U = NO_START_BYTE;
 
@@ -79,10 +80,12 @@ describe('byte offsets of chunk start lines', () => {
     });
     after(() => ws.dispose());
 
-    it('shows the matched code, not the start of the line', async () => {
+    it('shows the matched code, not the start of the line, and the caret lands on the match', async () => {
       const hit = (await ws.engine({ strategy: 'ast' }).search('minifiedMarker', { limit: 1, refresh: 'never' })).results[0];
-      assert.equal(hit?.preview, 'var «minifiedMarker»=1;');
+      assert.match(hit?.preview ?? '', /var «minifiedMarker»=1;/);
       assert.equal(hit?.startLine, 1);
+      const line = files['lib/bundle.min.js']!.slice(1).split('\n')[0]!;
+      assert.equal(matchColumn(line, hit!.preview), line.indexOf('minifiedMarker'));
     });
   });
 

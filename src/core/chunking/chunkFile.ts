@@ -1,9 +1,11 @@
 // Chooses the chunker for one document: the AST chunker for languages with a grammar (when
 // the strategy asks for it), the structural line chunkers for prose and YAML, plain line
 // packing otherwise. A failed or empty parse falls back to line chunks for that file only.
+// A minified file gets neither: it is cut into bounded character pieces (lines/minified.ts).
 import type { Diagnostic, FileChunks, SourceDocument, ChunkStrategy } from '../types';
 import type { AstChunkerLike } from './contract';
 import { chunkByLines, lineStrategyFor } from './lines';
+import { looksMinified } from './lines/minified';
 import type { ChunkingPolicy } from './policy';
 
 export interface ChunkContext {
@@ -24,6 +26,7 @@ export async function chunkDocument(doc: SourceDocument, ctx: ChunkContext): Pro
 }
 
 async function dispatch(doc: SourceDocument, ctx: ChunkContext): Promise<FileChunks> {
+  if (looksMinified(doc.text)) return lineChunks(doc, ctx.policy);
   const structural = lineStrategyFor(doc);
   const ast = ctx.strategy === 'ast' && structural === 'lines' ? ctx.ast : undefined;
   if (ast && safeSupports(ast, doc.language)) {

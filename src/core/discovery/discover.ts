@@ -51,6 +51,18 @@ function isWithin(relPath: string, only: ReadonlySet<string>): boolean {
   return false;
 }
 
+/** What a special file is, as discovery's skip details name it. */
+function specialKind(file: string): string {
+  try {
+    const stats = fs.lstatSync(file);
+    if (stats.isFIFO()) return 'fifo';
+    if (stats.isSocket()) return 'socket';
+    return 'device';
+  } catch {
+    return 'special';
+  }
+}
+
 const byPath = <T extends { path: string }>(a: T, b: T): number => compareCodeUnits(a.path, b.path);
 
 /**
@@ -75,13 +87,20 @@ export async function discoverFiles(root: string, options: DiscoverFilesOptions 
     // Nothing requested, nothing listed; the probe only keeps `source` truthful.
     if (resolved.useGit && (await isInsideWorkTree(absoluteRoot, signal))) source = 'git';
   } else {
-    const listing = resolved.useGit ? await listWithGit(absoluteRoot, onlySet && [...onlySet], signal) : undefined;
+    const special: string[] = [];
+    const listing = resolved.useGit ? await listWithGit(absoluteRoot, onlySet && [...onlySet], signal, special) : undefined;
     signal?.throwIfAborted();
     if (listing) {
       source = 'git';
       await collectFromGit(absoluteRoot, listing, resolved, rules, candidates, onlySet);
     } else {
       await collectByWalking(absoluteRoot, resolved, rules, candidates, onlySet, signal);
+      // The walk reports special ignore files inside the root itself; one above it (which git
+      // would have read) is named relative to the root, so the user learns why git was not used.
+      for (const file of special) {
+        const rel = path.relative(absoluteRoot, file).split(path.sep).join('/');
+        if (rel.startsWith('../')) candidates.skip({ path: rel, reason: 'not-a-file', detail: specialKind(file) });
+      }
     }
   }
 

@@ -72,7 +72,13 @@ function splitNul(output: Buffer): string[] {
  * repository (a gitignored folder opened on its own is still meant to be indexed).
  * `only` restricts the listing to these relative paths or directories (literal pathspecs).
  */
-export async function listWithGit(root: string, only?: readonly string[], signal?: AbortSignal): Promise<GitListing | undefined> {
+export async function listWithGit(
+  root: string,
+  only?: readonly string[],
+  signal?: AbortSignal,
+  /** Filled with the special ignore files (absolute paths) that made git's listing unusable. */
+  special?: string[],
+): Promise<GitListing | undefined> {
   const pathspecs = only && only.reduce((n, p) => n + p.length + 1, 0) <= MAX_PATHSPEC_CHARS ? ['--', ...only] : [];
   const base = ['-c', 'core.quotepath=off', '--literal-pathspecs', 'ls-files', '-z'];
   // Two listings instead of `--cached --others` in one: the tracked one carries index modes,
@@ -82,11 +88,25 @@ export async function listWithGit(root: string, only?: readonly string[], signal
   const tracked = await runGit(root, [...base, '--cached', '--stage', ...pathspecs], signal);
   // Only a listing still running can be blocked on a FIFO: most end before a probe would.
   let untracked = await Promise.race([untrackedRun, new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), PROBE_AFTER_MS).unref())]);
-  if (!untracked && tracked.code === 0 && hasSpecialIgnoreFile(root, splitNul(tracked.stdout))) {
-    // git would block forever opening it: the walk lists the tree instead, and reports the file.
-    stopUntracked.abort();
-    await untrackedRun;
-    return undefined;
+  if (!untracked && tracked.code === 0) {
+    // First where git surely reads (cheap), then, while git still runs, the whole tree: a folder
+    // holding only untracked files has its .gitignore read too. The scan stops when git ends.
+    let found = specialIgnoreFiles(root, splitNul(tracked.stdout));
+    if (found.length === 0) {
+      const stopScan = new AbortController();
+      const scan = scanForSpecialIgnoreFiles(root, stopScan.signal);
+      const first = await Promise.race([untrackedRun, scan]);
+      stopScan.abort();
+      if (Array.isArray(first)) found = first;
+      else untracked = first;
+    }
+    if (found.length > 0) {
+      // git would block forever opening it: the walk lists the tree instead, and reports the file.
+      special?.push(...found);
+      stopUntracked.abort();
+      await untrackedRun;
+      return undefined;
+    }
   }
   untracked ??= await untrackedRun;
   if (tracked.code !== 0 || untracked.code !== 0) return undefined;
@@ -110,14 +130,16 @@ export async function listWithGit(root: string, only?: readonly string[], signal
   return { paths: [...paths], modes };
 }
 
+const isSpecial = (stats: fs.Stats | fs.Dirent): boolean => !stats.isFile() && !stats.isDirectory() && !stats.isSymbolicLink();
+
 /**
- * Whether an ignore file git reads for the untracked listing is a FIFO, socket or device: git
+ * The ignore files git reads for the untracked listing that are a FIFO, socket or device: git
  * opens `.gitignore` and `info/exclude` blocking, so one FIFO would hang it (and the writer
- * lock held meanwhile). Probed once the listing runs long, where git reads them: the root and
- * the folders above it up to the work tree's top, and every folder holding a tracked file. A
- * FIFO in a folder holding only untracked files is not seen here.
+ * lock held meanwhile). Probed once the listing runs long, where git surely reads them: the
+ * root and the folders above it up to the work tree's top, and every folder holding a tracked
+ * file. Folders of untracked files only are left to scanForSpecialIgnoreFiles.
  */
-function hasSpecialIgnoreFile(root: string, trackedRecords: readonly string[]): boolean {
+function specialIgnoreFiles(root: string, trackedRecords: readonly string[]): string[] {
   const folders = new Set<string>();
   for (const record of trackedRecords) {
     const tab = record.indexOf('\t');
@@ -137,14 +159,40 @@ function hasSpecialIgnoreFile(root: string, trackedRecords: readonly string[]): 
     }
     if (path.dirname(dir) === dir) break;
   }
-  return candidates.some((file) => {
+  return candidates.filter((file) => {
     try {
       const stats = fs.lstatSync(file, { throwIfNoEntry: false });
-      return stats !== undefined && !stats.isFile() && !stats.isDirectory() && !stats.isSymbolicLink();
+      return stats !== undefined && isSpecial(stats);
     } catch {
       return false;
     }
   });
+}
+
+/**
+ * Every special `.gitignore` under root, folder by folder (readdir's entry types, no stat, no
+ * link followed, `.git` skipped); resolves only when it found some, so a race with git's
+ * listing is won by whichever decides first. Stops at `signal`.
+ */
+async function scanForSpecialIgnoreFiles(root: string, signal: AbortSignal): Promise<string[]> {
+  const found: string[] = [];
+  const queue = [path.resolve(root)];
+  while (queue.length > 0 && !signal.aborted) {
+    const dir = queue.shift() as string;
+    let entries: fs.Dirent[];
+    try {
+      entries = await fs.promises.readdir(dir, { withFileTypes: true });
+    } catch {
+      continue;
+    }
+    for (const entry of entries) {
+      if (entry.isDirectory()) {
+        if (entry.name !== '.git') queue.push(path.join(dir, entry.name));
+      } else if (entry.name === '.gitignore' && isSpecial(entry)) found.push(path.join(dir, entry.name));
+    }
+  }
+  // Nothing special: git is slow, not blocked; only git's own end settles the race then.
+  return found.length > 0 ? found : new Promise<string[]>(() => undefined);
 }
 
 async function isRootIgnored(root: string, signal?: AbortSignal): Promise<boolean> {

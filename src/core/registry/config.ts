@@ -81,7 +81,7 @@ export function loadRegistryConfig(root: string, user: UserRegistrySettings = {}
 const DEFAULT_DIR_SHOWN = '.agent-context/registry';
 
 /** Whether `dir` (relative to the root, or absolute) names a folder inside it, links resolved where they exist. */
-function isInsideRoot(root: string, dir: string): boolean {
+export function isInsideRoot(root: string, dir: string): boolean {
   const inside = (parent: string, child: string): boolean => {
     const rel = path.relative(parent, child);
     return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));

@@ -11,6 +11,7 @@ import * as path from 'node:path';
 import { createExclusive } from './atomic';
 import { threadId } from 'node:worker_threads';
 import { nodeCrypto } from '../nodeCrypto';
+import { readRegularSync } from '../fsRead';
 
 export interface LockOptions {
   /** Give up waiting after this long. */
@@ -87,7 +88,8 @@ export interface HeldLock {
 
 function readInfo(file: string): LockInfo | undefined {
   try {
-    return JSON.parse(fs.readFileSync(file, 'utf8')) as LockInfo;
+    // Regular files only, opened non-blocking: a FIFO named write.lock must not hang a writer.
+    return JSON.parse(readRegularSync(file).toString('utf8')) as LockInfo;
   } catch {
     return undefined;
   }
@@ -106,7 +108,11 @@ export function processAlive(pid: number): boolean {
 function isStale(file: string, staleMs: number): boolean {
   let mtimeMs: number;
   try {
-    mtimeMs = fs.statSync(file).mtimeMs;
+    const stats = fs.lstatSync(file);
+    // Cairn's lock is a regular file; anything else under its name (a FIFO, a folder, a link)
+    // holds no writer, and waiting for it to age would only delay every refresh.
+    if (!stats.isFile()) return true;
+    mtimeMs = stats.mtimeMs;
   } catch {
     return false; // gone: not stale, just retry
   }

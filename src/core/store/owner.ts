@@ -7,6 +7,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { nodeCrypto } from '../nodeCrypto';
+import { readRegularSync } from '../fsRead';
 import { createExclusive, fsyncDir } from './atomic';
 import { ensureStoreDirectory, StoreLocationError } from './lock';
 import { isCairnStoreFile, MANIFEST_FILE } from './storeFiles';
@@ -123,21 +124,15 @@ function readMarker(store: string): StoreMarker | undefined {
   return undefined;
 }
 
-/** A regular file's text; undefined when missing or not a plain file (a symbolic link is not followed). */
+/**
+ * A regular file's text; undefined when missing or not a plain file (a symbolic link is not
+ * followed, and a FIFO is neither waited on nor read: the open is non-blocking).
+ */
 function readRegularFile(file: string): string | undefined {
-  let fd: number;
   try {
-    fd = fs.openSync(file, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0));
+    return readRegularSync(file).toString('utf8');
   } catch {
     return undefined;
-  }
-  try {
-    if (!fs.fstatSync(fd).isFile()) return undefined;
-    return fs.readFileSync(fd, 'utf8');
-  } catch {
-    return undefined;
-  } finally {
-    fs.closeSync(fd);
   }
 }
 

@@ -19,6 +19,7 @@ import type { RefreshSummary } from '../api';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { nodeCrypto } from '../nodeCrypto';
+import { readRegularSync } from '../fsRead';
 import type { Diagnostic, SkippedFile } from '../types';
 import { Segment, SEGMENT_FORMAT_VERSION } from '../index/segment';
 import { CorruptDataError } from '../index/varint';
@@ -196,7 +197,7 @@ export class IndexStore {
   private readManifestText(): string | undefined {
     if (this.claim(false) === 'absent') return undefined;
     try {
-      return fs.readFileSync(this.manifestPath(), 'utf8');
+      return readRegularSync(this.manifestPath()).toString('utf8');
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
       throw new StoreCorruptError(`cannot read ${MANIFEST}: ${(e as Error).message}`);
@@ -293,7 +294,7 @@ export class IndexStore {
     if (!STATE_FILE.test(name)) throw new StoreCorruptError(`manifest names an invalid state table file ${JSON.stringify(name)}`);
     let bytes: Buffer;
     try {
-      bytes = fs.readFileSync(path.join(this.dir, name));
+      bytes = readRegularSync(path.join(this.dir, name));
     } catch (e) {
       throw new StoreCorruptError(`state table ${name} unreadable: ${(e as Error).message}`);
     }
@@ -320,7 +321,7 @@ export class IndexStore {
   private readDeltaFile(name: string): unknown {
     if (!DELTA_FILE.test(name)) throw new StoreCorruptError(`manifest names an invalid state delta file ${JSON.stringify(name)}`);
     try {
-      return JSON.parse(fs.readFileSync(path.join(this.dir, name), 'utf8'));
+      return JSON.parse(readRegularSync(path.join(this.dir, name)).toString('utf8'));
     } catch (e) {
       throw new StoreCorruptError(`state delta ${name} unreadable: ${(e as Error).message}`);
     }

@@ -1,9 +1,11 @@
 // Line-based chunkers, chosen by language: structural for prose (headings), YAML (keys) and
-// TOML/INI (sections), plain greedy line packing for everything else.
+// TOML/INI (sections), plain greedy line packing for everything else; minified text, whatever
+// its language, in bounded character pieces.
 import type { Chunk, FileChunks, SourceDocument } from '../../types';
 import { languageInfo } from '../../languages';
 import { lineTargetFor, type ChunkingPolicy } from '../policy';
 import { chunkProse } from './markdown';
+import { chunkMinified, looksMinified } from './minified';
 import { chunkPlain } from './plain';
 import { chunkTomlLike } from './toml';
 import { chunkYaml } from './yaml';
@@ -32,6 +34,7 @@ export function lineStrategyFor(doc: SourceDocument): LineStrategy {
 
 /** Chunks a document by lines, using its structure when the language has one we know. */
 export function chunkByLines(doc: SourceDocument, policy: ChunkingPolicy): Chunk[] {
+  if (looksMinified(doc.text)) return chunkMinified(doc);
   const target = lineTargetFor(doc.path, policy);
   const language = languageOf(doc);
   switch (language) {
