@@ -395,7 +395,7 @@ export class Engine {
     return {
       filesNamed: (name) => baseNames.get(name) ?? [],
       definitions: (name, limit) => {
-        const { exact, candidates } = view.symbols.find(name, { limit: (limit + 1) * 3 });
+        const { exact, candidates } = view.symbols.find(name, { limit: (limit + 1) * 3, exactOnly: true });
         if (!exact) return [];
         return candidates
           .filter((c) => c.match === 'exact' || c.match === 'qualified')
