@@ -373,8 +373,9 @@ export class Engine {
         // Rank a deeper pool by keywords, then let the text's structure reorder it.
         const limit = Math.max(1, options.limit ?? 20);
         const offset = Math.max(0, options.offset ?? 0);
-        const r = searchFilesSnapshot(view.scorer, reader, query, { ...options, limit: Math.max(50, 3 * (limit + offset)), offset: 0 }, this.ranking, view.symbols);
-        const files = localizeFiles(this.localizeContext(view, reader, options.previewLines ?? 3), text, r.files, offset + limit).slice(offset);
+        // Only the files shown need previews: most of the pool is there to be reordered.
+        const r = searchFilesSnapshot(view.scorer, reader, query, { ...options, limit: Math.max(50, 3 * (limit + offset)), offset: 0 }, this.ranking, view.symbols, offset + limit);
+        const files = r.withPreviews(localizeFiles(this.localizeContext(view, reader, options.previewLines ?? 3), text, r.files, offset + limit).slice(offset));
         return { files, total: Math.max(r.total, offset + files.length), totalIsLowerBound: r.totalIsLowerBound, warnings: r.warnings, diagnostics: [] };
       }
       const r = searchFilesSnapshot(view.scorer, reader, query, options, this.ranking, view.symbols);

@@ -137,6 +137,8 @@ export interface RawFileSearchResult {
   totalIsLowerBound: boolean;
   warnings: string[];
   compiled: CompiledQuery;
+  /** The files with every span's preview, for files ranked past `previewFiles` that are shown after all. */
+  withPreviews(files: readonly FileHit[]): FileHit[];
 }
 
 /**
@@ -152,12 +154,18 @@ export function searchFilesSnapshot(
   ranking: RankingParams = DEFAULT_RANKING,
   /** With the symbol table, the files defining a name asked for alone rank first. */
   symbols?: SymbolIndex,
+  /**
+   * Files whose spans get previews now. A caller reranking a deep pool (a task text's
+   * localization) shows only a few of its files: the others' previews wait for `withPreviews`.
+   */
+  previewFiles = Infinity,
 ): RawFileSearchResult {
   const limit = clampInt(options.limit ?? 20, 1, 1000);
   const offset = clampInt(options.offset ?? 0, 0, 100_000);
   const pool = Math.min(Math.max(FILE_POOL_PER_FILE * (offset + limit), MIN_FILE_POOL), MAX_FILE_POOL);
   const r = rankChunks(scorer, query, options, ranking, pool, EXACT_TOTAL_UP_TO, symbols);
-  if (!r.run) return { files: [], total: 0, totalIsLowerBound: false, warnings: r.warnings, compiled: r.compiled };
+  const asIs = (files: readonly FileHit[]) => [...files];
+  if (!r.run) return { files: [], total: 0, totalIsLowerBound: false, warnings: r.warnings, compiled: r.compiled, withPreviews: asIs };
   const { run, compiled, warnings } = r;
   const segs = scorer.snapshot.segments;
   const byFile = new Map<string, Ranked[]>();
@@ -186,9 +194,17 @@ export function searchFilesSnapshot(
     return { path, chunks, ...fileScore(path, chunks, names, ranking, { words, weight: coverage }) };
   });
   grouped.sort((a, b) => b.score - a.score || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  if (grouped.length === 0) return { files: [], total: 0, totalIsLowerBound: false, warnings, compiled };
-  const files = grouped.slice(offset, offset + limit).map((g): FileHit => {
-    const spans = g.chunks.slice(0, SPANS_PER_FILE).map((x) => toHit(scorer, run.scoring, x, run.boostContext, reader, compiled, options.previewLines ?? 3));
+  if (grouped.length === 0) return { files: [], total: 0, totalIsLowerBound: false, warnings, compiled, withPreviews: asIs };
+  const previewLines = options.previewLines ?? 3;
+  /** Spans hydrated without their preview, and their chunks. */
+  const unpreviewed = new Map<SearchHit, Ranked>();
+  const files = grouped.slice(offset, offset + limit).map((g, i): FileHit => {
+    const lines = i < previewFiles ? previewLines : 0;
+    const spans = g.chunks.slice(0, SPANS_PER_FILE).map((x) => {
+      const hit = toHit(scorer, run.scoring, x, run.boostContext, reader, compiled, lines);
+      if (lines !== previewLines) unpreviewed.set(hit, x);
+      return hit;
+    });
     const first = spans[0] as SearchHit;
     return {
       path: g.path,
@@ -200,7 +216,16 @@ export function searchFilesSnapshot(
       ...(spans.some((h) => h.stale) ? { stale: true } : {}),
     };
   });
-  return { files, total: grouped.length, totalIsLowerBound: run.pruned || run.total > run.ranked.length, warnings, compiled };
+  const withPreviews = (shown: readonly FileHit[]): FileHit[] =>
+    shown.map((f) => {
+      if (!f.spans.some((h) => unpreviewed.has(h))) return f;
+      const spans = f.spans.map((h) => {
+        const x = unpreviewed.get(h);
+        return x ? toHit(scorer, run.scoring, x, run.boostContext, reader, compiled, previewLines) : h;
+      });
+      return { ...f, spans };
+    });
+  return { files, total: grouped.length, totalIsLowerBound: run.pruned || run.total > run.ranked.length, warnings, compiled, withPreviews };
 }
 
 /**
