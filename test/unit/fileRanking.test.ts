@@ -57,6 +57,15 @@ describe('files ranked as files', () => {
     assert.equal(r.total, 3);
   });
 
+  it('a deep pool previews only the files it will show; a file shown after all gets the same previews', () => {
+    const shown = files('session cookie');
+    const deep = searchFilesSnapshot(scorer, new FileReader(root), 'session cookie', { previewLines: 1 }, DEFAULT_RANKING, undefined, 1);
+    const previewed = (list: typeof shown.files) => list.map((f) => f.spans.every((h) => h.preview !== ''));
+    assert.deepEqual(previewed(shown.files), [true, true, true]);
+    assert.deepEqual(previewed(deep.files), [true, false, false]);
+    assert.deepEqual(deep.withPreviews([deep.files[2]!, deep.files[0]!]), [shown.files[2], shown.files[0]]);
+  });
+
   it('every file score is the sum of its breakdown, and so is every span score', () => {
     for (const q of ['session cookie', 'route session', 'unused disable directives', 'parse args']) {
       for (const f of files(q).files) {

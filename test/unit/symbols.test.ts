@@ -54,6 +54,20 @@ describe('symbol lookup', () => {
     );
   });
 
+  describe('exactOnly: definitions as written, never suggestions (a task text names many words that are not symbols)', () => {
+    checkAll(
+      [
+        { name: 'exact name', input: 'getUserName', expected: { exact: true, hits: ['exact getUserName', 'exact getUserName', 'exact-ignore-case getusername'] } },
+        { name: 'qualified name', input: 'User.save', expected: { exact: true, hits: ['qualified User.save'] } },
+        { name: 'a prefix is not a definition', input: 'format', expected: { exact: false, hits: [] } },
+        { name: 'initials are not a definition', input: 'gUN', expected: { exact: false, hits: [] } },
+        { name: 'a near name is not a definition', input: 'fetchUsr', expected: { exact: false, hits: [] } },
+        { name: 'a qualified prefix is not a definition', input: 'User.sa', expected: { exact: false, hits: [] } },
+      ],
+      (q) => find(q, { exactOnly: true }),
+    );
+  });
+
   it('beside an exact match only prefixes fill the list: names sharing its humps come only when nothing matched as typed', () => {
     const t = symbolIndex([
       c('src/a.ts:1-3 function getUserName', 'function getUserName() {}'),

@@ -94,8 +94,9 @@ export async function fileAnswer(setting: SearchSetting, view: View, query: stri
       // Rank a deeper pool by keywords, then let the text's structure reorder it.
       const limit = Math.max(1, options.limit ?? 20);
       const offset = Math.max(0, options.offset ?? 0);
-      const r = searchFilesSnapshot(view.scorer, reader, query, { ...options, limit: Math.max(50, 3 * (limit + offset)), offset: 0 }, setting.ranking, view.symbols);
-      const files = localizeFiles(localizeContext(setting, view, reader, options.previewLines ?? 3), text, r.files, offset + limit).slice(offset);
+      // Only the files shown need previews: most of the pool is there to be reordered.
+      const r = searchFilesSnapshot(view.scorer, reader, query, { ...options, limit: Math.max(50, 3 * (limit + offset)), offset: 0 }, setting.ranking, view.symbols, offset + limit);
+      const files = r.withPreviews(localizeFiles(localizeContext(setting, view, reader, options.previewLines ?? 3), text, r.files, offset + limit).slice(offset));
       return { files, total: Math.max(r.total, offset + files.length), totalIsLowerBound: r.totalIsLowerBound, warnings: r.warnings, diagnostics: [] };
     }
     const r = searchFilesSnapshot(view.scorer, reader, query, options, setting.ranking, view.symbols);
@@ -116,7 +117,7 @@ function localizeContext(setting: SearchSetting, view: View, reader: FileReader,
   return {
     filesNamed: (name) => baseNames.get(name) ?? [],
     definitions: (name, limit) => {
-      const { exact, candidates } = view.symbols.find(name, { limit: (limit + 1) * 3 });
+      const { exact, candidates } = view.symbols.find(name, { limit: (limit + 1) * 3, exactOnly: true });
       if (!exact) return [];
       return candidates
         .filter((c) => c.match === 'exact' || c.match === 'qualified')

@@ -11,15 +11,26 @@ export class ImportGraph {
   private readonly paths: ReadonlySet<string>;
   /** Directory -> files directly in it (Go packages, Java/C# namespaces by folder). */
   private readonly byDir = new Map<string, string[]>();
-  /** Basename without suffix -> paths (last-resort resolution of module names). */
-  private readonly byStem = new Map<string, string[]>();
+  /**
+   * Each trailing run of whole path segments (`Order.java`, `acme/Order.java`, …) -> the
+   * shortest path ending so, the first indexed of equals. Resolving a module name looks its
+   * spellings up here instead of walking every file that shares its stem: a big Java tree
+   * imports tens of thousands of names, most of them from outside the repository.
+   */
+  private readonly byTail = new Map<string, string>();
+  /** Each trailing run of a directory's segments -> the first indexed directory ending so. */
+  private readonly dirByTail = new Map<string, string>();
 
   constructor(imports: ReadonlyMap<string, readonly string[]>, indexedPaths: Iterable<string>) {
     this.paths = new Set(indexedPaths);
     for (const p of this.paths) {
       const dir = posix.dirname(p);
+      if (!this.byDir.has(dir)) forEachTail(dir, (tail) => setFirst(this.dirByTail, tail, dir));
       push(this.byDir, dir, p);
-      push(this.byStem, stemOf(p), p);
+      forEachTail(p, (tail) => {
+        const had = this.byTail.get(tail);
+        if (had === undefined || p.length < had.length) this.byTail.set(tail, p);
+      });
     }
     for (const [from, specs] of imports) {
       for (const spec of specs) {
@@ -92,31 +103,69 @@ export class ImportGraph {
     return undefined;
   }
 
-  /** An indexed file whose path ends with `rel` plus a known suffix. */
+  /**
+   * An indexed file whose path ends with `rel` plus a known suffix, named `rel`'s stem or a
+   * package's file (`__init__`, `index`, `mod`): the shortest; among equals, one named as `rel`
+   * first, then in indexing order.
+   */
   private bySuffix(rel: string): string | undefined {
+    // The same module is imported by many files (`java.util.List` by thousands): resolved once.
+    let found = this.suffixResolved.get(rel);
+    if (found === undefined) this.suffixResolved.set(rel, (found = this.resolveSuffix(rel) ?? null));
+    return found ?? undefined;
+  }
+
+  private readonly suffixResolved = new Map<string, string | null>();
+
+  private resolveSuffix(rel: string): string | undefined {
     const stem = stemOf(rel);
-    const candidates = [...(this.byStem.get(stem) ?? []), ...(this.byStem.get('__init__') ?? []), ...(this.byStem.get('index') ?? []), ...(this.byStem.get('mod') ?? [])];
+    /** 0 for a file named as `rel`, then a package's files in PACKAGE_STEMS order; -1 for any other. */
+    const group = (p: string): number => {
+      const s = stemOf(p);
+      if (s === stem) return 0;
+      const i = PACKAGE_STEMS.indexOf(s);
+      return i < 0 ? -1 : i + 1;
+    };
     let best: string | undefined;
-    for (const p of candidates) {
-      for (const suffix of RESOLVE_SUFFIXES) {
-        // A bare suffix only when the specifier names a file (`util.h`), not a module (`pkg.models`).
-        if (!suffix && !/\.[A-Za-z0-9]{1,8}$/.test(rel)) continue;
-        const target = rel + suffix;
-        if (p === target || p.endsWith(`/${target}`)) {
-          if (!best || p.length < best.length) best = p;
-        }
-      }
+    for (const suffix of RESOLVE_SUFFIXES) {
+      // A bare suffix only when the specifier names a file (`util.h`), not a module (`pkg.models`).
+      if (!suffix && !/\.[A-Za-z0-9]{1,8}$/.test(rel)) continue;
+      const p = this.byTail.get(rel + suffix);
+      if (p === undefined || group(p) < 0) continue;
+      if (!best || p.length < best.length || (p.length === best.length && this.earlier(p, best, group))) best = p;
     }
     return best;
   }
 
+  /** Between two files of one length: the one a stem-by-stem walk would have met first. */
+  private earlier(a: string, b: string, group: (p: string) => number): boolean {
+    const ga = group(a);
+    const gb = group(b);
+    if (ga !== gb) return ga < gb;
+    for (const p of this.paths) {
+      if (p === a) return true;
+      if (p === b) return false;
+    }
+    return false;
+  }
+
   private dirBySuffix(rel: string): string[] | undefined {
     if (!rel.includes('/')) return undefined;
-    for (const [dir, files] of this.byDir) {
-      if (dir === rel || dir.endsWith(`/${rel}`)) return files.filter((f) => !/_test\.go$/.test(f));
-    }
-    return undefined;
+    const dir = this.dirByTail.get(rel);
+    return dir === undefined ? undefined : (this.byDir.get(dir) as string[]).filter((f) => !/_test\.go$/.test(f));
   }
+}
+
+const PACKAGE_STEMS = ['__init__', 'index', 'mod'];
+
+/** `a/b/c` gives `c`, `b/c` and `a/b/c`. */
+function forEachTail(path: string, use: (tail: string) => void): void {
+  const parts = path.split('/');
+  for (let k = parts.length - 1; k >= 0; k--) use(parts.slice(k).join('/'));
+}
+
+function setFirst(map: Map<string, string>, key: string, value: string): void {
+  if (!map.has(key)) map.set(key, value);
 }
 
 function stemOf(p: string): string {

@@ -139,6 +139,8 @@ export interface RawFileSearchResult {
   compiled: CompiledQuery;
   /** Set when no matching file's chunks hold every word of the query between them: every file is partial. */
   partialOnly?: { words: string[] };
+  /** The files with every span's preview, for files ranked past `previewFiles` that are shown after all. */
+  withPreviews(files: readonly FileHit[]): FileHit[];
 }
 
 /**
@@ -154,12 +156,18 @@ export function searchFilesSnapshot(
   ranking: RankingParams = DEFAULT_RANKING,
   /** With the symbol table, the files defining a name asked for alone rank first. */
   symbols?: SymbolIndex,
+  /**
+   * Files whose spans get previews now. A caller reranking a deep pool (a task text's
+   * localization) shows only a few of its files: the others' previews wait for `withPreviews`.
+   */
+  previewFiles = Infinity,
 ): RawFileSearchResult {
   const limit = clampInt(options.limit ?? 20, 1, 1000);
   const offset = clampInt(options.offset ?? 0, 0, 100_000);
   const pool = Math.min(Math.max(FILE_POOL_PER_FILE * (offset + limit), MIN_FILE_POOL), MAX_FILE_POOL);
   const r = rankChunks(scorer, query, options, ranking, pool, EXACT_TOTAL_UP_TO, symbols);
-  if (!r.run) return { files: [], total: 0, totalIsLowerBound: false, warnings: r.warnings, compiled: r.compiled };
+  const asIs = (files: readonly FileHit[]) => [...files];
+  if (!r.run) return { files: [], total: 0, totalIsLowerBound: false, warnings: r.warnings, compiled: r.compiled, withPreviews: asIs };
   const { run, compiled, warnings } = r;
   const segs = scorer.snapshot.segments;
   const byFile = new Map<string, Ranked[]>();
@@ -188,13 +196,22 @@ export function searchFilesSnapshot(
     return { path, chunks, bits, ...fileScore(path, chunks, names, ranking, { words, weight: coverage }) };
   });
   grouped.sort((a, b) => b.score - a.score || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  if (grouped.length === 0) return { files: [], total: 0, totalIsLowerBound: false, warnings, compiled };
+  if (grouped.length === 0) return { files: [], total: 0, totalIsLowerBound: false, warnings, compiled, withPreviews: asIs };
   // A file is a full match when its chunks hold every word between them.
   const needed = wordsNeeded(compiled);
-  const files = grouped.slice(offset, offset + limit).map((g): FileHit => {
+  const previewLines = options.previewLines ?? 3;
+  /** Spans hydrated without their preview, and their chunks. */
+  const unpreviewed = new Map<SearchHit, Ranked>();
+  const hitOf = (x: Ranked, lines: number): SearchHit => {
+    const hit = toHit(scorer, run.scoring, x, run.boostContext, reader, compiled, lines);
+    if (isPartial(needed, x.c.bits)) hit.partial = true;
+    return hit;
+  };
+  const files = grouped.slice(offset, offset + limit).map((g, i): FileHit => {
+    const lines = i < previewFiles ? previewLines : 0;
     const spans = g.chunks.slice(0, SPANS_PER_FILE).map((x) => {
-      const hit = toHit(scorer, run.scoring, x, run.boostContext, reader, compiled, options.previewLines ?? 3);
-      if (isPartial(needed, x.c.bits)) hit.partial = true;
+      const hit = hitOf(x, lines);
+      if (lines !== previewLines) unpreviewed.set(hit, x);
       return hit;
     });
     const first = spans[0] as SearchHit;
@@ -210,7 +227,24 @@ export function searchFilesSnapshot(
     };
   });
   const partialOnly = grouped.every((g) => isPartial(needed, g.bits));
-  return { files, total: grouped.length, totalIsLowerBound: run.pruned || run.total > run.ranked.length, warnings, compiled, ...(partialOnly ? { partialOnly: { words: needed.words } } : {}) };
+  const withPreviews = (shown: readonly FileHit[]): FileHit[] =>
+    shown.map((f) => {
+      if (!f.spans.some((h) => unpreviewed.has(h))) return f;
+      const spans = f.spans.map((h) => {
+        const x = unpreviewed.get(h);
+        return x ? hitOf(x, previewLines) : h;
+      });
+      return { ...f, spans };
+    });
+  return {
+    files,
+    total: grouped.length,
+    totalIsLowerBound: run.pruned || run.total > run.ranked.length,
+    warnings,
+    compiled,
+    withPreviews,
+    ...(partialOnly ? { partialOnly: { words: needed.words } } : {}),
+  };
 }
 
 /**

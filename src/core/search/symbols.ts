@@ -48,6 +48,12 @@ export interface FindOptions {
   kinds?: string[];
   paths?: string[];
   limit?: number;
+  /**
+   * Only the name as written (exact, any case, or qualified): no prefix, camel-case or fuzzy
+   * tiers. A caller that wants definitions, not suggestions, skips the scan over every name
+   * that a miss would otherwise start.
+   */
+  exactOnly?: boolean;
 }
 
 /** An entry of one segment's dictionary: the segment's index in the snapshot and the entry. */
@@ -183,6 +189,7 @@ export class SymbolIndex {
       take((d, t) => filtered(d.named(lastName), (e) => isQualifiedMatch(normaliseQualified(e.display), qualifiedQuery, this.segment(t).pathOf(e.doc))), 'qualified');
     }
     const exact = out.length > 0;
+    if (options.exactOnly) return { exact, candidates: out };
     if (out.length < limit) {
       if (qualifiedQuery) {
         // `User.sa` continues a qualified name; other classes' `save` are not prefixes of it.
