@@ -108,6 +108,11 @@ export class Engine {
     }
   }
 
+  /** True when there is an index to answer from (a query need not wait for a build). */
+  hasIndex(): boolean {
+    return this.store.exists();
+  }
+
   private async refreshOnce(options: RefreshOptions): Promise<RefreshReport> {
     let threadDied: Diagnostic | undefined;
     if (this.options.indexWorkerScript && !options.only && this.buildsFromNothing(options)) {
