@@ -365,6 +365,22 @@ export class Engine {
     };
   }
 
+  /** A reader whose hits are stale by the refresh's own change test (the view's recorded stats). */
+  private fileReader(view: View): FileReader {
+    let state: StateTable | null | undefined;
+    return new FileReader(this.root, (p) => {
+      if (state === undefined) {
+        try {
+          state = this.store.readState(view.snapshot.manifest);
+        } catch {
+          // An unreadable state table is the next refresh's to report; hits fall back to size and mtime.
+          state = null;
+        }
+      }
+      return state?.get(p);
+    });
+  }
+
   private async answerFiles(
     view: View,
     query: string,
@@ -373,7 +389,7 @@ export class Engine {
     text: string = query,
   ): Promise<{ files: FileHit[]; total: number; totalIsLowerBound?: boolean; warnings: string[]; diagnostics: Diagnostic[] }> {
     if ((options.provider ?? 'index') === 'index') {
-      const reader = new FileReader(this.root);
+      const reader = this.fileReader(view);
       if (isTaskText(text)) {
         // Rank a deeper pool by keywords, then let the text's structure reorder it.
         const limit = Math.max(1, options.limit ?? 20);
@@ -435,7 +451,7 @@ export class Engine {
   private resolvedDiscovery?: DiscoveryOptions;
 
   private async answer(view: View, query: string, options: SearchOptions & { signal?: AbortSignal }): Promise<ProviderAnswer> {
-    const reader = new FileReader(this.root);
+    const reader = this.fileReader(view);
     const indexAnswer = (o: SearchOptions): ProviderAnswer => {
       const r = searchSnapshot(view.scorer, view.symbols, reader, query, o, this.ranking);
       return { hits: r.hits, total: r.total, totalIsLowerBound: r.totalIsLowerBound, ...(r.partialOnly ? { partialOnly: r.partialOnly } : {}), warnings: r.warnings, diagnostics: [] };
@@ -482,7 +498,7 @@ export class Engine {
     const { view } = found;
     const fresh = current.fresh || found.rebuilt;
     const { exact, candidates } = found.value;
-    const reader = new FileReader(this.root);
+    const reader = this.fileReader(view);
     const results: SymbolHit[] = candidates.map((c) => {
       const seg = view.snapshot.segments[c.seg];
       const hit = symbolHit(reader, seg as NonNullable<typeof seg>, c.doc, options.previewLines ?? 3, c.nested);
@@ -536,7 +552,7 @@ export class Engine {
     return {
       snapshot: view.snapshot,
       symbols: view.symbols,
-      reader: new FileReader(this.root),
+      reader: this.fileReader(view),
       importsOf: (p) => {
         const r = imports();
         if (r.state === undefined) {
@@ -573,7 +589,7 @@ export class Engine {
     const diagnostics: Diagnostic[] = [];
     const { view } = await this.currentView(options.refresh ?? 'always', diagnostics);
     if (!view) throw new Error('no index: refresh the index before building a pack');
-    const reader = new FileReader(this.root);
+    const reader = this.fileReader(view);
     const hitOf = (seg: number, doc: number) => reader.hit(view.snapshot.segments[seg] as Snapshot['segments'][number], doc, 0, undefined);
     if (!view.graph) view.graph = this.importGraph(view);
     const [{ buildPack }, { certainCallersOf }] = await Promise.all([import('../pack/build'), import('../pack/callers')]);
@@ -715,7 +731,7 @@ export class Engine {
     const { segments } = view.snapshot;
     for (const filePath of view.locator.paths().sort()) {
       // One reader per file: it keeps what it read, and an export goes through every file once.
-      const reader = new FileReader(this.root);
+      const reader = this.fileReader(view);
       for (const ref of view.locator.chunksOf(filePath)) {
         const seg = segments[ref.seg] as Snapshot['segments'][number];
         const hit = reader.hit(seg, ref.doc, 0, undefined);
