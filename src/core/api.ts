@@ -78,6 +78,13 @@ export interface EngineOptions {
   indexHeapMb?: number;
   /** Told when a refresh waits for another writer's lock (the message says whose), so a wait is never silent. */
   onLockWait?: (message: string) => void;
+  /**
+   * How long the refresh a query runs first may take when there is an index to answer from
+   * (`cairn` answering in its own process): past it, the refresh commits the part it has done
+   * and stops, and the answer counts the files left (`index.pending`) for the next run. Unset:
+   * the query waits for the whole refresh.
+   */
+  queryRefreshBudgetMs?: number;
 }
 
 /** Options for opening a root in an EngineHost: the engine's, plus where the registry lives. */
@@ -205,6 +212,11 @@ export interface RefreshOptions {
    * knows what changed, and again after each commit.
    */
   onPending?: (paths: readonly string[]) => void;
+  /**
+   * With `commitEveryFiles`: once past this time (ms since the epoch), the refresh commits the
+   * part under way and stops; the report's `pending` lists the files it left.
+   */
+  deadlineAtMs?: number;
 }
 
 export interface RefreshReport extends RefreshSummary {
@@ -218,6 +230,8 @@ export interface RefreshReport extends RefreshSummary {
   rebuilt: boolean;
   /** Milliseconds per stage, summed over threads, when timings are on (`cairn index --timings`). */
   timings?: StageTimes;
+  /** Files a refresh stopped at its deadline left for the next one (relative paths, sorted). */
+  pending?: string[];
 }
 
 /** How the index stood when a long-lived host answered (RefreshQueue's freshness policy). */

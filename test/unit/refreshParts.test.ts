@@ -49,10 +49,47 @@ describe('a big refresh lands in parts', function () {
     assert.equal((await engine.search('walrusold', { refresh: 'never' })).results.length, 0, 'no old chunk is left behind');
   });
 
+  it('past its deadline, a refresh commits the part under way, lists the files it left, and the next one finishes', async () => {
+    rewriteAll();
+    const stopped = await engine.refresh({ commitEveryFiles: 4, deadlineAtMs: Date.now() });
+    const found = async () => ({ new: await newHits(), old: (await engine.search('walrusold', { limit: 50, refresh: 'never' })).results.length });
+    assert.deepEqual({ left: stopped.pending?.length, ...(await found()) }, { left: FILES - 4, new: 4, old: FILES - 4 });
+    assert.deepEqual(stopped.pending, Array.from({ length: FILES - 4 }, (_, i) => name(i + 4)), 'the files left are named');
+    const finished = await engine.refresh({ commitEveryFiles: 4 });
+    assert.deepEqual({ left: finished.pending, ...(await found()) }, { left: undefined, new: FILES, old: 0 });
+  });
+
   it('without commitEveryFiles, one commit at the end', async () => {
     rewriteAll();
     const before = engine.status().generation;
     await engine.refresh();
     assert.equal(engine.status().generation - before, 1);
+  });
+});
+
+describe('a query in its own process answers within its refresh budget', function () {
+  this.timeout(60000);
+  // More than a part (COMMIT_EVERY_FILES) several times over: each query commits one part.
+  const MANY = 250;
+  const file = (i: number): string => `src/m${String(i).padStart(3, '0')}.ts`;
+
+  it('each query counts the files left and sees more, until the index has caught up', async () => {
+    const ws = new TempWorkspace(Object.fromEntries(Array.from({ length: MANY }, (_, i) => [file(i), `export const v${i} = 'walrusold';\n`])));
+    try {
+      // A budget of 0 ms: every query's refresh stops after its first part.
+      const engine = ws.engine({ strategy: 'lines', queryRefreshBudgetMs: 0 });
+      await engine.refresh();
+      for (let i = 0; i < MANY; i++) ws.write(file(i), `export const v${i} = 'zebraquux';\n`);
+      const check = async (expected: { found: number; pending?: number; fresh: boolean; said: boolean }) => {
+        const r = await engine.search('zebraquux', { limit: MANY, crossReferences: false, refresh: 'always' });
+        const said = r.diagnostics.some((d) => d.code === 'refreshing' && d.message.startsWith(`refreshing ${expected.pending} files: answered from the index as it is`));
+        assert.deepEqual({ found: r.total, pending: r.index.pending, fresh: r.index.fresh, said }, expected);
+      };
+      await check({ found: 100, pending: 150, fresh: false, said: true });
+      await check({ found: 200, pending: 50, fresh: false, said: true });
+      await check({ found: MANY, pending: undefined, fresh: true, said: false });
+    } finally {
+      await ws.dispose();
+    }
   });
 });

@@ -19,6 +19,8 @@ import type { FileHit, FileSearchResponse, IndexFreshness, ReferenceOptions, Ref
 import { findReferences, type ReferenceSources } from '../search/refs';
 import { Chunkers } from './chunkers';
 import { refreshHere } from './localRefresh';
+import { refreshingFiles } from './pendingFiles';
+import { COMMIT_EVERY_FILES } from './refreshQueue';
 import { ChunkLocator } from '../search/locate';
 import type { ProviderAnswer, ProviderContext } from '../providers/providers';
 import { ImportGraph } from '../pack/graph';
@@ -79,6 +81,8 @@ export class Engine {
   private refreshesInFlight = 0;
   private view?: View;
   private lastRefreshGeneration = -1;
+  /** Files the last whole refresh before a query left at its budget (queryRefreshBudgetMs). */
+  private leftBehind = 0;
 
   constructor(private readonly options: EngineOptions) {
     this.root = path.resolve(options.root);
@@ -229,7 +233,11 @@ export class Engine {
       if ('skipped' in r) diagnostics.push(r.skipped);
       else {
         diagnostics.push(...r.report.diagnostics.filter((d) => d.severity !== 'info' || d.code === 'config-changed'));
-        fresh = true;
+        const left = r.report.pending?.length ?? 0;
+        if (left > 0) {
+          diagnostics.push({ code: 'refreshing', severity: 'warning', message: `${refreshingFiles(left)}: answered from the index as it is, hits from those files marked stale; the next query sees more` });
+        }
+        fresh = left === 0;
       }
     }
     for (let attempt = 0; attempt < 2; attempt++) {
@@ -255,7 +263,7 @@ export class Engine {
         const scorer = new SnapshotScorer(snapshot, this.fieldParams);
         this.view = { key, snapshot, scorer, symbols: new SymbolIndex(snapshot), locator: new ChunkLocator(snapshot) };
       }
-      return { view: this.view, fresh: fresh || this.lastRefreshGeneration === snapshot.manifest.generation };
+      return { view: this.view, fresh: this.leftBehind === 0 && (fresh || this.lastRefreshGeneration === snapshot.manifest.generation) };
     }
     throw new Error('the index could not be rebuilt');
   }
@@ -267,8 +275,17 @@ export class Engine {
    */
   private async refreshBeforeReading(only?: string[]): Promise<{ report: RefreshReport } | { skipped: Diagnostic }> {
     const answerable = this.store.exists();
+    // With an index to answer from, a whole refresh stops at the budget and leaves the rest (the
+    // files of stale hits, `only`, are few: refreshed whole).
+    const budget = !only && answerable ? this.options.queryRefreshBudgetMs : undefined;
     try {
-      return { report: await this.refresh({ ...(only ? { only } : {}), waitForWriter: !answerable }) };
+      const report = await this.refresh({
+        ...(only ? { only } : {}),
+        waitForWriter: !answerable,
+        ...(budget !== undefined ? { deadlineAtMs: Date.now() + budget, commitEveryFiles: COMMIT_EVERY_FILES } : {}),
+      });
+      if (!only) this.leftBehind = report.pending?.length ?? 0;
+      return { report };
     } catch (e) {
       const reason = refreshBlocker(e);
       if (!answerable || reason === undefined) throw e;
@@ -301,7 +318,7 @@ export class Engine {
 
   private freshness(view: View | undefined, fresh: boolean): IndexFreshness {
     const m = view?.snapshot.manifest;
-    return { files: m?.files ?? 0, chunks: m?.chunks ?? 0, fresh, generation: m?.generation ?? 0 };
+    return { files: m?.files ?? 0, chunks: m?.chunks ?? 0, fresh, generation: m?.generation ?? 0, ...(this.leftBehind > 0 ? { pending: this.leftBehind } : {}) };
   }
 
   async search(typed: string, given: SearchOptions & { refresh?: RefreshMode; refreshStale?: boolean; signal?: AbortSignal } = {}): Promise<SearchResponse> {

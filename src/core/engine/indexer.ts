@@ -253,8 +253,8 @@ export async function refreshIndex(config: IndexerConfig, options: RefreshOption
       }
       if (builder.approxBytes > SEGMENT_FLUSH_BYTES) flush();
     };
-    /** Commits what was read so far as a generation of its own, and goes on from there. */
-    const commitPart = () => {
+    /** Commits what the first `doneBatches` batches brought as a generation of its own, and goes on from there. */
+    const commitPart = (doneBatches: number) => {
       flush();
       const base = previous as Manifest;
       const refs = copyRefs(base);
@@ -269,7 +269,12 @@ export async function refreshIndex(config: IndexerConfig, options: RefreshOption
         if (prev) chunksRemoved += tombstone(refs, prev);
         changes.set(p, s);
       }
-      if (changes.size === 0) return;
+      // Files read and found unchanged are no longer pending either.
+      for (const f of batches.slice(0, doneBatches).flat()) pending?.delete(f.path);
+      if (changes.size === 0) {
+        reportPending();
+        return;
+      }
       const segments = liveSegments(refs, segmentsWritten);
       const next = state.withChanges(changes, state.skipped);
       const at = new Date().toISOString();
@@ -297,6 +302,8 @@ export async function refreshIndex(config: IndexerConfig, options: RefreshOption
       segmentsWritten.length = 0;
       reportPending();
     };
+    /** The files a refresh stopped at its deadline left for the next one. */
+    let left: string[] | undefined;
     let pendingRead = batches.length > 0 ? read(0) : undefined;
     let inFlight: { toChunk: SourceDocument[]; results: Promise<FileChunks[]> } | undefined;
     for (let b = 0; b < batches.length; b++) {
@@ -339,9 +346,17 @@ export async function refreshIndex(config: IndexerConfig, options: RefreshOption
         signal?.throwIfAborted();
         // What is still read or chunked goes into the next part (or the final commit).
         const committable = readDone - (batches[b] as DiscoveredFile[]).length;
-        if (commitEvery !== undefined && committable - readAtLastCommit >= commitEvery) {
-          commitPart();
+        // Past the deadline, the part under way is committed (at least one, so every run makes
+        // progress) and the rest left: batch b is read and chunking, but not added.
+        const pastDeadline = options.deadlineAtMs !== undefined && Date.now() >= options.deadlineAtMs;
+        if (commitEvery !== undefined && (committable - readAtLastCommit >= commitEvery || (pastDeadline && committable > readAtLastCommit))) {
+          commitPart(b);
           readAtLastCommit = committable;
+          if (pastDeadline) {
+            left = batches.slice(b).flat().map((f) => f.path);
+            inFlight = undefined;
+            break;
+          }
         }
       }
       inFlight = next;
@@ -375,9 +390,12 @@ export async function refreshIndex(config: IndexerConfig, options: RefreshOption
 
     // --- 5. merge --------------------------------------------------------------------
     // Entries that differ from the previous table: a small set is committed as a delta.
-    segments = timed('merge', () =>
-      maybeMerge(store, segments, state, changes, (p) => meter.report(p.phase === 'wait' ? 'write' : p.phase, p.done, p.total, p.message, true)),
-    );
+    // A refresh stopped at its deadline leaves merging to the one that finishes.
+    if (!left) {
+      segments = timed('merge', () =>
+        maybeMerge(store, segments, state, changes, (p) => meter.report(p.phase === 'wait' ? 'write' : p.phase, p.done, p.total, p.message, true)),
+      );
+    }
     meter.commit();
     meter.report('write', 1, 1, 'committing the index', true);
     const next = state.withChanges(changes, nextSkipped);
@@ -395,7 +413,8 @@ export async function refreshIndex(config: IndexerConfig, options: RefreshOption
       chunksRemoved,
     };
     const nothingChanged = previous && !rechunkAll && added === 0 && changed === 0 && removedPaths.size === 0 && touched.size === 0 && sameSkips(state.skipped, nextSkipped);
-    const manifest = nothingChanged && previous
+    // A refresh stopped at its deadline has committed its part: the rest, skips included, is the next one's.
+    const manifest = (nothingChanged || (left && changes.size === 0)) && previous
       ? previous
       : timed('commit', () => store.commit(
           {
@@ -423,6 +442,7 @@ export async function refreshIndex(config: IndexerConfig, options: RefreshOption
       diagnostics,
       rebuilt,
       ...(timingsOn() ? { timings: timingsSince(timingsBefore) } : {}),
+      ...(left ? { pending: left.sort() } : {}),
     };
   } finally {
     // Segments of a refresh that failed before its commit are nobody's: removed now, not at the next GC.
