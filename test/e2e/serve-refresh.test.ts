@@ -99,4 +99,41 @@ describe('cairn serve during a big refresh (bundled CLI, real processes)', funct
     const old = await search('walrusold');
     assert.equal(old.answer.total, 0, `no old content is left: ${old.run.stderr}`);
   });
+
+  it('without a server: each run answers within the bound, counts what it left, and the runs catch up', async function () {
+    const local = { CAIRN_SERVER: '0' };
+    const ask = async (query: string, ...extra: string[]): Promise<{ answer: Answer; ms: number; stderr: string }> => {
+      const started = Date.now();
+      const run = await runCairnAsync(['search', query, '--json', '--limit', '20', '--store', store, ...extra], { cwd: root, env: local });
+      assert.equal(run.code, 0, run.stderr);
+      assert.doesNotMatch(run.stderr, SERVED, 'answered in its own process');
+      return { answer: JSON.parse(run.stdout) as Answer, ms: Date.now() - started, stderr: run.stderr };
+    };
+    const idle = await ask('walrusold', '--no-refresh');
+
+    for (let i = 0; i < FILES; i++) fs.writeFileSync(path.join(root, 'src', `f${i}.ts`), source(i, 'zebraquux'));
+    const during = await ask('walrusold');
+    // Its refresh stops at 0.5 s once a part is committed; the rest is the process itself on a busy machine.
+    assert.ok(during.ms < idle.ms + 6000, `answered in ${during.ms} ms (without refreshing: ${idle.ms} ms)`);
+    const left = during.answer.index.pending ?? 0;
+    assert.ok(left > 0 && left < FILES, `the answer counts the files left: ${JSON.stringify(during.answer.index)}`);
+    assert.equal(during.answer.index.fresh, false);
+    assert.ok(during.answer.results.length > 0 && during.answer.results.every((h) => h.stale), 'old hits, each from a rewritten file, marked stale');
+    assert.match(during.answer.diagnostics.map((d) => d.message).join('\n'), new RegExp(`refreshing ${left.toLocaleString('en-US')} files: answered from the index as it is`));
+
+    // Every run goes on where the last stopped, until nothing is left.
+    let previous = left;
+    let caughtUp: Answer | undefined;
+    for (let run = 0; run < 100 && !caughtUp; run++) {
+      const later = await ask('zebraquux');
+      const pending = later.answer.index.pending;
+      if (pending === undefined) caughtUp = later.answer;
+      else assert.ok(pending < previous, `each run leaves fewer: ${pending} after ${previous}`);
+      previous = pending ?? 0;
+    }
+    assert.ok(caughtUp, 'the runs caught up');
+    assert.equal(caughtUp.total, FILES);
+    assert.equal(caughtUp.index.fresh, true);
+    assert.equal((await ask('walrusold')).answer.total, 0, 'no old content is left');
+  });
 });
