@@ -333,6 +333,17 @@ describe('refresh queue: a query never waits long behind a big refresh', () => {
     },
   );
 
+  it('a refresh known to leave many files is not waited for: the query answers at once', async () => {
+    const { q, index } = watchedBusy(bigChange);
+    void q.request({ only: bigChange }).catch(() => undefined);
+    await tick();
+    const started = Date.now();
+    const state = await q.ensureFresh();
+    assert.deepEqual({ kind: state.kind, pending: state.kind === 'refreshing' ? state.pending.length : 0, atOnce: Date.now() - started < 100 }, { kind: 'refreshing', pending: 1500, atOnce: true });
+    index.finishAll();
+    await q.close();
+  });
+
   it('a query with no index to answer from waits for the build', async () => {
     const index = new FakeIndex();
     index.autoFinish = false;

@@ -209,7 +209,10 @@ export class RefreshQueue implements FreshnessPolicy {
   async ensureFresh(options: { waitMs?: number } = {}): Promise<FreshnessState> {
     if (this.paused) return { kind: 'failed', message: 'indexing is paused' };
     // Only a query with nothing to answer from waits for the build.
-    const waitMs = this.index.hasIndex?.() === false ? this.refreshWaitMs : Math.max(0, Math.min(options.waitMs ?? this.waitMs, this.waitMs));
+    const answerable = this.index.hasIndex?.() !== false;
+    const waitMs = answerable ? Math.max(0, Math.min(options.waitMs ?? this.waitMs, this.waitMs)) : this.refreshWaitMs;
+    // A refresh known to leave more than a few files will not land within the bound: answer now.
+    if (answerable && this.bigRefresh()) return this.refreshingState(0);
     if (this.watching || this.checkedRecently()) {
       if (this.isIdle()) return this.recent();
       // A query does not wait for file events to go quiet: what they asked for runs now.
@@ -293,10 +296,7 @@ export class RefreshQueue implements FreshnessPolicy {
     try {
       let outcome = await Promise.race([work, timeout]);
       if (outcome === 'timeout' && this.smallRefresh()) outcome = await this.awaitSmall(work, Math.max(0, this.refreshWaitMs - waitMs));
-      if (outcome === 'timeout') {
-        const r = this.running;
-        return { kind: 'refreshing', startedAgoMs: r ? this.now() - r.startedAtMs : waitMs, ...(r?.progress ? { progress: r.progress } : {}), pending: this.pendingPaths() };
-      }
+      if (outcome === 'timeout') return this.refreshingState(waitMs);
       if (outcome === undefined) return this.paused ? { kind: 'failed', message: 'indexing is paused' } : this.recent();
       return { kind: 'refreshed', report: outcome };
     } catch (e) {
@@ -304,6 +304,17 @@ export class RefreshQueue implements FreshnessPolicy {
     } finally {
       clearTimeout(timer);
     }
+  }
+
+  /** The answer while a refresh runs: how long it has, and what it has still to index. */
+  private refreshingState(waitedMs: number): FreshnessState {
+    const r = this.running;
+    return { kind: 'refreshing', startedAgoMs: r ? this.now() - r.startedAtMs : waitedMs, ...(r?.progress ? { progress: r.progress } : {}), pending: this.pendingPaths() };
+  }
+
+  /** A running refresh known to have more than SMALL_REFRESH_FILES files left. */
+  private bigRefresh(): boolean {
+    return this.running?.pending !== undefined && this.pendingPaths().length > SMALL_REFRESH_FILES;
   }
 
   /** Pending work known, and small enough to wait for (SMALL_REFRESH_FILES). */
