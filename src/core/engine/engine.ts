@@ -20,7 +20,7 @@ import { findReferences, type ReferenceSources } from '../search/refs';
 import { Chunkers } from './chunkers';
 import { refreshHere } from './localRefresh';
 import { refreshingFiles } from './pendingFiles';
-import { COMMIT_EVERY_FILES } from './refreshQueue';
+import { COMMIT_EVERY_FILES, SMALL_REFRESH_FILES } from './refreshQueue';
 import { ChunkLocator } from '../search/locate';
 import type { ProviderAnswer, ProviderContext } from '../providers/providers';
 import { ImportGraph } from '../pack/graph';
@@ -119,7 +119,7 @@ export class Engine {
 
   private async refreshOnce(options: RefreshOptions): Promise<RefreshReport> {
     let threadDied: Diagnostic | undefined;
-    if (this.options.indexWorkerScript && !options.only && this.buildsFromNothing(options)) {
+    if (this.options.indexWorkerScript && ((!options.only && this.buildsFromNothing(options)) || bigRefreshInParts(options))) {
       const answer = await this.refreshOnIndexThread(this.options.indexWorkerScript, options);
       if ('report' in answer) return answer.report;
       threadDied = answer.died;
@@ -141,14 +141,16 @@ export class Engine {
   }
 
   /**
-   * Runs a whole-index build on the index thread. When that thread dies (out of memory under its
+   * Runs a whole-index build, or a big refresh in parts, on the index thread. When that thread dies (out of memory under its
    * cap), answers why, and the caller builds in this thread instead.
    */
   private async refreshOnIndexThread(script: string, options: RefreshOptions): Promise<{ report: RefreshReport } | { died: Diagnostic }> {
     const { runIndexJob, IndexWorkerDied } = await import('./indexJob');
     const { onLockWait: _told, indexWorkerScript: _script, ...plain } = this.options;
     try {
-      const report = await runIndexJob(script, this.options.indexHeapMb ?? DEFAULT_INDEX_HEAP_MB, { engine: { ...plain, root: this.root, storeDir: this.store.dir }, refresh: { rebuild: options.rebuild } }, options);
+      const { rebuild, only, commitEveryFiles, deadlineAtMs, waitForWriter } = options;
+      const refresh = { rebuild, only, commitEveryFiles, deadlineAtMs, waitForWriter };
+      const report = await runIndexJob(script, this.options.indexHeapMb ?? DEFAULT_INDEX_HEAP_MB, { engine: { ...plain, root: this.root, storeDir: this.store.dir }, refresh, reportPending: options.onPending !== undefined }, options);
       this.lastRefreshGeneration = report.generation;
       return { report };
     } catch (e) {
@@ -791,6 +793,15 @@ function dependsOnImporter(spec: string): boolean {
 const UNWRITABLE = new Set(['EACCES', 'EPERM', 'EROFS', 'ENOSPC', 'EDQUOT']);
 
 /** Why a refresh could not run, for errors a query can answer despite; undefined for others. */
+/**
+ * A long-lived host's refresh of many named paths (a checkout, a branch switch): run on the index
+ * thread, so its reading, building, merging and fsyncs never hold up a query on this thread. A
+ * save is refreshed here (starting a thread costs more than a few files).
+ */
+function bigRefreshInParts(options: RefreshOptions): boolean {
+  return options.commitEveryFiles !== undefined && options.only !== undefined && options.only.length > SMALL_REFRESH_FILES;
+}
+
 function refreshBlocker(e: unknown): string | undefined {
   if (e instanceof LockHeldError || e instanceof LockTimeoutError || e instanceof StoreLocationError) return e.message;
   const code = (e as NodeJS.ErrnoException | undefined)?.code;
