@@ -2,7 +2,7 @@
 // assembles an Engine from them.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { Engine } from '../core/engineApi';
+import { Engine, QUERY_WAIT_MS } from '../core/engineApi';
 import type { EngineOptions } from '../core/api';
 import type { OptionSpec, OptionValues } from './args';
 import { UsageError } from './args';
@@ -60,6 +60,8 @@ export function engineOptions(values: OptionValues, root: string): EngineOptions
     indexWorkerScript: assets.indexWorker,
     ripgrepPath: assets.ripgrep,
     onLockWait: (message) => process.stderr.write(`cairn: ${visible(message)}\n`),
+    // A query answers within the bound a server keeps too; the rest is left for the next run.
+    queryRefreshBudgetMs: QUERY_WAIT_MS,
   };
 }
 

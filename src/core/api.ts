@@ -78,6 +78,13 @@ export interface EngineOptions {
   indexHeapMb?: number;
   /** Told when a refresh waits for another writer's lock (the message says whose), so a wait is never silent. */
   onLockWait?: (message: string) => void;
+  /**
+   * How long the refresh a query runs first may take when there is an index to answer from
+   * (`cairn` answering in its own process): past it, the refresh commits the part it has done
+   * and stops, and the answer counts the files left (`index.pending`) for the next run. Unset:
+   * the query waits for the whole refresh.
+   */
+  queryRefreshBudgetMs?: number;
 }
 
 /** Options for opening a root in an EngineHost: the engine's, plus where the registry lives. */
@@ -92,6 +99,8 @@ export interface HostOpenOptions extends EngineOptions {
   registryCacheDir?: string;
   /** Start with indexing paused (requests wait for `resume`). */
   paused?: boolean;
+  /** The caller's own watcher reports every change (the editor's): queries never wait for a tree check. */
+  watched?: boolean;
 }
 
 /** What a root's refresh queue is doing. */
@@ -100,6 +109,8 @@ export interface RefreshQueueState {
   /** Work waits (for quiet after file events, for resume, or behind the running refresh). */
   queued: boolean;
   running?: { startedAtMs: number; rebuild: boolean; paths?: number; progress?: RefreshProgress };
+  /** Files the running and queued refreshes have still to bring into the index, as far as known. */
+  pending: number;
   lastReport?: RefreshReport;
   error?: string;
 }
@@ -190,6 +201,22 @@ export interface RefreshOptions {
   waitForWriter?: boolean;
   signal?: AbortSignal;
   onProgress?: (p: RefreshProgress) => void;
+  /**
+   * Commit a generation after about this many files were re-read, so readers see a long
+   * incremental refresh land in parts (not for builds from nothing, whose parts would be an
+   * index missing most files). Unset: one commit at the end.
+   */
+  commitEveryFiles?: number;
+  /**
+   * The files this refresh has still to bring into the index (relative paths, sorted): once it
+   * knows what changed, and again after each commit.
+   */
+  onPending?: (paths: readonly string[]) => void;
+  /**
+   * With `commitEveryFiles`: once past this time (ms since the epoch), the refresh commits the
+   * part under way and stops; the report's `pending` lists the files it left.
+   */
+  deadlineAtMs?: number;
 }
 
 export interface RefreshReport extends RefreshSummary {
@@ -203,6 +230,8 @@ export interface RefreshReport extends RefreshSummary {
   rebuilt: boolean;
   /** Milliseconds per stage, summed over threads, when timings are on (`cairn index --timings`). */
   timings?: StageTimes;
+  /** Files a refresh stopped at its deadline left for the next one (relative paths, sorted). */
+  pending?: string[];
 }
 
 /** How the index stood when a long-lived host answered (RefreshQueue's freshness policy). */
@@ -211,15 +240,21 @@ export type FreshnessState =
   | { kind: 'refreshed'; report: RefreshReport }
   /** Current: a watcher reports every change, or the tree was checked within the interval. */
   | { kind: 'recent'; checkedAgoMs: number; lastFailure?: string }
-  /** A refresh is still running after the wait: answered from the index as it was. */
-  | { kind: 'refreshing'; startedAgoMs: number; progress?: RefreshProgress }
+  /**
+   * A refresh is still running after the wait: answered from the index as it is. `pending`: the
+   * files it (or one queued behind it) has still to index, as far as known; hits from them are stale.
+   */
+  | { kind: 'refreshing'; startedAgoMs: number; progress?: RefreshProgress; pending: string[] }
   /** The refresh failed (or indexing is paused): answered from the index as it was. */
   | { kind: 'failed'; message: string };
 
 /** What tools wait on before answering: the host's refresh queue, or an editor's view of it. */
 export interface FreshnessPolicy {
-  /** Makes the index current if it is due, waiting a bounded time. */
-  ensureFresh(): Promise<FreshnessState>;
+  /**
+   * Makes the index current if it is due, waiting a bounded time (`waitMs`, at most the
+   * policy's own bound) when there is an index to answer from.
+   */
+  ensureFresh(options?: { waitMs?: number }): Promise<FreshnessState>;
   /** Refreshes now (only `paths`, when given), waiting a bounded time. */
   refreshNow(paths?: string[]): Promise<FreshnessState>;
   describe(): FreshnessSummary;
@@ -233,6 +268,8 @@ export interface FreshnessSummary {
   /** When the tree was last verified whole (ms since the epoch). */
   lastCheckedAtMs?: number;
   running?: { startedAgoMs: number; paths?: string[]; progress?: RefreshProgress };
+  /** Files still to be indexed by the running and queued refreshes, as far as known. */
+  pending?: number;
   lastFailure?: string;
 }
 
@@ -240,3 +277,4 @@ export interface FreshnessSummary {
 export { breadcrumbSeparator, displayBreadcrumb } from './breadcrumbs';
 export { liftInlineFilters, type LiftedFilters } from './search/inlineFilters';
 export { STAGES, type Stage } from './timingStages';
+export { markPending, pendingMatcher, refreshingFiles } from './engine/pendingFiles';

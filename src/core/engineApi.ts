@@ -7,7 +7,7 @@
 export { Engine } from './engine/engine';
 export { EngineHost } from './engine/host';
 export { ENGINE_HOST_METHODS, type EngineHostApi, type EngineHostEvents, type EngineHostListeners, type EngineThreadApi, type HostRefreshRequest, type Remote } from './engine/hostApi';
-export { DEFAULT_MIN_INTERVAL_MS } from './engine/refreshQueue';
+export { DEFAULT_MIN_INTERVAL_MS, QUERY_WAIT_MS } from './engine/refreshQueue';
 export { ChunkPool } from './chunking/pool';
 export type { FileChunks, SourceDocument } from './types';
 export { claimStore, StoreOwnershipError } from './store/owner';

@@ -1,12 +1,14 @@
 // The engine a command reads through when `cairn serve` runs it: the host's warm engine, with
 // the host's refresh queue (kept current by the watcher) deciding freshness instead of a
-// whole-tree check per command. A refresh that is still running or failed becomes a warning on
-// the answer, as the in-process path says when it answers from the index as it is.
+// whole-tree check per command. A query waits for pending work at most QUERY_WAIT_MS, the
+// watcher's settle included; a refresh that is still running then becomes a warning, the files
+// it has still to index a count on the answer and `stale` on their hits, and a refresh that
+// failed a warning, as the in-process path says when it answers from the index as it is.
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { type EngineHost, describeHolder, processAlive } from '../core/engineApi';
-import type { Diagnostic, FreshnessState, PackOptions, ReferenceOptions, RefreshMode, SearchOptions, SymbolOptions } from '../core/api';
+import { type EngineHost, describeHolder, processAlive, QUERY_WAIT_MS } from '../core/engineApi';
+import { markPending, refreshingFiles, type Diagnostic, type FreshnessState, type PackOptions, type ReferenceOptions, type RefreshMode, type SearchOptions, type SymbolOptions } from '../core/api';
 import type { QueryEngine, ServedBy } from '../command/context';
 
 export interface ServedEngineOptions {
@@ -29,27 +31,27 @@ export class ServedEngine implements QueryEngine {
   }
 
   async search(query: string, options: SearchOptions & WithRefresh = {}): ReturnType<QueryEngine['search']> {
-    const warnings = await this.fresh(options.refresh);
-    return withWarnings(await this.o.host.search(this.o.key, query, options), warnings);
+    const { warnings, pending } = await this.fresh(options.refresh);
+    return withWarnings(markPending(await this.o.host.search(this.o.key, query, options), pending), warnings);
   }
 
   async searchFiles(query: string, options: SearchOptions & WithRefresh = {}): ReturnType<QueryEngine['searchFiles']> {
-    const warnings = await this.fresh(options.refresh);
-    return withWarnings(await this.o.host.searchFiles(this.o.key, query, options), warnings);
+    const { warnings, pending } = await this.fresh(options.refresh);
+    return withWarnings(markPending(await this.o.host.searchFiles(this.o.key, query, options), pending), warnings);
   }
 
   async findSymbol(name: string, options: SymbolOptions & WithRefresh = {}): ReturnType<QueryEngine['findSymbol']> {
-    const warnings = await this.fresh(options.refresh);
-    return withWarnings(await this.o.host.findSymbol(this.o.key, name, options), warnings);
+    const { warnings, pending } = await this.fresh(options.refresh);
+    return withWarnings(markPending(await this.o.host.findSymbol(this.o.key, name, options), pending), warnings);
   }
 
   async references(name: string, options: ReferenceOptions & WithRefresh = {}): ReturnType<QueryEngine['references']> {
-    const warnings = await this.fresh(options.refresh);
-    return withWarnings(await this.o.host.references(this.o.key, name, options), warnings);
+    const { warnings, pending } = await this.fresh(options.refresh);
+    return withWarnings(markPending(await this.o.host.references(this.o.key, name, options), pending), warnings);
   }
 
   async buildPack(task: string, options: PackOptions & WithRefresh): ReturnType<QueryEngine['buildPack']> {
-    const warnings = await this.fresh(options.refresh);
+    const { warnings } = await this.fresh(options.refresh);
     const pack = await this.o.host.engine(this.o.key).buildPack(task, { ...options, refresh: 'never' });
     return warnings.length ? { ...pack, warnings: [...pack.warnings, ...warnings.map((d) => d.message)] } : pack;
   }
@@ -63,18 +65,24 @@ export class ServedEngine implements QueryEngine {
   /** The host's engine stays open for the next client. */
   async close(): Promise<void> {}
 
-  /** Brings the index up to date as `mode` asks; what kept it from that, as diagnostics. */
-  private async fresh(mode: RefreshMode = 'always'): Promise<Diagnostic[]> {
-    if (mode === 'never') return [];
-    if (mode === 'if-missing' && this.o.host.state(this.o.key).status.exists) return [];
+  /**
+   * Brings the index up to date as `mode` asks, within the policy's bound; what kept it from
+   * that, as diagnostics, and the files still pending.
+   */
+  private async fresh(mode: RefreshMode = 'always'): Promise<{ warnings: Diagnostic[]; pending: string[] }> {
+    const none = { warnings: [], pending: [] };
+    if (mode === 'never') return none;
+    if (mode === 'if-missing' && this.o.host.state(this.o.key).status.exists) return none;
+    // The watcher's settle counts against the query's one bounded wait.
+    const startedAt = Date.now();
     await this.o.settle();
     const storeDir = this.o.host.state(this.o.key).status.storeDir;
     let done = false;
-    const fresh = this.o.host.ensureFresh(this.o.key).finally(() => (done = true));
+    const fresh = this.o.host.ensureFresh(this.o.key, { waitMs: QUERY_WAIT_MS - (Date.now() - startedAt) }).finally(() => (done = true));
     // As in-process, a query never queues behind another process's write: it answers from the
     // index as it is at once (the refresh waits for the lock in the background).
     const blocked = (async (): Promise<string | undefined> => {
-      for (let waited = 0; !done; waited += LOCK_POLL_MS) {
+      while (!done) {
         const holder = otherWriter(readLock(storeDir));
         if (holder) return holder;
         await new Promise((resolve) => setTimeout(resolve, LOCK_POLL_MS));
@@ -82,11 +90,9 @@ export class ServedEngine implements QueryEngine {
       return undefined;
     })();
     const first = await Promise.race([fresh, blocked]);
-    if (first === undefined || typeof first === 'string') {
-      if (first === undefined) return freshnessWarnings(await fresh, this.lastError(), this.lastRefreshed());
-      return [skipped(`another refresh is running (${first})`, this.lastRefreshed())];
-    }
-    return freshnessWarnings(first, this.lastError(), this.lastRefreshed());
+    if (typeof first === 'string') return { warnings: [skipped(`another refresh is running (${first})`, this.lastRefreshed())], pending: [] };
+    const state = first ?? (await fresh);
+    return { warnings: freshnessWarnings(state, this.lastError(), this.lastRefreshed()), pending: state.kind === 'refreshing' ? state.pending : [] };
   }
 
   /** The last refresh's failure, while no refresh has succeeded since (a watcher's path refresh included). */
@@ -148,7 +154,11 @@ function skipped(reason: string, updatedAt: string | undefined): Diagnostic {
  */
 export function freshnessWarnings(state: FreshnessState, lastError?: string, updatedAt?: string): Diagnostic[] {
   if (state.kind === 'refreshing') {
-    return [{ code: 'refresh-skipped', severity: 'warning', message: `answered from the index as it is: a refresh has been running for ${Math.round(state.startedAgoMs / 1000)}s` }];
+    const n = state.pending.length;
+    const message = n > 0
+      ? `${refreshingFiles(n)}: answered from the index as it is, hits from those files marked stale; the next query sees more`
+      : `answered from the index as it is: a refresh has been running for ${Math.round(state.startedAgoMs / 1000)}s`;
+    return [{ code: 'refreshing', severity: 'warning', message }];
   }
   if (state.kind === 'failed') return [skipped(state.message, updatedAt)];
   if (state.kind === 'refreshed') return state.report.diagnostics.filter((d) => d.severity !== 'info' || d.code === 'config-changed');

@@ -2,7 +2,7 @@
 // freshness, and a plain statement whenever something was left out to fit a budget.
 
 
-import { displayBreadcrumb, type FileHit, type IndexStatus, type RefreshReport, type SearchHit, type SymbolHit, type FreshnessState, type FreshnessSummary } from '../core/api';
+import { displayBreadcrumb, refreshingFiles, type FileHit, type IndexStatus, type RefreshReport, type SearchHit, type SymbolHit, type FreshnessState, type FreshnessSummary } from '../core/api';
 import { estimateTokens } from '../core/clientApi';
 
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`;
@@ -17,6 +17,9 @@ export function describeFreshness(state: FreshnessState): string {
     case 'refreshing': {
       const p = state.progress;
       const phase = p ? ` (${p.phase}${p.total ? ` ${p.done}/${p.total}` : ''})` : '';
+      if (state.pending.length > 0) {
+        return `index: ${refreshingFiles(state.pending.length)} (started ${seconds(state.startedAgoMs)} ago); answered from the index as it is, hits from those files marked stale; ask again for more`;
+      }
       return `index: a refresh started ${seconds(state.startedAgoMs)} ago is still running${phase}; answered from the index as it was, which may be stale`;
     }
     case 'failed':
@@ -133,7 +136,7 @@ function describeAutoRefresh(f: FreshnessSummary, nowMs: number): string {
   const checked = f.watching ? 'tree verified' : 'last checked';
   const last = f.lastCheckedAtMs !== undefined ? `${checked} ${seconds(Math.max(0, nowMs - f.lastCheckedAtMs))} ago` : 'not checked yet by this server';
   const running = f.running
-    ? `; refreshing now${f.running.paths ? ` (${f.running.paths.length} paths)` : ''}, started ${seconds(f.running.startedAgoMs)} ago${f.running.progress ? `, ${f.running.progress.phase}${f.running.progress.total ? ` ${f.running.progress.done}/${f.running.progress.total}` : ''}` : ''}`
+    ? `; ${f.pending ? refreshingFiles(f.pending) : 'refreshing'} now${f.running.paths && !f.pending ? ` (${f.running.paths.length} paths)` : ''}, started ${seconds(f.running.startedAgoMs)} ago${f.running.progress ? `, ${f.running.progress.phase}${f.running.progress.total ? ` ${f.running.progress.done}/${f.running.progress.total}` : ''}` : ''}`
     : '';
   return `auto-refresh: incremental, ${policy}; ${last}${running}${f.lastFailure ? `; last refresh failed: ${f.lastFailure}` : ''}`;
 }

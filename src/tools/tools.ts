@@ -2,7 +2,7 @@
 // model), zod input schema, JSON Schema, and handler. The MCP server registers them; a VS Code
 // language-model-tools adapter can reuse `toolSpecs` and `runTool` unchanged. Handlers are a
 // thin layer over the engine and the context registry and never touch the SDK.
-import { type ContextPack, type EngineOptions, type Eligibility, type FileSearchResponse, type SkippedFile, type GuidanceEntry, type IndexStatus, type PackOptions, type ReferenceOptions, type ReferencesResponse, type RefreshMode, type SearchHit, type SearchOptions, type SearchResponse, type SourcedReferencesResponse, type SymbolOptions, type SymbolResponse, MAX_QUERY_CHARS, type FreshnessPolicy, type FreshnessState } from '../core/api';
+import { type ContextPack, type EngineOptions, type Eligibility, type FileSearchResponse, type SkippedFile, type GuidanceEntry, type IndexStatus, type PackOptions, type ReferenceOptions, type ReferencesResponse, type RefreshMode, type SearchHit, type SearchOptions, type SearchResponse, type SourcedReferencesResponse, type SymbolOptions, type SymbolResponse, MAX_QUERY_CHARS, markPending, type FreshnessPolicy, type FreshnessState } from '../core/api';
 import { z } from 'zod/v4';
 
 import { ADVISORY_NOTICE, type ContextRegistry, registryGuidance, renderPackMarkdown, checkEligibility, refusalOfSkip, estimateTokens } from '../core/clientApi';
@@ -128,6 +128,17 @@ async function freshen(deps: ToolDeps): Promise<{ state: FreshnessState; note: s
   return { state, note: describeFreshness(state) };
 }
 
+/** The files a refresh still running has yet to index: their hits are marked stale. */
+function pendingOf(state: FreshnessState): string[] {
+  return state.kind === 'refreshing' ? state.pending : [];
+}
+
+/** `pending: N` in a JSON answer while a refresh has files still to index. */
+function pendingField(state: FreshnessState): { pending?: number } {
+  const n = pendingOf(state).length;
+  return n > 0 ? { pending: n } : {};
+}
+
 /** The error for a query that found no index to answer from (generation 0), saying why. */
 function missingIndex(state: FreshnessState): ToolError {
   if (state.kind === 'refreshing') return new ToolError(`the index is still being built (${describeFreshness(state)}); try again in a few seconds`);
@@ -183,7 +194,7 @@ const searchCode = defineTool({
       refreshStale: state.kind !== 'refreshing',
     };
     if (a.groupBy === 'file') return searchFilesTool(a, deps, state, note, options);
-    const response = await deps.engine.search(a.query, options);
+    const response = markPending(await deps.engine.search(a.query, options), pendingOf(state));
     if (response.index.generation === 0) throw missingIndex(state);
     const warnings = [...response.warnings, ...response.diagnostics.filter((d) => d.severity !== 'info').map((d) => d.message)];
     const top = response.results[0];
@@ -207,7 +218,7 @@ const searchCode = defineTool({
     const served = { results: hits.json.length, spans: response.results.slice(0, hits.json.length).map(servedSpan) };
     if (a.format === 'json') {
       const partial = response.allTerms === false ? { allTerms: false, note: response.note } : {};
-      return serving(text(JSON.stringify({ query: a.query, provider: a.provider, total: response.total, ...(plus ? { totalIsLowerBound: true } : {}), ...partial, offset: a.offset, results: hits.json, index: note, ...(moreLine ? { more: moreLine } : {}), warnings, next })), served);
+      return serving(text(JSON.stringify({ query: a.query, provider: a.provider, total: response.total, ...(plus ? { totalIsLowerBound: true } : {}), ...partial, offset: a.offset, results: hits.json, index: note, ...pendingField(state), ...(moreLine ? { more: moreLine } : {}), warnings, next })), served);
     }
     const head =
       response.results.length === 0
@@ -227,7 +238,7 @@ async function searchFilesTool(
   note: string,
   options: Parameters<ToolDeps['engine']['search']>[1],
 ): Promise<ToolAnswer> {
-  const response = await deps.engine.searchFiles(a.query, { ...options, groupBy: 'file' });
+  const response = markPending(await deps.engine.searchFiles(a.query, { ...options, groupBy: 'file' }), pendingOf(state));
   if (response.index.generation === 0) throw missingIndex(state);
   const warnings = [...response.warnings, ...response.diagnostics.filter((d) => d.severity !== 'info').map((d) => d.message)];
   const best = response.files[0]?.spans[0];
@@ -242,7 +253,7 @@ async function searchFilesTool(
   const served = { results: files.json.length, spans: response.files.slice(0, files.json.length).flatMap((f) => f.spans.map(servedSpan)) };
   if (a.format === 'json') {
     const partial = response.allTerms === false ? { allTerms: false, note: response.note } : {};
-    return serving(text(JSON.stringify({ query: a.query, provider: a.provider, groupBy: 'file', total: response.total, ...(plus ? { totalIsLowerBound: true } : {}), ...partial, offset: a.offset, files: files.json, index: note, ...(moreLine ? { more: moreLine } : {}), warnings, next })), served);
+    return serving(text(JSON.stringify({ query: a.query, provider: a.provider, groupBy: 'file', total: response.total, ...(plus ? { totalIsLowerBound: true } : {}), ...partial, offset: a.offset, files: files.json, index: note, ...pendingField(state), ...(moreLine ? { more: moreLine } : {}), warnings, next })), served);
   }
   const head =
     response.files.length === 0
@@ -276,7 +287,7 @@ const findSymbol = defineTool({
   annotations: { readOnlyHint: true, openWorldHint: false },
   async run(a, deps) {
     const { state, note } = await freshen(deps);
-    const r = await deps.engine.findSymbol(a.name, { languages: a.languages, kinds: a.kinds, paths: a.paths, limit: a.limit, previewLines: a.previewLines, refresh: 'never' });
+    const r = markPending(await deps.engine.findSymbol(a.name, { languages: a.languages, kinds: a.kinds, paths: a.paths, limit: a.limit, previewLines: a.previewLines, refresh: 'never' }), pendingOf(state));
     if (r.index.generation === 0) throw missingIndex(state);
     const exactCount = r.results.filter((h) => h.match === 'exact' || h.match === 'exact-ignore-case' || h.match === 'qualified').length;
     const head = r.exact
@@ -300,7 +311,7 @@ const findSymbol = defineTool({
     const cut = hits.omitted ? `${hits.omitted} more results left out to fit maxTokens=${a.maxTokens}` : '';
     const served = { results: hits.json.length, spans: r.results.slice(0, hits.json.length).map(servedSpan) };
     if (a.format === 'json') {
-      return serving(text(JSON.stringify({ name: a.name, exact: r.exact, summary: head, results: hits.json, index: note, ...(cut ? { more: cut } : {}), next })), served);
+      return serving(text(JSON.stringify({ name: a.name, exact: r.exact, summary: head, results: hits.json, index: note, ...pendingField(state), ...(cut ? { more: cut } : {}), next })), served);
     }
     return serving(text([head, note, '', ...hits.text, ...(cut ? [cut] : []), ...r.diagnostics.filter((d) => d.severity !== 'info').map((d) => `warning: ${d.message}`), next].join('\n')), served);
   },
@@ -329,7 +340,7 @@ const findReferences = defineTool({
   annotations: { readOnlyHint: true, openWorldHint: false },
   async run(a, deps) {
     const { state, note } = await freshen(deps);
-    const r = await deps.engine.references(a.name, { kinds: a.kinds, languages: a.languages, paths: a.paths, limit: a.limit, ...(a.callers ? { callers: true } : {}), refresh: 'never' });
+    const r = markPending(await deps.engine.references(a.name, { kinds: a.kinds, languages: a.languages, paths: a.paths, limit: a.limit, ...(a.callers ? { callers: true } : {}), refresh: 'never' }), pendingOf(state));
     if (r.index.generation === 0) throw missingIndex(state);
     const shown = r.qualifier ? `${r.qualifier}.${r.name}` : r.name;
     const defs = r.definitions.slice(0, 3).map((d) => `${d.path}:${d.line}:${d.column} (${d.kind} ${d.qualifiedName})`);
@@ -352,7 +363,7 @@ const findReferences = defineTool({
       const fitted = fitCallers(groups, a.maxTokens, reserved);
       const cut = fitted.omitted ? `${fitted.omitted} more callers left out to fit maxTokens=${a.maxTokens}` : '';
       const served = { results: fitted.text.length, mentioned: groups.slice(0, fitted.text.length).map((g) => ({ path: g.path, startLine: g.lines[0] ?? 1, endLine: g.lines.at(-1) ?? 1 })) };
-      if (a.format === 'json') return serving(text(JSON.stringify({ name: r.name, ...(r.qualifier ? { qualifier: r.qualifier } : {}), summary: head, definitions: r.definitions, total: r.total, certain: r.certain, callers: groups.slice(0, fitted.text.length), index: note, ...(cut ? { more: cut } : {}), next })), served);
+      if (a.format === 'json') return serving(text(JSON.stringify({ name: r.name, ...(r.qualifier ? { qualifier: r.qualifier } : {}), summary: head, definitions: r.definitions, total: r.total, certain: r.certain, callers: groups.slice(0, fitted.text.length), index: note, ...pendingField(state), ...(cut ? { more: cut } : {}), next })), served);
       return serving(text([head, note, '', ...fitted.text, ...(cut ? [cut] : []), ...warnings, next].join('\n')), served);
     }
     const fitted = fitReferences(r.references, r, { format: a.format, maxTokens: a.maxTokens, reserved });
@@ -363,7 +374,7 @@ const findReferences = defineTool({
     ].filter(Boolean).join('; ');
     const served = { results: fitted.kept.length, mentioned: fitted.kept.map((ref) => ({ path: ref.path, startLine: ref.line, endLine: ref.line })) };
     if (a.format === 'json') {
-      return serving(text(JSON.stringify({ name: r.name, ...(r.qualifier ? { qualifier: r.qualifier } : {}), summary: head, definitions: r.definitions, total: r.total, certain: r.certain, byFile: r.byFile, references: fitted.json, index: note, ...(cut ? { more: cut } : {}), next })), served);
+      return serving(text(JSON.stringify({ name: r.name, ...(r.qualifier ? { qualifier: r.qualifier } : {}), summary: head, definitions: r.definitions, total: r.total, certain: r.certain, byFile: r.byFile, references: fitted.json, index: note, ...pendingField(state), ...(cut ? { more: cut } : {}), next })), served);
     }
     return serving(text([head, note, '', ...fitted.text, ...(cut ? [cut] : []), ...warnings, next].join('\n')), served);
   },

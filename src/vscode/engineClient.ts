@@ -1,7 +1,7 @@
 // EngineClient over the engine host thread: one FolderIndex per workspace folder, answers merged
 // across folders, pause/resume, and the log lines that say what the indexer did. Nothing here
 // parses, chunks or indexes: that happens on the worker thread.
-import type { ContextPack, FileSearchResponse, PackOptions, ReferenceOptions, ReferencesResponse, RefreshMode, RefreshReport, SearchOptions, SearchResponse, SymbolHit, SymbolOptions, SymbolResponse, HostOpenOptions, FetchOptions, RegistryFetchResult, RegistrySearchResponse, RegistrySearchOptions } from '../core/api';
+import type { ContextPack, FileSearchResponse, PackOptions, ReferenceOptions, ReferencesResponse, RefreshMode, RefreshReport, SearchOptions, SearchResponse, SymbolHit, SymbolOptions, SymbolResponse, FreshnessPolicy, HostOpenOptions, FetchOptions, RegistryFetchResult, RegistrySearchResponse, RegistrySearchOptions } from '../core/api';
 import * as os from 'node:os';
 import * as vscode from 'vscode';
 import { isInsideRoot } from '../core/clientApi';
@@ -143,6 +143,8 @@ export class WorkerEngineClient implements EngineClient, vscode.Disposable {
       discovery: discoveryOptions(settings),
       ...chunkingOptions(settings),
       ...this.registryDir(folder),
+      // changeWatcher.ts reports every change of the folder: a query never waits for a tree check.
+      watched: true,
     };
   }
 
@@ -263,6 +265,10 @@ export class WorkerEngineClient implements EngineClient, vscode.Disposable {
     const index = this.defaultFolder(folder);
     await index.ensureOpen();
     return this.host.call('contextGet', [index.key, id, rest]);
+  }
+
+  freshness(folder: vscode.WorkspaceFolder): FreshnessPolicy | undefined {
+    return this.indexFor(folder)?.freshness;
   }
 
   async refresh(folder?: vscode.WorkspaceFolder, only?: string[]): Promise<void> {

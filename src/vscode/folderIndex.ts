@@ -2,7 +2,7 @@
 // (again after a restart or a settings change), forwards refresh requests to the thread's
 // refresh queue (which coalesces, debounces file events and pauses: core/engine/refreshQueue.ts),
 // and mirrors the queue's state, pushed by the thread, for the views. Nothing is queued here.
-import type { IndexStatus, RefreshProgress, RefreshReport, RootState, HostOpenOptions } from '../core/api';
+import type { FreshnessPolicy, FreshnessState, FreshnessSummary, IndexStatus, RefreshProgress, RefreshReport, RootState, HostOpenOptions } from '../core/api';
 import type * as vscode from 'vscode';
 import type { HostRefreshRequest } from '../core/engineApi';
 import type { EngineThreadClient } from './engineThreadClient';
@@ -14,6 +14,8 @@ export interface FolderIndexEvents {
   failed(error: Error): void;
   opened(status: IndexStatus): void;
 }
+
+const PAUSED_STATE: FreshnessState = { kind: 'failed', message: 'indexing is paused in VS Code (run "Cairn: Resume Indexing")' };
 
 export class FolderIndex {
   private openedGeneration = -1;
@@ -54,7 +56,8 @@ export class FolderIndex {
       ...(root?.lastReport ? { lastReport: root.lastReport } : {}),
       ...(status ? { status } : {}),
       ...(root?.freshness.watching ? { watching: true } : {}),
-      ...(root?.running?.paths !== undefined && base === 'indexing' ? { refreshingFiles: root.running.paths } : {}),
+      // Files still to index: what the running refresh reported once it knew, else the paths it was asked for.
+      ...((root?.pending || root?.running?.paths) !== undefined && base === 'indexing' ? { refreshingFiles: root?.pending || root?.running?.paths } : {}),
       ...(root?.queued ? { queued: true } : {}),
     };
   }
@@ -153,6 +156,25 @@ export class FolderIndex {
     if (this.openedGeneration !== this.host.generation) return;
     await this.host.call('whenIdle', [this.key]).catch(() => undefined);
   }
+
+  /**
+   * The folder's freshness policy for the agent tools: the engine thread's queue (the one policy
+   * every front end waits on), asked over RPC; no waiting or timer of its own here.
+   */
+  readonly freshness: FreshnessPolicy = {
+    ensureFresh: async (options): Promise<FreshnessState> => {
+      if (this.isPaused()) return PAUSED_STATE;
+      await this.ensureOpen();
+      return this.host.call('ensureFresh', [this.key, options]);
+    },
+    refreshNow: async (paths): Promise<FreshnessState> => {
+      // While paused the thread keeps refreshes queued until resume: say so instead of waiting.
+      if (this.isPaused()) return PAUSED_STATE;
+      await this.ensureOpen(true);
+      return this.host.call('refreshNow', [this.key, paths]);
+    },
+    describe: (): FreshnessSummary => this.root?.freshness ?? { minIntervalMs: 0, watching: true },
+  };
 
   private whenOpen(call: (key: string) => Promise<unknown>): void {
     if (this.openedGeneration === this.host.generation) call(this.key).catch(() => undefined);

@@ -1,7 +1,7 @@
 // The contract between the extension's parts: activation (extension.ts) assembles one
 // CairnServices object and hands it to every command, view, webview and agent feature.
 // Nothing here re-implements engine logic: the engine runs on a worker thread.
-import type { ContextPack, FileHit, IndexStatus, PackOptions, ReferenceOptions, ReferencesResponse, RefreshProgress, RefreshReport, SearchHit, SearchOptions, SymbolHit, SymbolOptions, FetchOptions, RegistryFetchResult, RegistrySearchResponse, RegistrySearchOptions } from '../core/api';
+import type { ContextPack, FileHit, FreshnessPolicy, IndexStatus, PackOptions, ReferenceOptions, ReferencesResponse, RefreshProgress, RefreshReport, SearchHit, SearchOptions, SymbolHit, SymbolOptions, FetchOptions, RegistryFetchResult, RegistrySearchResponse, RegistrySearchOptions } from '../core/api';
 import type * as vscode from 'vscode';
 
 
@@ -65,6 +65,8 @@ export interface EngineClient {
   contextGet(id: string, options?: FetchOptions & { folder?: vscode.WorkspaceFolder }): Promise<RegistryFetchResult>;
   /** Incremental refresh of a folder (all folders when omitted), optionally only some paths. */
   refresh(folder?: vscode.WorkspaceFolder, only?: string[]): Promise<void>;
+  /** The folder's freshness policy: its engine thread's, which every front end waits on (undefined: not a folder of this window). */
+  freshness(folder: vscode.WorkspaceFolder): FreshnessPolicy | undefined;
   /**
    * Files changed on disk (a save, a watcher event; `only` undefined: the whole folder): the
    * refresh starts once such events have been quiet for a moment. Failures are logged and shown.

@@ -54,7 +54,7 @@ describe('change detection', () => {
     for (const [name, stat, racy] of cases) it(name, () => assert.equal(isRacy(stat, readAt), racy));
   });
 
-  describe('a refresh after a change: is the file read, and what does a search find', function () {
+  describe('after a change: is a hit from the file stale before the refresh, is the file read, what does a search find', function () {
     this.timeout(30000);
     const OLD = 'export function alphaOld() { return 1; }\n';
     const NEW = 'export function omegaNew() { return 1; }\n';
@@ -68,17 +68,17 @@ describe('change detection', () => {
       fs.writeFileSync(abs, text);
       fs.utimesSync(abs, before.atime, before.mtime);
     };
-    // [what changed, the change, read by the next refresh?, which word a search finds]
-    const cases: Array<[string, (ws: TempWorkspace) => void, boolean, 'old' | 'new']> = [
-      ['nothing', () => {}, false, 'old'],
-      ['the content, same size, mtime put back', (ws) => writeKeepingMtime(ws, FILE, NEW), true, 'new'],
-      ['ctime only (chmod)', (ws) => fs.chmodSync(path.join(ws.root, FILE), 0o600), true, 'old'],
+    // [what changed, the change, a hit from it before the refresh (stale reason), read by the next refresh?, which word a search finds]
+    const cases: Array<[string, (ws: TempWorkspace) => void, 'modified' | undefined, boolean, 'old' | 'new']> = [
+      ['nothing', () => {}, undefined, false, 'old'],
+      ['the content, same size, mtime put back', (ws) => writeKeepingMtime(ws, FILE, NEW), 'modified', true, 'new'],
+      ['ctime only (chmod)', (ws) => fs.chmodSync(path.join(ws.root, FILE), 0o600), undefined, true, 'old'],
       ['the inode: a file of the same size and mtime renamed over it', (ws) => {
         const other = path.join(ws.root, 'src/a.ts.tmp');
         fs.writeFileSync(other, NEW);
         fs.utimesSync(other, longAgo, longAgo);
         fs.renameSync(other, path.join(ws.root, FILE));
-      }, true, 'new'],
+      }, 'modified', true, 'new'],
     ];
 
     const workspaces: TempWorkspace[] = [];
@@ -106,11 +106,15 @@ describe('change detection', () => {
       await Promise.all(workspaces.map((ws) => ws.dispose()));
     });
 
-    cases.forEach(([name, change, expectRead, expectWord], i) => {
+    cases.forEach(([name, change, expectStale, expectRead, expectWord], i) => {
       it(name, async () => {
         const ws = workspaces[i] as TempWorkspace;
         const engine = engines[i] as Engine;
         change(ws);
+        // Before the refresh, a hit says it is stale by the refresh's own test, with and without a preview.
+        const staleness = async (previewLines: number): Promise<Array<string | undefined>> =>
+          (await engine.search('alphaOld', { refresh: 'never', crossReferences: false, previewLines })).results.map((h) => h.staleReason);
+        assert.deepEqual({ preview: await staleness(2), bare: await staleness(0) }, { preview: [expectStale], bare: [expectStale] });
         let read = 0;
         await engine.refresh({ onProgress: (p) => { if (p.phase === 'read') read = Math.max(read, p.total); } });
         const found = async (q: string): Promise<string[]> => (await engine.search(q, { refresh: 'never', crossReferences: false })).results.map((h) => h.path);

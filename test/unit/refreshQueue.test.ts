@@ -6,7 +6,8 @@
 import type { RefreshOptions, RefreshReport } from '../../src/core/api';
 import * as assert from 'node:assert/strict';
 
-import { RefreshQueue } from '../../src/core/engine/refreshQueue';
+import { checkAll } from './check';
+import { QUERY_WAIT_MS, RefreshQueue, type RefreshableIndex } from '../../src/core/engine/refreshQueue';
 
 function report(over: Partial<RefreshReport> = {}): RefreshReport {
   return {
@@ -287,3 +288,87 @@ describe('refresh queue: scheduling', () => {
   });
 });
 
+
+describe('refresh queue: a query never waits long behind a big refresh', () => {
+  const tick = () => new Promise((r) => setImmediate(r));
+
+  /** A watched root whose refresh of `paths` runs until the test finishes it, reporting `pending` on start. */
+  function watchedBusy(pending: string[], over: Partial<RefreshableIndex> = {}): { q: RefreshQueue; index: FakeIndex } {
+    const index = new FakeIndex();
+    index.autoFinish = false;
+    const refresh = index.refresh.bind(index);
+    Object.assign(index, {
+      refresh: (options: RefreshOptions) => {
+        options.onPending?.(pending);
+        return refresh(options);
+      },
+      ...over,
+    });
+    const q = new RefreshQueue(index, { debounceMs: 60_000 });
+    q.watching = true;
+    q.markVerified();
+    return { q, index };
+  }
+
+  const bigChange = Array.from({ length: 1500 }, (_, i) => `src/f${i}.ts`);
+
+  checkAll<{ waitMs?: number; queuedAfter?: string[] }, { kind: string; pending: number; withinBound: boolean; statePending: number }>(
+    [
+      { name: 'by default a query answers within the bound (not after the refresh), listing what the refresh has left', input: {}, expected: { kind: 'refreshing', pending: 1500, withinBound: true, statePending: 1500 } },
+      { name: 'a shorter wait asked for (the watcher settle took part of it) is kept', input: { waitMs: 50 }, expected: { kind: 'refreshing', pending: 1500, withinBound: true, statePending: 1500 } },
+      { name: 'paths queued behind the running refresh are pending too', input: { queuedAfter: ['lib/new.ts'] }, expected: { kind: 'refreshing', pending: 1501, withinBound: true, statePending: 1501 } },
+    ],
+    async ({ waitMs, queuedAfter }) => {
+      const { q, index } = watchedBusy(bigChange);
+      void q.request({ only: bigChange }).catch(() => undefined);
+      await tick();
+      if (queuedAfter) void q.request({ only: queuedAfter }, true).catch(() => undefined);
+      const started = Date.now();
+      const state = await q.ensureFresh(waitMs === undefined ? {} : { waitMs });
+      const took = Date.now() - started;
+      const result = { kind: state.kind, pending: state.kind === 'refreshing' ? state.pending.length : 0, withinBound: took <= (waitMs ?? QUERY_WAIT_MS) + 200, statePending: q.state().pending };
+      index.finishAll();
+      await q.close();
+      return result;
+    },
+  );
+
+  it('a refresh known to leave many files is not waited for: the query answers at once', async () => {
+    const { q, index } = watchedBusy(bigChange);
+    void q.request({ only: bigChange }).catch(() => undefined);
+    await tick();
+    const started = Date.now();
+    const state = await q.ensureFresh();
+    assert.deepEqual({ kind: state.kind, pending: state.kind === 'refreshing' ? state.pending.length : 0, atOnce: Date.now() - started < 100 }, { kind: 'refreshing', pending: 1500, atOnce: true });
+    index.finishAll();
+    await q.close();
+  });
+
+  it('a query with no index to answer from waits for the build', async () => {
+    const index = new FakeIndex();
+    index.autoFinish = false;
+    const q = new RefreshQueue(Object.assign(index, { hasIndex: () => false }), { waitMs: 10, now: Date.now });
+    setTimeout(() => index.finishAll(), 100);
+    assert.equal((await q.ensureFresh()).kind, 'refreshed');
+    await q.close();
+  });
+
+  it('a refresh of a few files (a save) is waited for past the bound', async () => {
+    const { q, index } = watchedBusy(['a.ts']);
+    void q.request({ only: ['a.ts'] });
+    setTimeout(() => index.finishAll(), 150);
+    assert.equal((await q.ensureFresh({ waitMs: 20 })).kind, 'refreshed');
+    await q.close();
+  });
+
+  it('once the refresh ends, nothing is pending and the next query waits for nothing', async () => {
+    const { q, index } = watchedBusy(bigChange);
+    void q.request({ only: bigChange }, true);
+    assert.equal((await q.ensureFresh({ waitMs: 10 })).kind, 'refreshing');
+    index.finishAll();
+    await q.whenIdle();
+    assert.equal(q.state().pending, 0);
+    assert.equal((await q.ensureFresh()).kind, 'recent');
+    await q.close();
+  });
+});

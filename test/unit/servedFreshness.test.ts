@@ -27,7 +27,12 @@ describe('served freshness: what an answer from a stale index says', () => {
         input: { state: { kind: 'failed', message: 'the store /s is not writable' } },
         expected: [`answered from the index as it is (last refreshed ${AT}): the store /s is not writable`],
       },
-      { name: 'a long refresh still running', input: { state: { kind: 'refreshing', startedAgoMs: 26_000 } }, expected: ['answered from the index as it is: a refresh has been running for 26s'] },
+      { name: 'a long refresh still running, its files not known yet', input: { state: { kind: 'refreshing', startedAgoMs: 26_000, pending: [] } }, expected: ['answered from the index as it is: a refresh has been running for 26s'] },
+      {
+        name: 'a refresh with 1,500 files still to index: the count, and that their hits are stale',
+        input: { state: { kind: 'refreshing', startedAgoMs: 2_000, pending: Array.from({ length: 1500 }, (_, i) => `src/f${i}.ts`) } },
+        expected: ['refreshing 1,500 files: answered from the index as it is, hits from those files marked stale; the next query sees more'],
+      },
     ],
     ({ state, lastError }) => freshnessWarnings(state, lastError, AT).map((d) => d.message),
   );

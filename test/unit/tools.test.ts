@@ -189,7 +189,7 @@ describe('mcp tool definitions', () => {
   });
 
   it('index-backed tools say when the index is still being built, instead of answering empty', async () => {
-    const building = deps(root, { exists: false, state: { kind: 'refreshing', startedAgoMs: 26_000, progress: { phase: 'chunk', done: 10, total: 90 } } });
+    const building = deps(root, { exists: false, state: { kind: 'refreshing', startedAgoMs: 26_000, progress: { phase: 'chunk', done: 10, total: 90 }, pending: [] } });
     const r = await runTool('search_code', { query: 'x' }, building);
     assert.equal(r.isError, true);
     assert.match(textOf(r), /still being built .*chunk 10\/90.*try again/);

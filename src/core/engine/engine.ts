@@ -16,6 +16,8 @@ import type { FileSearchResponse, IndexFreshness, ReferenceOptions, ReferencesRe
 import { findReferences } from '../search/refs';
 import { Chunkers } from './chunkers';
 import { refreshHere } from './localRefresh';
+import { refreshingFiles } from './pendingFiles';
+import { COMMIT_EVERY_FILES, SMALL_REFRESH_FILES } from './refreshQueue';
 import type { ContextPack, GuidanceEntry, PackOptions } from '../pack/types';
 import { CorruptDataError } from '../index/varint';
 import { LockHeldError, LockTimeoutError, StoreLocationError } from '../store/lock';
@@ -48,6 +50,8 @@ export class Engine {
   private refreshesInFlight = 0;
   private view?: View;
   private lastRefreshGeneration = -1;
+  /** Files the last whole refresh before a query left at its budget (queryRefreshBudgetMs). */
+  private leftBehind = 0;
 
   constructor(private readonly options: EngineOptions) {
     this.root = path.resolve(options.root);
@@ -77,9 +81,14 @@ export class Engine {
     }
   }
 
+  /** True when there is an index to answer from (a query need not wait for a build). */
+  hasIndex(): boolean {
+    return this.store.exists();
+  }
+
   private async refreshOnce(options: RefreshOptions): Promise<RefreshReport> {
     let threadDied: Diagnostic | undefined;
-    if (this.options.indexWorkerScript && !options.only && this.buildsFromNothing(options)) {
+    if (this.options.indexWorkerScript && ((!options.only && this.buildsFromNothing(options)) || bigRefreshInParts(options))) {
       const answer = await this.refreshOnIndexThread(this.options.indexWorkerScript, options);
       if ('report' in answer) return answer.report;
       threadDied = answer.died;
@@ -101,14 +110,16 @@ export class Engine {
   }
 
   /**
-   * Runs a whole-index build on the index thread. When that thread dies (out of memory under its
-   * cap), answers why, and the caller builds in this thread instead.
+   * Runs a whole-index build, or a big refresh in parts, on the index thread. When that thread
+   * dies (out of memory under its cap), answers why, and the caller builds in this thread instead.
    */
   private async refreshOnIndexThread(script: string, options: RefreshOptions): Promise<{ report: RefreshReport } | { died: Diagnostic }> {
     const { runIndexJob, IndexWorkerDied } = await import('./indexJob');
     const { onLockWait: _told, indexWorkerScript: _script, ...plain } = this.options;
     try {
-      const report = await runIndexJob(script, this.options.indexHeapMb ?? DEFAULT_INDEX_HEAP_MB, { engine: { ...plain, root: this.root, storeDir: this.store.dir }, refresh: { rebuild: options.rebuild } }, options);
+      const { rebuild, only, commitEveryFiles, deadlineAtMs, waitForWriter } = options;
+      const refresh = { rebuild, only, commitEveryFiles, deadlineAtMs, waitForWriter };
+      const report = await runIndexJob(script, this.options.indexHeapMb ?? DEFAULT_INDEX_HEAP_MB, { engine: { ...plain, root: this.root, storeDir: this.store.dir }, refresh, reportPending: options.onPending !== undefined }, options);
       this.lastRefreshGeneration = report.generation;
       return { report };
     } catch (e) {
@@ -161,7 +172,11 @@ export class Engine {
       if ('skipped' in r) diagnostics.push(r.skipped);
       else {
         diagnostics.push(...r.report.diagnostics.filter((d) => d.severity !== 'info' || d.code === 'config-changed'));
-        fresh = true;
+        const left = r.report.pending?.length ?? 0;
+        if (left > 0) {
+          diagnostics.push({ code: 'refreshing', severity: 'warning', message: `${refreshingFiles(left)}: answered from the index as it is, hits from those files marked stale; the next query sees more` });
+        }
+        fresh = left === 0;
       }
     }
     for (let attempt = 0; attempt < 2; attempt++) {
@@ -184,7 +199,7 @@ export class Engine {
       }
       const key = viewKey(snapshot);
       if (this.view?.key !== key) this.view = openView(key, snapshot, this.fieldParams);
-      return { view: this.view, fresh: fresh || this.lastRefreshGeneration === snapshot.manifest.generation };
+      return { view: this.view, fresh: this.leftBehind === 0 && (fresh || this.lastRefreshGeneration === snapshot.manifest.generation) };
     }
     throw new Error('the index could not be rebuilt');
   }
@@ -196,8 +211,17 @@ export class Engine {
    */
   private async refreshBeforeReading(only?: string[]): Promise<{ report: RefreshReport } | { skipped: Diagnostic }> {
     const answerable = this.store.exists();
+    // With an index to answer from, a whole refresh stops at the budget and leaves the rest (the
+    // files of stale hits, `only`, are few: refreshed whole).
+    const budget = !only && answerable ? this.options.queryRefreshBudgetMs : undefined;
     try {
-      return { report: await this.refresh({ ...(only ? { only } : {}), waitForWriter: !answerable }) };
+      const report = await this.refresh({
+        ...(only ? { only } : {}),
+        waitForWriter: !answerable,
+        ...(budget !== undefined ? { deadlineAtMs: Date.now() + budget, commitEveryFiles: COMMIT_EVERY_FILES } : {}),
+      });
+      if (!only) this.leftBehind = report.pending?.length ?? 0;
+      return { report };
     } catch (e) {
       const reason = refreshBlocker(e);
       if (!answerable || reason === undefined) throw e;
@@ -230,7 +254,7 @@ export class Engine {
 
   private freshness(view: View | undefined, fresh: boolean): IndexFreshness {
     const m = view?.snapshot.manifest;
-    return { files: m?.files ?? 0, chunks: m?.chunks ?? 0, fresh, generation: m?.generation ?? 0 };
+    return { files: m?.files ?? 0, chunks: m?.chunks ?? 0, fresh, generation: m?.generation ?? 0, ...(this.leftBehind > 0 ? { pending: this.leftBehind } : {}) };
   }
 
   async search(typed: string, given: SearchOptions & { refresh?: RefreshMode; refreshStale?: boolean; signal?: AbortSignal } = {}): Promise<SearchResponse> {
@@ -320,7 +344,7 @@ export class Engine {
     const { view } = found;
     const fresh = current.fresh || found.rebuilt;
     const { exact, candidates } = found.value;
-    const results = symbolResults(this.root, view, candidates, options);
+    const results = symbolResults(this.root, this.store, view, candidates, options);
     const response: SymbolResponse = {
       query: name,
       exact,
@@ -366,6 +390,7 @@ export class Engine {
     const [{ buildPack }, { certainCallersOf }] = await Promise.all([import('../pack/build'), import('../pack/callers')]);
     const ctx = packContext({
       root: this.root,
+      store: this.store,
       view,
       graph,
       search: (query, o) => this.search(query, { ...o, refresh: 'never' }),
@@ -408,7 +433,7 @@ export class Engine {
   async *exportChunks(diagnostics: Diagnostic[] = []): AsyncGenerator<ExportedChunk> {
     const { view } = await this.currentView('if-missing', diagnostics);
     if (!view) return;
-    yield* exportView(this.root, view);
+    yield* exportView(this.root, this.store, view);
   }
 
   async close(): Promise<void> {
@@ -420,6 +445,15 @@ export { compareHits };
 
 /** Error codes of a store that cannot be written now although it can be read. */
 const UNWRITABLE = new Set(['EACCES', 'EPERM', 'EROFS', 'ENOSPC', 'EDQUOT']);
+
+/**
+ * A long-lived host's refresh of many named paths (a checkout, a branch switch): run on the index
+ * thread, so its reading, building, merging and fsyncs never hold up a query on this thread. A
+ * save is refreshed here (starting a thread costs more than a few files).
+ */
+function bigRefreshInParts(options: RefreshOptions): boolean {
+  return options.commitEveryFiles !== undefined && options.only !== undefined && options.only.length > SMALL_REFRESH_FILES;
+}
 
 /** Why a refresh could not run, for errors a query can answer despite; undefined for others. */
 function refreshBlocker(e: unknown): string | undefined {

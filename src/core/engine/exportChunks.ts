@@ -1,15 +1,14 @@
 // `Engine.exportChunks`: every live chunk of a view with its metadata and current text.
-import type { Snapshot } from '../store/store';
-import { FileReader } from '../search/hydrate';
+import type { IndexStore, Snapshot } from '../store/store';
 import type { ExportedChunk } from '../api';
-import type { View } from './view';
+import { viewReader, type View } from './view';
 
 /** File by file, in path order; text comes from the working tree, `stale` marks files changed since indexing. */
-export function* exportView(root: string, view: View): Generator<ExportedChunk> {
+export function* exportView(root: string, store: IndexStore, view: View): Generator<ExportedChunk> {
   const { segments } = view.snapshot;
   for (const filePath of view.locator.paths().sort()) {
     // One reader per file: it keeps what it read, and an export goes through every file once.
-    const reader = new FileReader(root);
+    const reader = viewReader(root, store, view);
     for (const ref of view.locator.chunksOf(filePath)) {
       const seg = segments[ref.seg] as Snapshot['segments'][number];
       const hit = reader.hit(seg, ref.doc, 0, undefined);

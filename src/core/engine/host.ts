@@ -29,7 +29,7 @@ import type {
 } from '../api';
 
 
-export type HostQueueOptions = Pick<RefreshQueueOptions, 'minIntervalMs' | 'waitMs' | 'debounceMs' | 'log' | 'now'>;
+export type HostQueueOptions = Pick<RefreshQueueOptions, 'minIntervalMs' | 'waitMs' | 'refreshWaitMs' | 'commitEveryFiles' | 'debounceMs' | 'log' | 'now'>;
 
 export interface HostMemoryOptions {
   /**
@@ -66,7 +66,7 @@ export class EngineHost implements EngineHostApi {
   /** Opens (or re-opens with new options) the engine for `key`. Never builds. */
   async open(key: string, options: HostOpenOptions): Promise<IndexStatus> {
     await this.close(key);
-    const { registryDir, registryRemote, registryRepository, registryCacheDir, paused, ...engineOptions } = options;
+    const { registryDir, registryRemote, registryRepository, registryCacheDir, paused, watched, ...engineOptions } = options;
     const engine = new Engine(engineOptions);
     const registry = new ContextRegistry({
       root: options.root,
@@ -89,6 +89,7 @@ export class EngineHost implements EngineHostApi {
       },
     });
     if (paused) queue.pause();
+    if (watched) queue.watching = true;
     const root: Root = { engine, registry, queue, status: engine.status(), lastUseMs: this.now() };
     this.roots.set(key, root);
     return root.status;
@@ -195,8 +196,14 @@ export class EngineHost implements EngineHostApi {
     return this.roots.get(key)?.queue.whenIdle() ?? Promise.resolve();
   }
 
-  ensureFresh(key: string): Promise<FreshnessState> {
-    return this.root(key).queue.ensureFresh();
+  /** The root's freshness policy (its queue's): a bounded wait, then what is still pending. */
+  ensureFresh(key: string, options?: { waitMs?: number }): Promise<FreshnessState> {
+    return this.root(key).queue.ensureFresh(options);
+  }
+
+  /** An explicit refresh (of `paths`, or the whole root), waited for as the policy says. */
+  refreshNow(key: string, paths?: string[]): Promise<FreshnessState> {
+    return this.root(key).queue.refreshNow(paths);
   }
 
   /** A watcher reports every change of this root from now on (or stopped doing so). */

@@ -7,6 +7,7 @@ import type { FetchOptions, RegistryFetchResult, RegistrySearchResponse, SearchO
 import type {
   ContextPack,
   FileSearchResponse,
+  FreshnessState,
   HostOpenOptions,
   IndexStatus,
   PackOptions,
@@ -42,6 +43,10 @@ export interface EngineHostApi {
   resume(key: string): void;
   /** Resolves once nothing is running or queued for `key`. */
   whenIdle(key: string): Promise<void>;
+  /** The root's freshness policy (refreshQueue.ts): a bounded wait for pending work, then what is still pending. */
+  ensureFresh(key: string, options?: { waitMs?: number }): Promise<FreshnessState>;
+  /** An explicit refresh (of `paths`, or the whole root), waited for as the policy says. */
+  refreshNow(key: string, paths?: string[]): Promise<FreshnessState>;
   state(key: string): RootState;
   search(key: string, query: string, options: SearchOptions): Promise<SearchResponse>;
   /** Files ranked as files (`groupBy: 'file'`). */
@@ -62,7 +67,7 @@ export interface EngineHostApi {
  * interface and not here fails to compile (the check below), so the thread never lags the host.
  */
 export const ENGINE_HOST_METHODS = [
-  'open', 'refresh', 'restart', 'pause', 'resume', 'whenIdle', 'state', 'search', 'searchFiles',
+  'open', 'refresh', 'restart', 'pause', 'resume', 'whenIdle', 'ensureFresh', 'refreshNow', 'state', 'search', 'searchFiles',
   'findSymbol', 'references', 'buildPack', 'contextSearch', 'contextGet', 'status', 'close',
 ] as const satisfies readonly (keyof EngineHostApi)[];
 type Unlisted = Exclude<keyof EngineHostApi, (typeof ENGINE_HOST_METHODS)[number]>;

@@ -1,5 +1,7 @@
-// Runs a whole-tree refresh on an index worker thread (indexWorker.ts) and answers like
-// refreshIndex: the messages both sides exchange are typed here, once.
+// Runs a refresh on an index worker thread (indexWorker.ts) and answers like refreshIndex: a
+// whole-tree build, or a big incremental refresh of a long-lived host, whose reading, segment
+// building, merging and fsyncs then stay off the thread that answers queries. The messages both
+// sides exchange are typed here, once.
 import { Worker } from 'node:worker_threads';
 
 
@@ -10,7 +12,9 @@ import type { EngineOptions, RefreshOptions, RefreshProgress, RefreshReport } fr
 /** What the index worker is started with: plain data only (no callbacks, no signal). */
 export interface IndexJobData {
   engine: Omit<EngineOptions, 'onLockWait' | 'indexWorkerScript'>;
-  refresh: Pick<RefreshOptions, 'rebuild'>;
+  refresh: Pick<RefreshOptions, 'rebuild' | 'only' | 'commitEveryFiles' | 'deadlineAtMs' | 'waitForWriter'>;
+  /** Send `pending` replies (the caller's onPending). */
+  reportPending?: boolean;
   /** The stage-time buffer of the thread that started the job (`cairn index --timings`). */
   timings?: SharedArrayBuffer;
 }
@@ -19,6 +23,7 @@ export type IndexJobRequest = { type: 'abort' };
 
 export type IndexJobReply =
   | { type: 'progress'; progress: RefreshProgress }
+  | { type: 'pending'; paths: readonly string[] }
   | { type: 'done'; report: RefreshReport }
   | { type: 'failed'; aborted: boolean; name: string; message: string };
 
@@ -51,6 +56,7 @@ export function runIndexJob(script: string, heapMb: number, data: IndexJobData, 
     };
     worker.on('message', (m: IndexJobReply) => {
       if (m.type === 'progress') options.onProgress?.(m.progress);
+      else if (m.type === 'pending') options.onPending?.(m.paths);
       else if (m.type === 'done') settle(() => resolve(m.report));
       else {
         settle(() => {

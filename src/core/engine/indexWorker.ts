@@ -1,4 +1,4 @@
-// Worker-thread entry (dist/indexWorker.js): runs one whole-tree index build on a thread whose
+// Worker-thread entry (dist/indexWorker.js): runs one index build (or big refresh) on a thread whose
 // JS heap is capped. Uncapped, V8 let the indexing thread's heap grow to three or four times what
 // it held live (100 MB live, 300-400 MB of heap) before collecting; the cap makes it collect
 // sooner, at a small cost in time. It runs the indexer itself, not an engine: no reads happen
@@ -15,7 +15,7 @@ import type { IndexJobData, IndexJobReply, IndexJobRequest } from './indexJob';
 async function main(): Promise<void> {
   const port = parentPort;
   if (!port) throw new Error('indexWorker must run in a worker thread');
-  const { engine: options, refresh, timings } = workerData as IndexJobData;
+  const { engine: options, refresh, timings, reportPending } = workerData as IndexJobData;
   adoptTimings(timings);
   const abort = new AbortController();
   port.on('message', (m: IndexJobRequest) => {
@@ -27,7 +27,12 @@ async function main(): Promise<void> {
   try {
     const report = await refreshHere(
       { root: path.resolve(options.root), store: new IndexStore(path.resolve(options.storeDir), path.resolve(options.root)), options, policy, chunkers },
-      { ...refresh, signal: abort.signal, onProgress: (progress) => send({ type: 'progress', progress }) },
+      {
+        ...refresh,
+        signal: abort.signal,
+        onProgress: (progress) => send({ type: 'progress', progress }),
+        ...(reportPending ? { onPending: (paths: readonly string[]) => send({ type: 'pending', paths }) } : {}),
+      },
     );
     send({ type: 'done', report });
   } catch (e) {

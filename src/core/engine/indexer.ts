@@ -44,6 +44,8 @@ const BATCH_BYTES = 4 * 1024 * 1024;
 const BATCH_FILES = 400;
 /** A builder holding more than this is written out as a segment and a new one started. */
 const SEGMENT_FLUSH_BYTES = 64 * 1024 * 1024;
+/** While committing in parts (a long-lived host), the longest stretch of adding files without a turn for queries. */
+const YIELD_EVERY_MS = 20;
 /** More segments than this are merged down (small ones first). */
 const MAX_SEGMENTS = 8;
 /** A segment with more tombstoned documents than this share is rewritten. */
@@ -148,6 +150,12 @@ export async function refreshIndex(config: IndexerConfig, options: RefreshOption
     let filesDone = 0;
     const sizeOf = (path: string) => listed.get(path)?.size ?? 0;
     meter.report('discover', discovery.files.length, discovery.files.length, undefined, true);
+    // A long incremental refresh commits in parts, so readers see it land as it goes. Not a build
+    // from nothing or a re-chunk of everything: a part of those is an index missing most files.
+    const commitEvery = options.commitEveryFiles !== undefined && previous !== undefined && !rechunkAll ? Math.max(1, options.commitEveryFiles) : undefined;
+    const pending = options.onPending ? new Set([...toRead.map((f) => f.path), ...removedPaths]) : undefined;
+    const reportPending = () => pending && options.onPending?.([...pending].sort());
+    reportPending();
 
     // --- 3. read, chunk, build -------------------------------------------------------
     const newStates = new Map<string, FileState>();
@@ -169,6 +177,10 @@ export async function refreshIndex(config: IndexerConfig, options: RefreshOption
     let added = 0;
     let changed = 0;
     let chunksAdded = 0;
+    let chunksRemoved = 0;
+    /** Removed files already committed by a part. */
+    let removedCommitted = 0;
+    let readAtLastCommit = 0;
 
     const flush = () => {
       if (builder.docCount === 0 && builder.fileCount === 0) return;
@@ -195,7 +207,8 @@ export async function refreshIndex(config: IndexerConfig, options: RefreshOption
 
     // A pipeline over batches: while the workers chunk batch b, this thread reads batch b+1 and
     // adds batch b-1's chunks to the segment, so neither side waits for the other.
-    const batches = makeBatches(toRead);
+    // A part is whole batches: a smaller part asks for smaller batches.
+    const batches = makeBatches(toRead, Math.min(BATCH_FILES, commitEvery ?? BATCH_FILES));
     let readDone = 0;
     const chunker = toRead.length > 0 ? await config.chunker() : undefined;
     const read = (b: number) => {
@@ -205,8 +218,16 @@ export async function refreshIndex(config: IndexerConfig, options: RefreshOption
       p.catch(() => undefined);
       return p;
     };
-    const addResults = (toChunk: SourceDocument[], results: FileChunks[]) => {
-      results.forEach((fc, i) => {
+    const addResults = async (toChunk: SourceDocument[], results: FileChunks[]) => {
+      let sliceStart = Date.now();
+      for (let i = 0; i < results.length; i++) {
+        // A host answers queries on this thread while it refreshes: give them a turn now and then.
+        if (commitEvery !== undefined && Date.now() - sliceStart > YIELD_EVERY_MS) {
+          await new Promise((resolve) => setImmediate(resolve));
+          signal?.throwIfAborted();
+          sliceStart = Date.now();
+        }
+        const fc = results[i] as FileChunks;
         const doc = toChunk[i] as SourceDocument;
         diagnostics.push(...fc.diagnostics.map((d) => ({ ...d, path: d.path ?? doc.path })));
         const { firstDoc, docCount } = timed('build', () => builder.addFile(
@@ -229,9 +250,60 @@ export async function refreshIndex(config: IndexerConfig, options: RefreshOption
         builderBytes += doc.size;
         meter.added(doc.size);
         meter.report('chunk', filesDone, toRead.length);
-      });
+      }
       if (builder.approxBytes > SEGMENT_FLUSH_BYTES) flush();
     };
+    /** Commits what the first `doneBatches` batches brought as a generation of its own, and goes on from there. */
+    const commitPart = (doneBatches: number) => {
+      flush();
+      const base = previous as Manifest;
+      const refs = copyRefs(base);
+      const changes = new Map<string, FileState | null>();
+      for (const p of removedPaths) {
+        chunksRemoved += tombstone(refs, state.get(p) as FileState);
+        changes.set(p, null);
+      }
+      for (const [p, s] of touched) changes.set(p, s);
+      for (const [p, s] of newStates) {
+        const prev = state.get(p);
+        if (prev) chunksRemoved += tombstone(refs, prev);
+        changes.set(p, s);
+      }
+      // Files read and found unchanged are no longer pending either.
+      for (const f of batches.slice(0, doneBatches).flat()) pending?.delete(f.path);
+      if (changes.size === 0) {
+        reportPending();
+        return;
+      }
+      const segments = liveSegments(refs, segmentsWritten);
+      const next = state.withChanges(changes, state.skipped);
+      const at = new Date().toISOString();
+      previous = replacing = store.commit(
+        {
+          root: config.root,
+          configHash: wantedConfig,
+          segments,
+          createdAt: base.createdAt,
+          updatedAt: at,
+          files: next.size,
+          chunks: segments.reduce((n, s) => n + liveCount(s), 0),
+          ...(base.lastRefresh ? { lastRefresh: base.lastRefresh } : {}),
+        },
+        next,
+        base,
+        changes.keys(),
+      );
+      state = next;
+      removedCommitted += removedPaths.size;
+      for (const p of changes.keys()) pending?.delete(p);
+      removedPaths.clear();
+      touched.clear();
+      newStates.clear();
+      segmentsWritten.length = 0;
+      reportPending();
+    };
+    /** The files a refresh stopped at its deadline left for the next one. */
+    let left: string[] | undefined;
     let pendingRead = batches.length > 0 ? read(0) : undefined;
     let inFlight: { toChunk: SourceDocument[]; results: Promise<FileChunks[]> } | undefined;
     for (let b = 0; b < batches.length; b++) {
@@ -270,30 +342,37 @@ export async function refreshIndex(config: IndexerConfig, options: RefreshOption
       const next = toChunk.length ? { toChunk, results: (chunker as Chunker).chunk(toChunk, signal, onChunked) } : undefined;
       next?.results.catch(() => undefined);
       if (inFlight) {
-        addResults(inFlight.toChunk, await waited('wait-chunks', inFlight.results));
+        await addResults(inFlight.toChunk, await waited('wait-chunks', inFlight.results));
         signal?.throwIfAborted();
+        // What is still read or chunked goes into the next part (or the final commit).
+        const committable = readDone - (batches[b] as DiscoveredFile[]).length;
+        // Past the deadline, the part under way is committed (at least one, so every run makes
+        // progress) and the rest left: batch b is read and chunking, but not added.
+        const pastDeadline = options.deadlineAtMs !== undefined && Date.now() >= options.deadlineAtMs;
+        if (commitEvery !== undefined && (committable - readAtLastCommit >= commitEvery || (pastDeadline && committable > readAtLastCommit))) {
+          commitPart(b);
+          readAtLastCommit = committable;
+          if (pastDeadline) {
+            left = batches.slice(b).flat().map((f) => f.path);
+            inFlight = undefined;
+            break;
+          }
+        }
       }
       inFlight = next;
     }
     if (inFlight) {
-      addResults(inFlight.toChunk, await waited('wait-chunks', inFlight.results));
+      await addResults(inFlight.toChunk, await waited('wait-chunks', inFlight.results));
       signal?.throwIfAborted();
     }
     flush();
 
     // --- 4. tombstones ---------------------------------------------------------------
-    const refs = new Map<string, SegmentRef>((previous?.segments ?? []).map((s) => [s.name, { ...s, deleted: [...s.deleted] }]));
-    let chunksRemoved = 0;
-    const tombstone = (prev: FileState) => {
-      const ref = refs.get(prev.segment);
-      if (!ref || prev.docCount === 0) return;
-      ref.deleted.push([prev.firstDoc, prev.docCount]);
-      chunksRemoved += prev.docCount;
-    };
-    for (const p of removedPaths) tombstone(state.get(p) as FileState);
+    const refs = copyRefs(previous);
+    for (const p of removedPaths) chunksRemoved += tombstone(refs, state.get(p) as FileState);
     for (const p of newStates.keys()) {
       const prev = state.get(p);
-      if (prev) tombstone(prev);
+      if (prev) chunksRemoved += tombstone(refs, prev);
     }
 
     // --- next state ------------------------------------------------------------------
@@ -307,18 +386,16 @@ export async function refreshIndex(config: IndexerConfig, options: RefreshOption
       : skipped;
     nextSkipped.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 
-    let segments: SegmentRef[] = [
-      ...[...refs.values()].map((r) => ({ ...r, deleted: normaliseRanges(r.deleted) })),
-      ...segmentsWritten.map(({ name, docCount, bytes }) => ({ name, docCount, bytes, deleted: [] as Array<[number, number]> })),
-    ];
-    // Fully deleted segments disappear.
-    segments = segments.filter((s) => s.docCount > 0 && liveCount(s) > 0);
+    let segments = liveSegments(refs, segmentsWritten);
 
     // --- 5. merge --------------------------------------------------------------------
     // Entries that differ from the previous table: a small set is committed as a delta.
-    segments = timed('merge', () =>
-      maybeMerge(store, segments, state, changes, (p) => meter.report(p.phase === 'wait' ? 'write' : p.phase, p.done, p.total, p.message, true)),
-    );
+    // A refresh stopped at its deadline leaves merging to the one that finishes.
+    if (!left) {
+      segments = timed('merge', () =>
+        maybeMerge(store, segments, state, changes, (p) => meter.report(p.phase === 'wait' ? 'write' : p.phase, p.done, p.total, p.message, true)),
+      );
+    }
     meter.commit();
     meter.report('write', 1, 1, 'committing the index', true);
     const next = state.withChanges(changes, nextSkipped);
@@ -330,13 +407,14 @@ export async function refreshIndex(config: IndexerConfig, options: RefreshOption
       filesScanned: discovery.files.length,
       added,
       changed,
-      removed: removedPaths.size,
+      removed: removedCommitted + removedPaths.size,
       unchanged,
       chunksAdded,
       chunksRemoved,
     };
     const nothingChanged = previous && !rechunkAll && added === 0 && changed === 0 && removedPaths.size === 0 && touched.size === 0 && sameSkips(state.skipped, nextSkipped);
-    const manifest = nothingChanged && previous
+    // A refresh stopped at its deadline has committed its part: the rest, skips included, is the next one's.
+    const manifest = (nothingChanged || (left && changes.size === 0)) && previous
       ? previous
       : timed('commit', () => store.commit(
           {
@@ -364,6 +442,7 @@ export async function refreshIndex(config: IndexerConfig, options: RefreshOption
       diagnostics,
       rebuilt,
       ...(timingsOn() ? { timings: timingsSince(timingsBefore) } : {}),
+      ...(left ? { pending: left.sort() } : {}),
     };
   } finally {
     // Segments of a refresh that failed before its commit are nobody's: removed now, not at the next GC.
@@ -383,14 +462,34 @@ async function waited<T>(stage: 'wait-read' | 'wait-chunks', p: Promise<T>): Pro
   }
 }
 
-function makeBatches(files: readonly DiscoveredFile[]): DiscoveredFile[][] {
+function copyRefs(manifest: Manifest | undefined): Map<string, SegmentRef> {
+  return new Map<string, SegmentRef>((manifest?.segments ?? []).map((s) => [s.name, { ...s, deleted: [...s.deleted] }]));
+}
+
+/** Marks a file's previous chunks deleted in its segment; the number of chunks marked. */
+function tombstone(refs: Map<string, SegmentRef>, prev: FileState): number {
+  const ref = refs.get(prev.segment);
+  if (!ref || prev.docCount === 0) return 0;
+  ref.deleted.push([prev.firstDoc, prev.docCount]);
+  return prev.docCount;
+}
+
+/** The segments of the next generation: fully deleted ones disappear. */
+function liveSegments(refs: Map<string, SegmentRef>, written: ReadonlyArray<{ name: string; docCount: number; bytes: number }>): SegmentRef[] {
+  return [
+    ...[...refs.values()].map((r) => ({ ...r, deleted: normaliseRanges(r.deleted) })),
+    ...written.map(({ name, docCount, bytes }) => ({ name, docCount, bytes, deleted: [] as Array<[number, number]> })),
+  ].filter((s) => s.docCount > 0 && liveCount(s) > 0);
+}
+
+function makeBatches(files: readonly DiscoveredFile[], maxFiles: number): DiscoveredFile[][] {
   const batches: DiscoveredFile[][] = [];
   let current: DiscoveredFile[] = [];
   let bytes = 0;
   for (const f of files) {
     current.push(f);
     bytes += f.size;
-    if (bytes >= BATCH_BYTES || current.length >= BATCH_FILES) {
+    if (bytes >= BATCH_BYTES || current.length >= maxFiles) {
       batches.push(current);
       current = [];
       bytes = 0;

@@ -1,17 +1,17 @@
 // What a context pack reads of a view (pack/build.ts's PackContext): searches, definitions,
 // chunks by place, span text, the import graph and certain callers.
-import type { Snapshot } from '../store/store';
-import { FileReader } from '../search/hydrate';
+import type { IndexStore, Snapshot } from '../store/store';
 import type { FileSearchResponse, SearchOptions, SearchResponse } from '../search/types';
 import type { PackContext } from '../pack/context';
 import type { GuidanceEntry } from '../pack/types';
 import type { certainCallersOf } from '../pack/callers';
 import { DEFINITION_KINDS } from '../index/fields';
 import type { ImportGraph } from '../pack/graph';
-import type { View } from './view';
+import { viewReader, type View } from './view';
 
 export interface PackSources {
   root: string;
+  store: IndexStore;
   view: View;
   graph: ImportGraph;
   search: (query: string, options: SearchOptions) => Promise<SearchResponse>;
@@ -25,7 +25,7 @@ export interface PackSources {
 
 export function packContext(sources: PackSources): PackContext {
   const { view } = sources;
-  const reader = new FileReader(sources.root);
+  const reader = viewReader(sources.root, sources.store, view);
   const hitOf = (seg: number, doc: number) => reader.hit(view.snapshot.segments[seg] as Snapshot['segments'][number], doc, 0, undefined);
   const chunkAt = (path: string, line: number) => {
     const ref = view.locator.locate(path, line);

@@ -2,13 +2,16 @@
 // burst of saves or a branch switch becomes one `refresh(only)`; a whole-root refresh or a
 // rebuild absorbs any path list), run one at a time, can wait for a quiet moment (file events),
 // and can be paused (the running refresh is cancelled and its work kept for `resume`).
-// It is also the freshness policy tools wait on: with a watcher reporting every change, a query
-// waits only for work already queued; without one, the whole root is checked at most once per
-// interval. A caller waits a bounded time; a longer refresh keeps running in the background.
+// It is also the one freshness policy every front end waits on: with a watcher reporting every
+// change, a query waits only for work already queued; without one, the whole root is checked at
+// most once per interval. A query waits a short, bounded time; a longer refresh keeps running in
+// the background, committing in parts, and the answer lists the files it has still to index.
 import type { FreshnessPolicy, FreshnessState, FreshnessSummary, RefreshOptions, RefreshProgress, RefreshQueueState, RefreshReport } from '../api';
 
 export interface RefreshableIndex {
   refresh(options: RefreshOptions): Promise<RefreshReport>;
+  /** False while there is no index to answer from: a query then waits for the build (Engine.hasIndex). */
+  hasIndex?(): boolean;
   /** Readies the next save and queries while idle (Engine.warmUp). */
   warmUp?(): Promise<void>;
 }
@@ -22,8 +25,12 @@ export interface RefreshRequest {
 export interface RefreshQueueOptions {
   /** Without a watcher, a whole-root check runs at most once per this interval (0: before every query). */
   minIntervalMs?: number;
-  /** How long ensureFresh/refreshNow wait before answering from the index as it is. */
+  /** How long a query (ensureFresh) waits for pending work before answering from the index as it is. */
   waitMs?: number;
+  /** How long refreshNow (an explicit request to refresh) and a query with no index yet wait. */
+  refreshWaitMs?: number;
+  /** A refresh commits a generation after about this many files, so queries see it land in parts. */
+  commitEveryFiles?: number;
   /** How long file events must be quiet before the refresh they asked for starts. */
   debounceMs?: number;
   now?: () => number;
@@ -37,7 +44,28 @@ export interface RefreshQueueOptions {
 }
 
 export const DEFAULT_MIN_INTERVAL_MS = 3000;
+/**
+ * A query's wait for pending work. Long enough for the refresh of a save to land (a few files
+ * refresh in tens of milliseconds on a warm host), short enough that the watcher's settle (at
+ * most 250 ms, server/watch.ts) plus the wait plus the answer itself stay under a second, so no
+ * query is held up by a big refresh: past it, the answer says what is still pending.
+ */
+export const QUERY_WAIT_MS = 500;
+/**
+ * A refresh known to have at most this many files left is waited for past QUERY_WAIT_MS (up to
+ * DEFAULT_WAIT_MS): it is a save or a small edit, which lands in a moment even on a busy machine,
+ * and an answer that missed the edit just made is worse than a slower one.
+ */
+export const SMALL_REFRESH_FILES = 32;
+/** An explicit refresh, or a query with no index yet to answer from, waits this long. */
 export const DEFAULT_WAIT_MS = 25_000;
+/**
+ * Files per committed part of a long refresh: small enough that each part's segment is built
+ * (one synchronous step on the host's thread) well within a query's wait, and lands soon.
+ */
+export const COMMIT_EVERY_FILES = 100;
+/** How often a query waiting for a small refresh looks whether it grew. */
+const SMALL_RECHECK_MS = 50;
 export const DEFAULT_DEBOUNCE_MS = 300;
 
 interface Waiter {
@@ -59,6 +87,8 @@ interface Running {
   controller: AbortController;
   startedAtMs: number;
   progress?: RefreshProgress;
+  /** What the refresh said it has still to index (undefined until it knows). */
+  pending?: readonly string[];
   done: Promise<void>;
 }
 
@@ -69,6 +99,7 @@ const CANCELLED = 'cancelled';
 export class RefreshQueue implements FreshnessPolicy {
   private readonly minIntervalMs: number;
   private readonly waitMs: number;
+  private readonly refreshWaitMs: number;
   private readonly debounceMs: number;
   private readonly now: () => number;
   private pending?: Pending;
@@ -90,7 +121,8 @@ export class RefreshQueue implements FreshnessPolicy {
     private readonly options: RefreshQueueOptions = {},
   ) {
     this.minIntervalMs = options.minIntervalMs ?? DEFAULT_MIN_INTERVAL_MS;
-    this.waitMs = options.waitMs ?? DEFAULT_WAIT_MS;
+    this.waitMs = options.waitMs ?? QUERY_WAIT_MS;
+    this.refreshWaitMs = options.refreshWaitMs ?? DEFAULT_WAIT_MS;
     this.debounceMs = options.debounceMs ?? DEFAULT_DEBOUNCE_MS;
     this.now = options.now ?? Date.now;
   }
@@ -165,6 +197,7 @@ export class RefreshQueue implements FreshnessPolicy {
     return {
       kind,
       queued: this.pending !== undefined,
+      pending: this.pendingPaths().length,
       ...(r ? { running: { startedAtMs: r.startedAtMs, rebuild: r.request.rebuild, ...(r.request.all ? {} : { paths: r.request.paths.size }), ...(r.progress ? { progress: r.progress } : {}) } } : {}),
       ...(this.lastReport ? { lastReport: this.lastReport } : {}),
       ...(this.error !== undefined ? { error: this.error } : {}),
@@ -173,22 +206,39 @@ export class RefreshQueue implements FreshnessPolicy {
 
   // --- the freshness policy tools wait on -----------------------------------------------------
 
-  async ensureFresh(): Promise<FreshnessState> {
+  async ensureFresh(options: { waitMs?: number } = {}): Promise<FreshnessState> {
     if (this.paused) return { kind: 'failed', message: 'indexing is paused' };
+    // Only a query with nothing to answer from waits for the build.
+    const answerable = this.index.hasIndex?.() !== false;
+    const waitMs = answerable ? Math.max(0, Math.min(options.waitMs ?? this.waitMs, this.waitMs)) : this.refreshWaitMs;
+    // A refresh known to leave more than a few files will not land within the bound: answer now.
+    if (answerable && this.bigRefresh()) return this.refreshingState(0);
     if (this.watching || this.checkedRecently()) {
       if (this.isIdle()) return this.recent();
       // A query does not wait for file events to go quiet: what they asked for runs now.
       this.startQueuedNow();
-      return this.awaitBounded(this.whenIdle().then(() => this.lastReport));
+      return this.awaitBounded(this.whenIdle().then(() => this.lastReport), waitMs);
     }
     // Join a whole-root check already queued or running; otherwise queue one.
     const whole = this.running?.request.all ? this.running.done.then(() => this.lastReport) : undefined;
-    return this.awaitBounded(whole ?? this.request({}));
+    return this.awaitBounded(whole ?? this.request({}), waitMs);
   }
 
   async refreshNow(paths?: string[]): Promise<FreshnessState> {
     if (this.paused) return { kind: 'failed', message: 'indexing is paused' };
-    return this.awaitBounded(this.request(paths ? { only: paths } : {}));
+    return this.awaitBounded(this.request(paths ? { only: paths } : {}), this.refreshWaitMs);
+  }
+
+  /**
+   * The files the running and queued refreshes have still to index (relative paths, sorted): what
+   * the running one reported once it knew, else the paths it was asked for; plus queued paths.
+   * A whole-root check counts only once it knows what changed.
+   */
+  pendingPaths(): string[] {
+    const r = this.running;
+    const paths = new Set<string>(r?.pending ?? (r && !r.request.all ? r.request.paths : []));
+    for (const p of this.pending?.paths ?? []) paths.add(p);
+    return [...paths].sort();
   }
 
   describe(): FreshnessSummary {
@@ -200,6 +250,7 @@ export class RefreshQueue implements FreshnessPolicy {
       ...(r
         ? { running: { startedAgoMs: this.now() - r.startedAtMs, ...(r.request.all ? {} : { paths: [...r.request.paths].sort() }), ...(r.progress ? { progress: r.progress } : {}) } }
         : {}),
+      ...(r || this.pending ? { pending: this.pendingPaths().length } : {}),
       ...(this.lastFailure ? { lastFailure: this.lastFailure } : {}),
     };
   }
@@ -236,18 +287,16 @@ export class RefreshQueue implements FreshnessPolicy {
     return !this.running && (!this.pending || this.paused || this.closed);
   }
 
-  private async awaitBounded(work: Promise<RefreshReport | undefined>): Promise<FreshnessState> {
+  private async awaitBounded(work: Promise<RefreshReport | undefined>, waitMs: number): Promise<FreshnessState> {
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<'timeout'>((resolve) => {
-      timer = setTimeout(() => resolve('timeout'), this.waitMs);
+      timer = setTimeout(() => resolve('timeout'), waitMs);
       timer.unref();
     });
     try {
-      const outcome = await Promise.race([work, timeout]);
-      if (outcome === 'timeout') {
-        const r = this.running;
-        return { kind: 'refreshing', startedAgoMs: r ? this.now() - r.startedAtMs : this.waitMs, ...(r?.progress ? { progress: r.progress } : {}) };
-      }
+      let outcome = await Promise.race([work, timeout]);
+      if (outcome === 'timeout' && this.smallRefresh()) outcome = await this.awaitSmall(work, Math.max(0, this.refreshWaitMs - waitMs));
+      if (outcome === 'timeout') return this.refreshingState(waitMs);
       if (outcome === undefined) return this.paused ? { kind: 'failed', message: 'indexing is paused' } : this.recent();
       return { kind: 'refreshed', report: outcome };
     } catch (e) {
@@ -255,6 +304,35 @@ export class RefreshQueue implements FreshnessPolicy {
     } finally {
       clearTimeout(timer);
     }
+  }
+
+  /** The answer while a refresh runs: how long it has, and what it has still to index. */
+  private refreshingState(waitedMs: number): FreshnessState {
+    const r = this.running;
+    return { kind: 'refreshing', startedAgoMs: r ? this.now() - r.startedAtMs : waitedMs, ...(r?.progress ? { progress: r.progress } : {}), pending: this.pendingPaths() };
+  }
+
+  /** A running refresh known to have more than SMALL_REFRESH_FILES files left. */
+  private bigRefresh(): boolean {
+    return this.running?.pending !== undefined && this.pendingPaths().length > SMALL_REFRESH_FILES;
+  }
+
+  /** Pending work known, and small enough to wait for (SMALL_REFRESH_FILES). */
+  private smallRefresh(): boolean {
+    const n = this.pendingPaths().length;
+    return this.running !== undefined && n > 0 && n <= SMALL_REFRESH_FILES;
+  }
+
+  /** Waits for `work` while what is pending stays small, at most `capMs`. */
+  private async awaitSmall(work: Promise<RefreshReport | undefined>, capMs: number): Promise<RefreshReport | undefined | 'timeout'> {
+    const deadline = Date.now() + capMs;
+    while (Date.now() < deadline && this.smallRefresh()) {
+      let timer: NodeJS.Timeout | undefined;
+      const tick = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), SMALL_RECHECK_MS)));
+      const outcome = await Promise.race([work, tick]).finally(() => clearTimeout(timer));
+      if (outcome !== 'timeout') return outcome;
+    }
+    return this.running || this.pending ? 'timeout' : work;
   }
 
   private startQueuedNow(): void {
@@ -296,9 +374,14 @@ export class RefreshQueue implements FreshnessPolicy {
         ...(only ? { only } : {}),
         ...(request.rebuild ? { rebuild: true } : {}),
         signal: controller.signal,
+        commitEveryFiles: this.options.commitEveryFiles ?? COMMIT_EVERY_FILES,
         onProgress: (p) => {
           running.progress = p;
           this.options.onProgress?.(p);
+        },
+        onPending: (paths) => {
+          running.pending = paths;
+          this.changed();
         },
       });
       this.running = undefined;

@@ -4,14 +4,14 @@ import type { Diagnostic } from '../types';
 import type { DiscoveryOptions } from '../discovery';
 import type { IndexStore, Snapshot } from '../store/store';
 import { groupHitsByFile, searchFilesSnapshot, searchSnapshot, type RankingParams } from '../search/search';
-import { FileReader } from '../search/hydrate';
+import type { FileReader } from '../search/hydrate';
 import type { FileHit, SearchOptions } from '../search/types';
 import type { ProviderAnswer, ProviderContext } from '../providers/providers';
 import { DEFINITION_KINDS } from '../index/fields';
 import { isTaskText } from '../search/taskEvidence';
 import { liftInlineFilters, withLiftedFilters } from '../search/inlineFilters';
 import { localizeFiles, type LocalizeContext } from '../search/localize';
-import { importGraph, indexByBaseName, type View } from './view';
+import { importGraph, indexByBaseName, viewReader, type View } from './view';
 
 /** What search answers read besides the view: the engine's root, store and settings. */
 export interface SearchSetting {
@@ -48,7 +48,7 @@ export function liftFilters<O extends SearchOptions>(typed: string, options: O):
 
 /** Ranked chunks from the provider the options name. */
 export async function chunkAnswer(setting: SearchSetting, view: View, query: string, options: SearchAsked): Promise<ProviderAnswer> {
-  const reader = new FileReader(setting.root);
+  const reader = viewReader(setting.root, setting.store, view);
   const indexAnswer = (o: SearchOptions): ProviderAnswer => {
     const r = searchSnapshot(view.scorer, view.symbols, reader, query, o, setting.ranking);
     return { hits: r.hits, total: r.total, totalIsLowerBound: r.totalIsLowerBound, ...(r.partialOnly ? { partialOnly: r.partialOnly } : {}), warnings: r.warnings, diagnostics: [] };
@@ -89,7 +89,7 @@ export async function chunkAnswer(setting: SearchSetting, view: View, query: str
  */
 export async function fileAnswer(setting: SearchSetting, view: View, query: string, options: SearchAsked, text: string = query): Promise<FileAnswer> {
   if ((options.provider ?? 'index') === 'index') {
-    const reader = new FileReader(setting.root);
+    const reader = viewReader(setting.root, setting.store, view);
     if (isTaskText(text)) {
       // Rank a deeper pool by keywords, then let the text's structure reorder it.
       const limit = Math.max(1, options.limit ?? 20);

@@ -2,12 +2,12 @@
 // explained, and what a references lookup reads besides the occurrence tables.
 import type { Diagnostic } from '../types';
 import { StoreCorruptError, type IndexStore } from '../store/store';
-import { FileReader, symbolHit } from '../search/hydrate';
+import { symbolHit } from '../search/hydrate';
 import type { SymbolHit, SymbolOptions } from '../search/types';
 import type { ReferenceSources } from '../search/refs';
 import type { SymbolCandidate } from '../search/symbols';
 import { ImportGraph } from '../pack/graph';
-import type { ImportResolution, View } from './view';
+import { viewReader, type ImportResolution, type View } from './view';
 
 /** The longest symbol name looked up (MCP's schema allows as much). */
 const MAX_SYMBOL_CHARS = 300;
@@ -20,8 +20,8 @@ export function boundName(query: string, diagnostics: Diagnostic[]): string {
 }
 
 /** Symbol hits for candidates, each with its match and penalties as its score breakdown. */
-export function symbolResults(root: string, view: View, candidates: readonly SymbolCandidate[], options: SymbolOptions): SymbolHit[] {
-  const reader = new FileReader(root);
+export function symbolResults(root: string, store: IndexStore, view: View, candidates: readonly SymbolCandidate[], options: SymbolOptions): SymbolHit[] {
+  const reader = viewReader(root, store, view);
   return candidates.map((c) => {
     const seg = view.snapshot.segments[c.seg];
     const hit = symbolHit(reader, seg as NonNullable<typeof seg>, c.doc, options.previewLines ?? 3, c.nested);
@@ -47,7 +47,7 @@ export function referenceSources(root: string, store: IndexStore, view: View): R
   return {
     snapshot: view.snapshot,
     symbols: view.symbols,
-    reader: new FileReader(root),
+    reader: viewReader(root, store, view),
     importsOf: (p) => {
       const r = imports();
       if (r.state === undefined) {

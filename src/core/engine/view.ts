@@ -6,6 +6,7 @@ import { SnapshotScorer } from '../search/scorer';
 import { SymbolIndex } from '../search/symbols';
 import { ChunkLocator } from '../search/locate';
 import { ImportGraph } from '../pack/graph';
+import { FileReader } from '../search/hydrate';
 
 export interface View {
   key: string;
@@ -39,6 +40,25 @@ export function viewKey(snapshot: Snapshot): string {
 export function openView(key: string, snapshot: Snapshot, fieldParams: Record<FieldName, FieldParams>): View {
   const scorer = new SnapshotScorer(snapshot, fieldParams);
   return { key, snapshot, scorer, symbols: new SymbolIndex(snapshot), locator: new ChunkLocator(snapshot) };
+}
+
+/**
+ * A reader for one answer over a view: its hits are stale by the refresh's own change test (the
+ * stats the view's state table recorded), read once on the first hit.
+ */
+export function viewReader(root: string, store: IndexStore, view: View): FileReader {
+  let state: StateTable | null | undefined;
+  return new FileReader(root, (p) => {
+    if (state === undefined) {
+      try {
+        state = store.readState(view.snapshot.manifest);
+      } catch {
+        // An unreadable state table is the next refresh's to report; hits fall back to size and mtime.
+        state = null;
+      }
+    }
+    return state?.get(p);
+  });
 }
 
 /** The import graph of a view's files (resolved from the state table's import lists). */

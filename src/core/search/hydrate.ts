@@ -4,6 +4,8 @@ import { bucketOf } from '../languages';
 import { makeDocid } from '../chunking/ids';
 import { hashBytes } from '../discovery/read';
 import { RootReader } from '../fsRead';
+import { sameFileStat, statOf } from '../store/fileStat';
+import type { FileStat } from '../types';
 import { NO_START_BYTE, type Segment, type SegmentFile } from '../index/segment';
 import { LazyLines, textOfBytes, type Opener } from './lazyLines';
 import { preview, type Preview, type PreviewContext } from './preview';
@@ -14,9 +16,12 @@ import type { SearchHit } from './types';
 interface FileView {
   lines?: LazyLines;
   stale?: 'modified' | 'deleted';
-  /** Size and modification time are those indexed: the file was not read to know it. */
+  /** The stat vouches for the content indexed: the file was not read to know it. */
   unchanged?: boolean;
 }
+
+/** The stat a refresh recorded for a file (the state table's entry), or undefined when unknown. */
+export type RecordedStat = (path: string) => (FileStat & { racy?: boolean }) | undefined;
 
 /**
  * Reads working-tree files for previews, packs and export; one instance per query (caches per
@@ -31,7 +36,15 @@ export class FileReader {
 
   private readonly tree: RootReader;
 
-  constructor(readonly root: string) {
+  /**
+   * `recorded`: the stats the refresh recorded, so a hit is stale by the refresh's own change
+   * test (fileStat.ts: size, mtime, ctime, inode, device, not racy). Without it only the size and
+   * mtime the segment keeps can vouch, which misses a rewrite that put the mtime back.
+   */
+  constructor(
+    readonly root: string,
+    private readonly recorded?: RecordedStat,
+  ) {
     this.tree = new RootReader(root);
   }
 
@@ -59,7 +72,10 @@ export class FileReader {
       // discovery no longer reads it, so neither does a preview.
       if (!st.isFile() || st.nlink > 1) v.stale = 'deleted';
       else {
-        const sameStat = st.size === file.size && Math.floor(st.mtimeMs) === Math.floor(file.mtimeMs);
+        const rec = this.recorded?.(file.path);
+        const sameStat = rec
+          ? !rec.racy && sameFileStat(rec, statOf(st))
+          : st.size === file.size && Math.floor(st.mtimeMs) === Math.floor(file.mtimeMs);
         if (sameStat) {
           v.unchanged = true;
           if (needLines) v.lines = LazyLines.fromFile(open);

@@ -115,6 +115,11 @@ export interface IndexFreshness {
   /** True when the index was refreshed before answering (or nothing changed since). */
   fresh: boolean;
   generation: number;
+  /**
+   * Files a refresh still running when this was answered has yet to index: their hits are
+   * marked `stale`, and the next answer sees more of them.
+   */
+  pending?: number;
 }
 
 /** What every search response carries beside its results. */
