@@ -1,6 +1,6 @@
 // Reading and validating file contents: every failure becomes a reported skip, never a throw.
 import { nodeCrypto } from '../nodeCrypto';
-import { constants as fsConstants, promises as fsp, type Stats } from 'node:fs';
+import { closeSync, constants as fsConstants, fstatSync, lstatSync, openSync, readSync, type Stats } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import * as path from 'node:path';
 import { languageForPath } from '../languages';
@@ -11,7 +11,14 @@ import { timed } from '../timings';
 
 /** How far into a file a NUL byte marks it as binary (git's heuristic looks at a similar prefix). */
 const BINARY_SNIFF_BYTES = 1024;
-const DEFAULT_READ_CONCURRENCY = 16;
+/**
+ * How long a batch read holds its thread before letting other work run. Files are read with
+ * synchronous calls: a file from the page cache costs a few microseconds that way, where each
+ * of its five asynchronous calls (open, stat, read, read to EOF, close) went through libuv's
+ * thread pool and a promise. Incremental refreshes read on the thread that answers queries,
+ * so a slice is kept short: a query waits at most about this long (and one file's read).
+ */
+const READ_SLICE_MS = 2;
 
 /**
  * O_NOFOLLOW refuses a symlink at open time (no lstat/open race); O_NONBLOCK keeps a FIFO
@@ -92,37 +99,60 @@ export async function readAtMost(handle: FileHandle, expectedSize: number, limit
 }
 
 /** Directory (relative) -> whether it and its ancestors are real directories, not symlinks. */
-type DirectoryVerdicts = Map<string, Promise<'directory' | 'symlink' | 'other'>>;
+type DirectoryVerdicts = Map<string, 'directory' | 'symlink' | 'other'>;
 
 /**
  * O_NOFOLLOW guards only the last path component; a symlinked directory on the way
  * (`linked/secret.txt`, possibly pointing outside the root) is refused here.
  */
-function directoryChain(root: string, dirRel: string, verdicts: DirectoryVerdicts): Promise<'directory' | 'symlink' | 'other'> {
-  if (dirRel === '') return Promise.resolve('directory');
+function directoryChain(root: string, dirRel: string, verdicts: DirectoryVerdicts): 'directory' | 'symlink' | 'other' {
+  if (dirRel === '') return 'directory';
   let verdict = verdicts.get(dirRel);
-  if (!verdict) {
-    verdict = directoryChain(root, parentOf(dirRel), verdicts).then(async (above) => {
-      if (above !== 'directory') return above;
-      const stats = await fsp.lstat(toAbsolute(root, dirRel)).catch(() => undefined);
-      return stats?.isSymbolicLink() ? 'symlink' : stats?.isDirectory() ? 'directory' : 'other';
-    });
+  if (verdict === undefined) {
+    const above = directoryChain(root, parentOf(dirRel), verdicts);
+    if (above !== 'directory') verdict = above;
+    else {
+      let stats: Stats | undefined;
+      try {
+        stats = lstatSync(toAbsolute(root, dirRel));
+      } catch {
+        stats = undefined;
+      }
+      verdict = stats?.isSymbolicLink() ? 'symlink' : stats?.isDirectory() ? 'directory' : 'other';
+    }
     verdicts.set(dirRel, verdict);
   }
   return verdict;
 }
 
-/** Reads and validates one file. Never throws: every failure is a `skipped` entry. */
-export function loadDocument(root: string, file: DiscoveredFile | string, options: ReadOptions = {}): Promise<LoadOutcome> {
-  return readDocument(path.resolve(root), file, options, new Map());
+/**
+ * Reads from the start until EOF, but never more than `limit + 1` bytes (see readAtMost). A
+ * read that fills less than it asked for has met the end of the file: no second call to see 0.
+ */
+function readAtMostSync(fd: number, expectedSize: number, limit: number): Buffer {
+  let buffer = Buffer.allocUnsafe(Math.min(expectedSize, limit) + 1);
+  let length = 0;
+  for (;;) {
+    if (length === buffer.length) {
+      if (length > limit) break;
+      const larger = Buffer.allocUnsafe(Math.min(buffer.length * 2, limit + 1));
+      buffer.copy(larger, 0, 0, length);
+      buffer = larger;
+    }
+    const wanted = buffer.length - length;
+    const bytesRead = readSync(fd, buffer, length, wanted, length);
+    length += bytesRead;
+    if (bytesRead < wanted) break;
+  }
+  return buffer.subarray(0, length);
 }
 
-async function readDocument(
-  root: string,
-  file: DiscoveredFile | string,
-  options: ReadOptions,
-  verdicts: DirectoryVerdicts,
-): Promise<LoadOutcome> {
+/** Reads and validates one file. Never throws: every failure is a `skipped` entry. */
+export function loadDocument(root: string, file: DiscoveredFile | string, options: ReadOptions = {}): Promise<LoadOutcome> {
+  return Promise.resolve(readDocument(path.resolve(root), file, options, new Map()));
+}
+
+function readDocument(root: string, file: DiscoveredFile | string, options: ReadOptions, verdicts: DirectoryVerdicts): LoadOutcome {
   const given = typeof file === 'string' ? file : file.path;
   const relPath = relativePathOf(root, file);
   if (relPath === undefined) return skip(given, 'unreadable', 'outside the root');
@@ -134,23 +164,23 @@ async function readDocument(
   let mtimeMs: number;
   try {
     // Anything but a symlink on the way lets open report the precise error (ENOENT, ENOTDIR...).
-    if ((await directoryChain(root, parentOf(relPath), verdicts)) === 'symlink') {
+    if (directoryChain(root, parentOf(relPath), verdicts) === 'symlink') {
       return skip(relPath, 'symlink', 'inside a symlinked directory');
     }
-    if (NOFOLLOW === undefined && (await fsp.lstat(absolute)).isSymbolicLink()) return skip(relPath, 'symlink');
-    const handle = await fsp.open(absolute, OPEN_FLAGS);
+    if (NOFOLLOW === undefined && lstatSync(absolute).isSymbolicLink()) return skip(relPath, 'symlink');
+    const fd = openSync(absolute, OPEN_FLAGS);
     try {
-      const stats = await handle.stat();
+      const stats = fstatSync(fd);
       if (!stats.isFile()) return skip(relPath, 'not-a-file', kindOfNonFile(stats));
       // Its other names cannot be found without searching the disk, and one may be refused
       // (`ln .env notes.txt`); checkouts never make hard links, and package managers that do
       // (pnpm) make them under pruned folders.
       if (stats.nlink > 1) return skip(relPath, 'hard-link', `${stats.nlink} names`);
       if (stats.size > maxFileBytes) return skip(relPath, 'too-large', `${stats.size} bytes (limit ${maxFileBytes})`);
-      bytes = await readAtMost(handle, stats.size, maxFileBytes);
+      bytes = readAtMostSync(fd, stats.size, maxFileBytes);
       mtimeMs = stats.mtimeMs;
     } finally {
-      await handle.close();
+      closeSync(fd);
     }
   } catch (error) {
     return skipForError(relPath, error);
@@ -178,34 +208,32 @@ async function readDocument(
 }
 
 /**
- * Reads many files with bounded concurrency; docs (and skips) follow input order.
- * Throws only with the signal's reason when aborted.
+ * Reads many files, a slice of them at a time between turns of the event loop; docs (and
+ * skips) follow input order. Throws only with the signal's reason when aborted.
  */
 export async function loadDocuments(
   root: string,
   files: Array<DiscoveredFile | string>,
-  opts: { concurrency?: number; signal?: AbortSignal } & ReadOptions = {},
+  opts: { signal?: AbortSignal } & ReadOptions = {},
 ): Promise<{ docs: SourceDocument[]; skipped: SkippedFile[] }> {
   const { signal } = opts;
-  const concurrency = Math.max(1, Math.floor(opts.concurrency ?? DEFAULT_READ_CONCURRENCY));
   const absoluteRoot = path.resolve(root);
   const verdicts: DirectoryVerdicts = new Map();
-  const outcomes: LoadOutcome[] = new Array(files.length);
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < files.length && !signal?.aborted) {
-      const index = next++;
-      outcomes[index] = await readDocument(absoluteRoot, files[index], opts, verdicts);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(concurrency, files.length) }, worker));
-  signal?.throwIfAborted();
-
   const docs: SourceDocument[] = [];
   const skipped: SkippedFile[] = [];
-  for (const outcome of outcomes) {
-    if ('doc' in outcome) docs.push(outcome.doc);
-    else skipped.push(outcome.skipped);
+  let next = 0;
+  while (next < files.length && !signal?.aborted) {
+    // A turn first, also before the first file: a read started ahead of its use (the index's
+    // pipeline) must not hold up what its caller does next.
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    const sliceEnd = performance.now() + READ_SLICE_MS;
+    while (next < files.length && !signal?.aborted) {
+      const outcome = readDocument(absoluteRoot, files[next++] as DiscoveredFile | string, opts, verdicts);
+      if ('doc' in outcome) docs.push(outcome.doc);
+      else skipped.push(outcome.skipped);
+      if (performance.now() >= sliceEnd) break;
+    }
   }
+  signal?.throwIfAborted();
   return { docs, skipped };
 }
