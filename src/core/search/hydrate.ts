@@ -16,7 +16,7 @@ import type { SearchHit } from './types';
 interface FileView {
   lines?: LazyLines;
   stale?: 'modified' | 'deleted';
-  /** The stat vouches for the content indexed: the file was not read to know it. */
+  /** The content is the one indexed: its stat vouches for it, or its bytes hash the same. */
   unchanged?: boolean;
 }
 
@@ -81,7 +81,10 @@ export class FileReader {
           if (needLines) v.lines = LazyLines.fromFile(open);
         } else {
           const bytes = this.tree.readSync(file.path);
-          if (hashBytes(bytes) !== file.hash) v.stale = 'modified'; // the index's own content hash
+          // The index's own content hash: the same bytes are the content indexed, so the chunk's
+          // byte offsets hold (a racy stat, written in the second it was indexed, lands here).
+          if (hashBytes(bytes) !== file.hash) v.stale = 'modified';
+          else v.unchanged = true;
           v.lines = LazyLines.of(bytes); // read already: lines cost nothing until asked for
         }
       }
