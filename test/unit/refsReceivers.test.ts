@@ -4,8 +4,7 @@
 // such method, or none, leaves a name match. And `module.exports = f` (a function, a named
 // function expression, a class) is what `const f = require('./a')` binds.
 import { checkAll } from './check';
-import { TempWorkspace } from './helpers/workspace';
-import type { ReferenceHit } from '../../src/core/api';
+import { indexedForRefs } from './helpers/refsOf';
 
 const FILES: Record<string, string> = {
   'py/models.py': ['class User:', '    def display_name(self):', '        return "u"', '', 'class Group:', '    def display_name(self):', '        return "g"', ''].join('\n'),
@@ -69,18 +68,9 @@ const FILES: Record<string, string> = {
   'cjs/useWrong.js': ["const parseIt = require('./expr');", 'parseIt("c");', ''].join('\n'),
 };
 
-/** `path:line:col role certainty → definition` (the definition's `path:line`, for a certain one). */
-const brief = (r: ReferenceHit) => `${r.path}:${r.line}:${r.column} ${r.role} ${r.certainty}${r.resolvesTo ? ` → ${r.resolvesTo.path}:${r.resolvesTo.line}` : ''}`;
-
 describe('references through annotated receivers and module.exports', function () {
   this.timeout(60000);
-  let ws: TempWorkspace;
-  before(async () => {
-    ws = new TempWorkspace(FILES);
-    await ws.engine().refresh();
-  });
-  after(async () => ws.dispose());
-  const refs = async (query: string): Promise<string[]> => (await ws.engine().references(query, { refresh: 'never' })).references.map(brief);
+  const { refs } = indexedForRefs(FILES);
 
   checkAll<string, string[]>(
     [

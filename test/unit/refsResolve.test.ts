@@ -4,8 +4,7 @@
 // same-named definition, methods through a receiver of known type, Rust methods of two types.
 import * as assert from 'node:assert/strict';
 import { checkAll } from './check';
-import { TempWorkspace } from './helpers/workspace';
-import type { ReferenceHit } from '../../src/core/api';
+import { brief, indexedForRefs } from './helpers/refsOf';
 
 const FILES: Record<string, string> = {
   'lib/a.js': ["function isFunction(node) {", "  return node && node.type === 'Function';", "}", "function helper() {", "  return isFunction(null);", "}", "module.exports = { isFunction, helper };", ''].join('\n'),
@@ -28,9 +27,6 @@ const FILES: Record<string, string> = {
   'lib/uses.js': ["const k = require('./k');", "const hidden = require('./hidden');", 'k.range(2) + hidden.secret();', ''].join('\n'),
 };
 
-/** `path:line:col role certainty → definition` (the definition's `path:line`, for a certain one). */
-const brief = (r: ReferenceHit) => `${r.path}:${r.line}:${r.column} ${r.role} ${r.certainty}${r.resolvesTo ? ` → ${r.resolvesTo.path}:${r.resolvesTo.line}` : ''}`;
-
 /** lib/a.js's isFunction, as each way of reaching it writes it. */
 const A_IS_FUNCTION = [
   'lib/a.js:1:10 definition certain → lib/a.js:1',
@@ -49,13 +45,7 @@ const A_IS_FUNCTION = [
 
 describe('references resolve to one definition', function () {
   this.timeout(60000);
-  let ws: TempWorkspace;
-  before(async () => {
-    ws = new TempWorkspace(FILES);
-    await ws.engine().refresh();
-  });
-  after(async () => ws.dispose());
-  const refs = async (query: string): Promise<string[]> => (await ws.engine().references(query, { refresh: 'never' })).references.map(brief);
+  const { refs, workspace } = indexedForRefs(FILES);
 
   checkAll<string, string[]>(
     [
@@ -138,14 +128,14 @@ describe('references resolve to one definition', function () {
   );
 
   it('a line with no definition\'s name says so, and lists nothing', async () => {
-    const r = await ws.engine().references('lib/a.js:2', { refresh: 'never' });
+    const r = await workspace().engine().references('lib/a.js:2', { refresh: 'never' });
     assert.deepEqual([r.total, r.references, r.definitions], [0, [], []]);
     assert.equal(r.note, "no definition's name at lib/a.js:2");
     assert.deepEqual(r.diagnostics.map((d) => [d.code, d.severity]), [['no-definition-here', 'error']]);
   });
 
   it('from a definition, the answer lists that definition alone', async () => {
-    const r = await ws.engine().references('isFunction', { refresh: 'never', definition: { path: 'lib/g.js', line: 2 } });
+    const r = await workspace().engine().references('isFunction', { refresh: 'never', definition: { path: 'lib/g.js', line: 2 } });
     assert.deepEqual(r.definitions.map((d) => `${d.path}:${d.line}`), ['lib/g.js:2']);
     assert.deepEqual(r.references.map(brief), ['lib/g.js:1:9 member certain → lib/g.js:2', 'lib/g.js:1:22 code certain → lib/g.js:2', 'lib/g.js:2:10 definition certain → lib/g.js:2', 'lib/h.js:2:3 member certain → lib/g.js:2']);
   });

@@ -82,20 +82,40 @@ function relativePathOf(root: string, file: DiscoveredFile | string): string | u
  * means it grew past the cap after fstat.
  */
 export async function readAtMost(handle: FileHandle, expectedSize: number, limit: number): Promise<Buffer> {
-  let buffer = Buffer.allocUnsafe(Math.min(expectedSize, limit) + 1);
-  let length = 0;
-  for (;;) {
-    if (length === buffer.length) {
-      if (length > limit) break;
-      const larger = Buffer.allocUnsafe(Math.min(buffer.length * 2, limit + 1));
-      buffer.copy(larger, 0, 0, length);
-      buffer = larger;
-    }
-    const { bytesRead } = await handle.read(buffer, length, buffer.length - length, length);
+  const into = new CappedBuffer(expectedSize, limit);
+  while (into.makeRoom()) {
+    const { bytesRead } = await handle.read(into.buffer, into.length, into.buffer.length - into.length, into.length);
     if (bytesRead === 0) break;
-    length += bytesRead;
+    into.length += bytesRead;
   }
-  return buffer.subarray(0, length);
+  return into.bytes();
+}
+
+/** The bytes of a file read so far: sized for the size it had, grown as it turns out longer. */
+class CappedBuffer {
+  buffer: Buffer;
+  length = 0;
+
+  constructor(
+    expectedSize: number,
+    private readonly limit: number,
+  ) {
+    this.buffer = Buffer.allocUnsafe(Math.min(expectedSize, limit) + 1);
+  }
+
+  /** Makes room for the next read; false once more than `limit` bytes are held (the read stops). */
+  makeRoom(): boolean {
+    if (this.length < this.buffer.length) return true;
+    if (this.length > this.limit) return false;
+    const larger = Buffer.allocUnsafe(Math.min(this.buffer.length * 2, this.limit + 1));
+    this.buffer.copy(larger, 0, 0, this.length);
+    this.buffer = larger;
+    return true;
+  }
+
+  bytes(): Buffer {
+    return this.buffer.subarray(0, this.length);
+  }
 }
 
 /** Directory (relative) -> whether it and its ancestors are real directories, not symlinks. */
@@ -130,21 +150,14 @@ function directoryChain(root: string, dirRel: string, verdicts: DirectoryVerdict
  * read that fills less than it asked for has met the end of the file: no second call to see 0.
  */
 function readAtMostSync(fd: number, expectedSize: number, limit: number): Buffer {
-  let buffer = Buffer.allocUnsafe(Math.min(expectedSize, limit) + 1);
-  let length = 0;
-  for (;;) {
-    if (length === buffer.length) {
-      if (length > limit) break;
-      const larger = Buffer.allocUnsafe(Math.min(buffer.length * 2, limit + 1));
-      buffer.copy(larger, 0, 0, length);
-      buffer = larger;
-    }
-    const wanted = buffer.length - length;
-    const bytesRead = readSync(fd, buffer, length, wanted, length);
-    length += bytesRead;
+  const into = new CappedBuffer(expectedSize, limit);
+  while (into.makeRoom()) {
+    const wanted = into.buffer.length - into.length;
+    const bytesRead = readSync(fd, into.buffer, into.length, wanted, into.length);
+    into.length += bytesRead;
     if (bytesRead < wanted) break;
   }
-  return buffer.subarray(0, length);
+  return into.bytes();
 }
 
 /** Reads and validates one file. Never throws: every failure is a `skipped` entry. */
