@@ -14,7 +14,7 @@
 //
 // Usage: node scripts/vscode-host/run-offline.mjs --extension DIR --tests FILE
 //          [--workspace DIR]    folder to open (default: an empty temp folder)
-//          [--timeout SEC]      whole-run limit (default 300)
+//          [--timeout SEC]      whole-run limit (default 600)
 //          [--screenshot PNG]   full-page screenshot when the tests end
 //          [--artifacts DIR]    results.json, server.log, vscode-logs/, UI screenshots, failure.png
 //                               (default <extension>/.vscode-test-artifacts)
@@ -77,7 +77,7 @@ try {
       extension: { type: 'string' },
       tests: { type: 'string' },
       workspace: { type: 'string' },
-      timeout: { type: 'string', default: '300' },
+      timeout: { type: 'string', default: '600' },
       screenshot: { type: 'string' },
       artifacts: { type: 'string' },
       keep: { type: 'boolean', default: false },
