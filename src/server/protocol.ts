@@ -49,9 +49,8 @@ export const SERVER_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=1', 
  * glibc's malloc for a background server: blocks of 8 KB or more mapped on their own, so that
  * freeing the caches returns them to the system. Left to itself, glibc raises that threshold to
  * the size of each large block freed (up to 32 MB) and keeps such blocks in its heap, which only
- * shrinks from the top. On a 50k-file tree, after 300 queries and 20 saves, a server that let go
- * of its caches held 150 MB with a 16 KB threshold, 140 MB with 8 KB and 135 MB with 4 KB (after
- * queries alone, 160 MB with glibc's defaults); 4 KB would map every page read on its own.
+ * shrinks from the top. A lower threshold returns little more and would map every page read on
+ * its own (docs/index-design.md, Measurements).
  */
 const SERVER_MALLOC_TUNABLES = 'glibc.malloc.mmap_threshold=8192:glibc.malloc.trim_threshold=1048576';
 

@@ -12,9 +12,9 @@ import { planWatchEvents, resolveDiscoveryOptions, rootRelative, watchIgnoreGlob
 export type { WatchEvent };
 
 /**
- * parcel delivers the first change after 500 ms of calm at once (0.3-4 ms measured here) and
- * holds later ones until 50 ms pass without another (50-62 ms measured): a query that arrives
- * within this long of a delivery waits until deliveries have been quiet for it.
+ * parcel delivers the first change after calm at once and holds later ones until 50 ms pass
+ * without another: a query that arrives within a little more than that of a delivery waits
+ * until deliveries have been quiet for it.
  */
 export const SETTLE_QUIET_MS = 60;
 /** A query never waits longer than this for deliveries to go quiet (a build writing all the time). */

@@ -140,9 +140,8 @@ export class LazyLines {
     const start = this.starts[i];
     if (start === undefined) return undefined;
     const limit = maxChars === undefined ? Infinity : start + (maxChars + 1) * 4;
-    // Find where the line ends, searching (and reading) no further than `limit` into it. (The
-    // bytes already read were once compared with the limit instead of the bytes searched: a
-    // preview line then ran on through the next lines of the 16 KB first read.)
+    // Find where the line ends, searching (and reading) no further than `limit` into it: the
+    // bytes searched count, not the bytes already read, or a line would run on into the next.
     while (!this.scanned && this.starts.length <= i + 1 && Math.max(this.searched, start) < limit) this.scanNext();
     const bytes = this.supply.bytes;
     const next = this.starts[i + 1];

@@ -772,8 +772,8 @@ function docsNamedBy(cursor: TermCursor): Uint32Array {
 
 /**
  * Lists the chunks a term whose postings a segment keeps decoded may name, as the first query
- * with the term as a whole word would: for a warm-up while idle (a 20-word query of common
- * words spent 2–3 ms on these lists the first time).
+ * with the term as a whole word would: for a warm-up while idle, so that the first long query
+ * of common words does not build these lists itself.
  */
 export function warmNamedDocuments(seg: Segment, termIndex: number): void {
   docsWithShortField(seg, seg.postings(termIndex), SYMBOL_FIELD, nameLengthBound(seg.termAt(termIndex)));
