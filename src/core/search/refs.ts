@@ -8,7 +8,8 @@
 // tree (their line, and whether the file changed since it was indexed).
 import * as posix from 'node:path/posix';
 import { DEFINITION_KINDS, FLAG_TEST, FLAG_VENDORED } from '../index/fields';
-import type { Segment, SegmentFile } from '../index/segment';
+import type { Segment } from '../index/segment';
+import type { SegmentFile } from '../index/segmentFormat';
 import { languageForPath, resolveLanguageFilter } from '../languages';
 import type { Snapshot } from '../store/store';
 import { OCCURRENCE_ROLES, type ChunkKind, type NestedDefinition } from '../types';
