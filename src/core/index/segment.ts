@@ -17,10 +17,8 @@ const decoder = new TextDecoder();
 const CACHED_POSTINGS_MIN = 2048;
 /**
  * Decoded postings kept per segment (16 bytes per posting): 160 bytes per document, at least
- * 8 MB and at most 64 MB. Common words' lists grow with the segment, and on the benchmark
- * corpus a flat 24 MB held 38-75 % of the lists of 2,048 documents or more; sized to the
- * segment it holds 76-100 % of them, and the first-round p95 of the bench's 200 warmed
- * queries went from 24-28 to 18-23 ms, for 46 MB more over 815k chunks (3 MB per 50k).
+ * 8 MB and at most 64 MB. Common words' lists grow with the segment, so a budget sized to the
+ * segment keeps most of them where a flat one would keep only some in a large segment.
  */
 function postingsCacheBytes(docCount: number): number {
   return Math.min(64 * 1024 * 1024, Math.max(8 * 1024 * 1024, docCount * 160));
@@ -37,8 +35,8 @@ function lowerBoundIn(sorted: readonly string[], lo: number, hi: number, value: 
 }
 
 /**
- * Paths decoded one by one before a segment decodes them all. A read costs a fresh process
- * ~20 us, decoding a segment's 8k paths at once ~1 ms: past ~100 reads, all at once is cheaper.
+ * Paths decoded one by one before a segment decodes them all: a query's hits need a few, and
+ * past this many single reads decoding the whole column at once costs less.
  */
 const WIDE_PATH_READS = 128;
 
@@ -71,7 +69,7 @@ export class Segment {
   private readonly pathCache = new Map<number, string>();
   private readonly fileCache: Array<SegmentFile | undefined>;
   private fileList?: SegmentFile[];
-  /** First and last line of each document, read per hit (columns of 2.5 MB per 628k chunks). */
+  /** First and last line of each document, read per hit rather than loaded whole. */
   readonly docStart: LazyU32;
   readonly docEnd: LazyU32;
   private readonly docStartByte: LazyU32;
@@ -163,7 +161,7 @@ export class Segment {
     this.fileCache = new Array<SegmentFile | undefined>(fileCount);
     // Files own consecutive documents, in order, and all of them: checked here once, so
     // per-file reads need no bounds checks. (A document's file is found by binary search: a
-    // per-document column would be 2.5 MB of fresh memory for 628k chunks in every process.)
+    // per-document column would be fresh memory, four bytes a document, in every process.)
     for (let i = 0; i < fileCount; i++) {
       const first = this.fileFirstDoc[i] as number;
       const next = this.fileFirstDoc[i + 1] as number;
@@ -191,9 +189,9 @@ export class Segment {
     if (this.termSamples.length !== Math.ceil(this.termCount / TERM_STRIDE)) throw new CorruptDataError(`segment ${name}: term index has ${this.termSamples.length} entries for ${this.termCount} terms`);
     this.postingOffsets = lazyU32(SECTION.postingOffsets, this.termCount + 1);
     this.termDf = lazyU32(SECTION.termDf, this.termCount);
-    // Queries read postings term by term (into the segment's read buffer) however many they run: a
-    // long-lived reader loading 20-30 MB sections whole after 512 terms made those queries the
-    // slowest of a session and held the memory. Merges ask for the sections whole.
+    // Queries read postings term by term (into the segment's read buffer) however many they run:
+    // a long-lived reader loading these large sections whole would stall the query that crossed
+    // the limit and hold the memory. Merges ask for the sections whole.
     this.postingsBytes = lazy(SECTION.postings, undefined, Infinity);
     this.idSection = lazy(SECTION.ids, n * 8);
     this.filePostingOffsets = lazyU32(SECTION.filePostingOffsets, this.termCount + 1);
@@ -221,10 +219,10 @@ export class Segment {
    * later read can change what a caller holds. A query reads the pages its scored documents
    * fall in, and never the column whole (merges and warm-ups ask for that). Pages read from
    * the file land in a few reused buffers (page p in slot p % LENGTH_PAGE_SLOTS): a fresh
-   * process pays ~17 µs for every 4 KB of new memory it touches, and a query of common words
-   * scores in most of a segment's pages, in ascending order, each once — with a buffer per
-   * page, those faults were 81 ms of such a query's 212. A page read again costs a read from
-   * the page cache; a host that stays open reads the column whole while idle (warm-up).
+   * process pays a page fault for every 4 KB of new memory it touches, and a query of common
+   * words scores in most of a segment's pages, in ascending order, each once, so a buffer per
+   * page would make those faults a large part of the query. A page read again costs a read
+   * from the page cache; a host that stays open reads the column whole while idle (warm-up).
    */
   private fieldLengthPage(page: number): Uint16Array {
     const known = this.lengthPages[page];
@@ -414,8 +412,8 @@ export class Segment {
    * Reads in what a long-lived reader otherwise loads whole in the middle of some query, once
    * its range reads pass a limit: field lengths, the dictionary and its per-term columns, the
    * (compressed) string columns, lines, ids and paths — not the postings. For hosts that stay
-   * open, to call while idle: measured over 200 benchmark queries, a one-time section load
-   * landed on one query in six and made most of the slowest.
+   * open, to call while idle: otherwise a one-time section load lands on some query and
+   * makes it one of the slowest.
    */
   warmForQueries(): void {
     this.allFieldLengths();
