@@ -4,8 +4,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { lineStartBytes, spanBytes } from '../../src/core/index/lineBytes';
-import { NO_START_BYTE } from '../../src/core/index/segment';
+import { lineStartBytes, NO_START_BYTE, spanBytes } from '../../src/core/index/lineBytes';
 import { checkAll } from './check';
 import { TempWorkspace } from './helpers/workspace';
 import { matchColumn } from '../../src/vscode/hitLine';

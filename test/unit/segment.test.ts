@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { LENGTH_PAGE_SHIFT, LENGTH_PAGE_SLOTS, Segment, SegmentBuilder } from '../../src/core/index/segment';
+import { LENGTH_PAGE_SHIFT, LENGTH_PAGE_SLOTS, Segment } from '../../src/core/index/segment';
+import { SegmentBuilder } from '../../src/core/index/segmentBuilder';
 import { mergeSegments } from '../../src/core/index/merge';
 import { CorruptDataError } from '../../src/core/index/varint';
 import { FileSource } from '../../src/core/index/byteSource';

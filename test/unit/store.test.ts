@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { TempWorkspace } from './helpers/workspace';
 import { acquireLock, LockTimeoutError } from '../../src/core/store/lock';
 import { IndexStore, STORE_FORMAT_VERSION } from '../../src/core/store/store';
-import { SEGMENT_FORMAT_VERSION } from '../../src/core/index/segment';
+import { SEGMENT_FORMAT_VERSION } from '../../src/core/index/segmentFormat';
 import { withSectionFilled } from './helpers/damage';
 
 const ENGINE_JS = path.resolve(__dirname, '../../src/core/engine/engine.js');

@@ -15,7 +15,8 @@ import { discoverFiles, loadDocuments, type DiscoveryOptions } from '../discover
 import type { ChunkingPolicy } from '../chunking/policy';
 import type { ChunkStrategy } from '../types';
 import { ANALYZER_VERSION } from '../index/fields';
-import { Segment, SegmentBuilder } from '../index/segment';
+import { Segment } from '../index/segment';
+import { SegmentBuilder } from '../index/segmentBuilder';
 import { mergeSegments } from '../index/merge';
 import { acquireLock } from '../store/lock';
 import { isRacy, sameFileStat, statOf } from '../store/fileStat';

@@ -4,7 +4,7 @@ import type { Diagnostic } from '../types';
 import { StoreCorruptError, type IndexStore } from '../store/store';
 import { symbolHit } from '../search/hydrate';
 import type { SymbolHit, SymbolOptions } from '../search/types';
-import type { ReferenceSources } from '../search/refs';
+import type { ReferenceSources } from '../search/refOccurrences';
 import type { SymbolCandidate } from '../search/symbols';
 import { ImportGraph } from '../pack/graph';
 import { viewReader, type ImportResolution, type View } from './view';

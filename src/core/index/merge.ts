@@ -2,7 +2,8 @@
 // concatenated term by term with document numbers remapped. No text is re-read or re-analysed,
 // so a merge costs a fraction of indexing the same files.
 import { FIELD_COUNT } from './fields';
-import { pathTermsOf, type Segment, SegmentBuilder } from './segment';
+import type { Segment } from './segment';
+import { pathTermsOf, SegmentBuilder } from './segmentBuilder';
 
 export interface MergeInput {
   segment: Segment;

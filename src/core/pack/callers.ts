@@ -1,6 +1,7 @@
 // The code that calls a pack's definition, from the index's references: only references the
 // index is certain resolve to that very definition ("calls X" must never rest on a shared name).
-import { findReferences, type ReferenceSources } from '../search/refs';
+import type { ReferenceSources } from '../search/refOccurrences';
+import { findReferences } from '../search/refs';
 import type { SearchHit } from '../search/types';
 import type { ChunkKind } from '../types';
 

@@ -4,7 +4,8 @@
 // stays explainable: a hit's breakdown is recomputed from the same postings, so its parts add
 // up to the score exactly.
 import { DEFAULT_FIELD_PARAMS, FIELD_COUNT, FIELDS, PROSE_FIELDS, type FieldName, type FieldParams } from '../index/fields';
-import type { Postings, Segment } from '../index/segment';
+import type { Postings } from '../index/postingsCodec';
+import type { Segment } from '../index/segment';
 import type { Snapshot } from '../store/store';
 import { distanceWithin } from './query';
 import type { CompiledQuery, CompiledWildcard } from './compiled';

@@ -3,7 +3,8 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { Segment, SegmentBuilder } from '../../../src/core/index/segment';
+import { Segment } from '../../../src/core/index/segment';
+import { SegmentBuilder } from '../../../src/core/index/segmentBuilder';
 import { SnapshotScorer } from '../../../src/core/search/scorer';
 import { SymbolIndex } from '../../../src/core/search/symbols';
 import { FileReader } from '../../../src/core/search/hydrate';
