@@ -60,6 +60,8 @@ export interface GitAnswersOptions {
 
 export class GitAnswers {
   private readonly roots = new Map<string, RootMemory>();
+  /** Roots whose repository files changed too recently to be remembered, until when (ms). */
+  private readonly racyUntil = new Map<string, number>();
 
   constructor(private readonly options: GitAnswersOptions = {}) {}
 
@@ -109,9 +111,17 @@ export class GitAnswers {
     let memory = this.roots.get(root);
     if (memory && fingerprint(memory.files)?.signature !== memory.signature) memory = undefined;
     if (!memory) {
+      // Asking git where its files are costs two processes: not again while they stay racy.
+      if ((this.racyUntil.get(root) ?? 0) > since) return;
       const files = await filesOfRepository(root, signal);
       const print = files && fingerprint(files);
-      if (!files || !print || racy(print.latestMs)) return;
+      if (!files || !print) return;
+      if (racy(print.latestMs)) {
+        if (this.racyUntil.size >= MAX_ROOTS) this.racyUntil.clear();
+        this.racyUntil.set(root, print.latestMs + RACY_MS);
+        return;
+      }
+      this.racyUntil.delete(root);
       memory = { files, signature: print.signature, answers: new Map() };
       if (this.roots.size >= MAX_ROOTS) this.roots.delete(this.roots.keys().next().value as string);
       this.roots.set(root, memory);
@@ -122,11 +132,6 @@ export class GitAnswers {
       if (!print || racy(print.latestMs)) continue;
       memory.answers.set(rel, { mode: listing.modes.get(rel), signature: print.signature });
     }
-  }
-
-  /** Forgets everything (a test's fresh start). */
-  clear(): void {
-    this.roots.clear();
   }
 }
 
