@@ -4,11 +4,11 @@
 // watcher's settle included; a refresh that is still running then becomes a warning, the files
 // it has still to index a count on the answer and `stale` on their hits, and a refresh that
 // failed a warning, as the in-process path says when it answers from the index as it is.
-import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { type EngineHost, describeHolder, processAlive, QUERY_WAIT_MS } from '../core/engineApi';
 import { markPending, refreshingFiles, type Diagnostic, type FreshnessState, type PackOptions, type ReferenceOptions, type RefreshMode, type SearchOptions, type SymbolOptions } from '../core/api';
+import { readRegularSync } from '../core/clientApi';
 import type { QueryEngine, ServedBy } from '../command/context';
 
 export interface ServedEngineOptions {
@@ -119,7 +119,8 @@ interface LockFile {
 
 function readLock(storeDir: string): LockFile | undefined {
   try {
-    const info = JSON.parse(fs.readFileSync(path.join(storeDir, 'write.lock'), 'utf8')) as LockFile;
+    // Regular files only, opened non-blocking: a FIFO named write.lock would stop the server's event loop.
+    const info = JSON.parse(readRegularSync(path.join(storeDir, 'write.lock')).toString('utf8')) as LockFile;
     return typeof info.pid === 'number' && typeof info.host === 'string' ? info : undefined;
   } catch {
     return undefined;

@@ -2,7 +2,7 @@
 // must not hang an index (nor leave the writer lock behind), and a folder replaced by a link
 // to outside the root after indexing must not put the outside file's text in any answer.
 import * as assert from 'node:assert/strict';
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
@@ -104,6 +104,36 @@ describe('bounded reads (bundled CLI)', function () {
       else assert.match(r.stdout, /src\/a\.ts:1/);
     });
   }
+
+  it("a FIFO as the store's write.lock under a running cairn serve: a served search answers within its bound", async function () {
+    if (!canMakeFifo(base)) this.skip();
+    const root = path.join(base, 'repo');
+    const store = path.join(base, 'store');
+    mkdirSync(path.join(root, 'src'), { recursive: true });
+    writeFileSync(path.join(root, 'src', 'a.ts'), 'export function fetchUser() {}\n');
+    assert.equal(cairn(['index'], store, root).code, 0);
+    const served = cairnEnv({ CAIRN_STORE: store, CAIRN_SERVER: '1', CAIRN_DEBUG: '1' });
+    const server = spawn(process.execPath, [CLI, 'serve', '--root', root, '--store', store, '--idle-timeout', '2'], { cwd: root, env: served, stdio: 'ignore' });
+    try {
+      // A probe before the socket exists would start a server of its own.
+      const deadline = Date.now() + TIMEOUT_MS;
+      while (!existsSync(path.join(store, 'serve.sock'))) {
+        assert.ok(Date.now() < deadline, 'the server never opened its socket');
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      const search = () => spawnSync(process.execPath, [CLI, 'search', 'fetchUser'], { cwd: root, encoding: 'utf8', timeout: TIMEOUT_MS, env: served });
+      // Once the server has answered, its start-up refresh is over: the FIFO meets a query's lock check.
+      assert.match(search().stderr, new RegExp(`answered by the server \\(pid ${server.pid}\\)`));
+      execFileSync('mkfifo', [path.join(store, 'write.lock')]);
+      const r = search();
+      assert.equal(r.signal, null, 'cairn search waited on the server, which waited on the FIFO');
+      assert.match(r.stderr, new RegExp(`answered by the server \\(pid ${server.pid}\\)`), r.stderr);
+      assert.match(r.stdout, /src\/a\.ts:1/);
+    } finally {
+      // SIGKILL: a server blocked opening the FIFO runs no signal handler.
+      server.kill('SIGKILL');
+    }
+  });
 
   it('src/ swapped for a link to outside the root: search, pack and export show none of its text', function () {
     const root = path.join(base, 'repo');

@@ -5,7 +5,7 @@
 // names it explicitly. The fixture is a git work tree, so .gitignore is git's own decision.
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, linkSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, linkSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -156,5 +156,75 @@ describe('cairn mcp: a store inside the root is not served (bundled CLI, MCP SDK
     assert.doesNotMatch(text(store), /"generation"/);
     const app = await client.callTool({ name: 'read_span', arguments: { path: 'src/app.ts' } });
     assert.match(text(app), /wombatordinary/);
+  });
+});
+
+/**
+ * A file read_span served once is refused as soon as discovery would refuse it: the server keeps
+ * git's answer between reads, and each row's change must still reach the second read. The
+ * fixture is aged past the window in which answers are not kept (gitAnswers.ts RACY_MS).
+ */
+const CHANGED: ReadonlyArray<{ path: string; change: (repo: string) => void; why: RegExp }> = [
+  { path: 'src/ignored.ts', change: (repo) => appendFileSync(path.join(repo, '.gitignore'), 'src/ignored.ts\n'), why: /is ignored by \.gitignore/ },
+  { path: 'lib/deep/folder.ts', change: (repo) => writeFileSync(path.join(repo, 'lib/.gitignore'), 'deep/\n'), why: /is ignored by \.gitignore/ },
+  { path: 'src/excluded.ts', change: (repo) => appendFileSync(path.join(repo, '.git/info/exclude'), 'src/excluded.ts\n'), why: /is ignored by \.gitignore/ },
+  { path: 'src/cairn.ts', change: (repo) => writeFileSync(path.join(repo, '.cairnignore'), 'src/cairn.ts\n'), why: /is ignored by \.cairnignore/ },
+  { path: 'src/linked.ts', change: (repo) => linkSync(path.join(repo, 'src/linked.ts'), path.join(repo, 'copy.txt')), why: /is a hard link \(2 names\)/ },
+  { path: 'src/grown.ts', change: (repo) => appendFileSync(path.join(repo, 'src/grown.ts'), `// ${'x'.repeat(99)}\n`.repeat(12_000)), why: /larger than the size cap/ },
+];
+
+describe('cairn mcp: a file read before is refused once discovery would refuse it (bundled CLI)', function () {
+  this.timeout(60000);
+  let base: string;
+  let repo: string;
+  let client: Client;
+
+  const read = async (p: string): Promise<Call> => {
+    const r = await client.callTool({ name: 'read_span', arguments: { path: p } });
+    return { text: (r.content as Array<{ text: string }>).map((c) => c.text).join('\n'), isError: r.isError === true };
+  };
+
+  before(async () => {
+    assert.ok(existsSync(CLI), `${CLI} is missing: run \`node esbuild.mjs\` first`);
+    base = realpathSync(mkdtempSync(path.join(tmpdir(), 'cairn-mcp-reread-')));
+    repo = path.join(base, 'repo');
+    for (const f of CHANGED) {
+      mkdirSync(path.dirname(path.join(repo, f.path)), { recursive: true });
+      writeFileSync(path.join(repo, f.path), `export const marker = "wallabykept";\n`);
+    }
+    writeFileSync(path.join(repo, '.gitignore'), 'build/\n');
+    execFileSync('git', ['init', '-q'], { cwd: repo });
+    const env: Record<string, string> = {};
+    for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [CLI, 'mcp', '--root', repo, '--store', path.join(base, 'store'), '--refresh-interval', '3600000'],
+      env: { ...env, CAIRN_REGISTRY_REMOTE: '' },
+      stderr: 'pipe',
+    });
+    client = new Client({ name: 'cairn-e2e', version: '1.0.0' });
+    await client.connect(transport);
+    // Answers about files changed in the last RACY_MS are not kept: past it, the first reads are.
+    await new Promise((resolve) => setTimeout(resolve, 3500));
+  });
+
+  after(async () => {
+    await client?.close();
+    rmSync(base, { recursive: true, force: true });
+  });
+
+  it('serves each file, then refuses it after the change with its reason', async () => {
+    for (const f of CHANGED) {
+      const first = await read(f.path);
+      assert.equal(first.isError, false, `${f.path}: ${first.text}`);
+      assert.match(first.text, /wallabykept/);
+    }
+    for (const f of CHANGED) f.change(repo);
+    for (const f of CHANGED) {
+      const again = await read(f.path);
+      assert.equal(again.isError, true, `${f.path} should be refused after the change, got: ${again.text}`);
+      assert.match(again.text, f.why, f.path);
+      assert.doesNotMatch(again.text, /wallabykept/, `${f.path}: no content`);
+    }
   });
 });

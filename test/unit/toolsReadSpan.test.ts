@@ -2,10 +2,13 @@
 // src/tools/readSpan.ts, core/discovery/eligibility.ts): nothing outside the root is ever read,
 // nothing the index refuses is served (each refusal says why), and long spans are cut and say so.
 import * as assert from 'node:assert/strict';
+import childProcess = require('node:child_process');
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { readEligibleFile } from '../../src/core/discovery/eligibility';
+import { GitAnswers, RACY_MS } from '../../src/core/discovery/gitAnswers';
 import { normaliseRequestedPath } from '../../src/tools/confine';
 import { ToolError } from '../../src/tools/errors';
 import { parseSpanRef, readSpan, renderSpan } from '../../src/tools/readSpan';
@@ -232,5 +235,137 @@ describe('mcp read_span: spans and clamping', () => {
     assert.deepEqual((await readSpan(root, { path: 'src/crlf.ts' }, LIMITS)).lines, ['a', 'b', 'c']);
     await assert.rejects(readSpan(root, { path: 'src/blob.bin.ts' }, LIMITS), /binary file/);
     await assert.rejects(readSpan(root, { path: 'src/empty.ts' }, LIMITS), /is empty/);
+  });
+});
+
+/**
+ * git's answer for a file read before is reused (no git process per read) only while nothing it
+ * depends on changed: each row reads a file (served), changes one thing discovery decides by,
+ * and reads it again. The clock runs ahead so the fixture's fresh files are past the racy window
+ * and the answer is remembered; the second read must still be discovery's decision.
+ */
+describe('mcp read_span: a file read before is refused once discovery would refuse it', () => {
+  interface Row {
+    /** The file read twice, relative to the repository. */
+    file: string;
+    /** Before the first read (after `git init`). */
+    setup?: (repo: string) => void;
+    /** Between the two reads. */
+    change: (repo: string) => void;
+  }
+  let base: string;
+  let count = 0;
+  const git = (repo: string, ...args: string[]) => execFileSync('git', args, { cwd: repo, stdio: 'ignore' });
+  const put = (file: string, content: string) => {
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, content);
+  };
+  const OPTIONS = { maxFileBytes: 1000 };
+
+  async function decide(repo: string, file: string, answers: GitAnswers): Promise<string> {
+    const r = await readEligibleFile(repo, file, OPTIONS, answers);
+    return 'doc' in r ? `served: ${r.doc.text.split('\n')[0] ?? ''}` : r.refusal.message;
+  }
+
+  /** A fresh repository holding the row's file, read once (which must serve it), then changed. */
+  async function readChangeRead(row: Row): Promise<string> {
+    const repo = path.join(base, `repo${count++}`);
+    put(path.join(repo, row.file), 'export const kept = 1;\n');
+    put(path.join(repo, '.gitignore'), 'other.log\n');
+    git(repo, 'init', '-q');
+    row.setup?.(repo);
+    const answers = new GitAnswers({ now: () => Date.now() + 10 * RACY_MS });
+    assert.equal(await decide(repo, row.file, answers), 'served: export const kept = 1;', 'the first read serves the file');
+    row.change(repo);
+    return decide(repo, row.file, answers);
+  }
+
+  before(function () {
+    if (!hasGit) this.skip();
+    base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-span-reuse-')));
+  });
+  after(() => base && fs.rmSync(base, { recursive: true, force: true }));
+
+  const IGNORED = (p: string, by: string) => `${p} is ignored by ${by}; Cairn neither indexes nor serves ignored files`;
+  const table: Array<{ name: string; input: Row; expected: string }> = [
+    { name: 'unchanged', input: { file: 'src/a.ts', change: () => undefined }, expected: 'served: export const kept = 1;' },
+    { name: 'then listed in the root .gitignore', input: { file: 'src/a.ts', change: (r) => fs.appendFileSync(path.join(r, '.gitignore'), 'src/a.ts\n') }, expected: IGNORED('src/a.ts', '.gitignore') },
+    { name: "then listed in a new .gitignore in the file's folder", input: { file: 'src/deep/a.ts', change: (r) => put(path.join(r, 'src/deep/.gitignore'), 'a.ts\n') }, expected: IGNORED('src/deep/a.ts', '.gitignore') },
+    { name: 'then its folder listed in a new .gitignore above it', input: { file: 'src/deep/a.ts', change: (r) => put(path.join(r, 'src/.gitignore'), 'deep/\n') }, expected: IGNORED('src/deep/a.ts', '.gitignore') },
+    { name: 'then listed in .git/info/exclude', input: { file: 'a.ts', change: (r) => fs.appendFileSync(path.join(r, '.git/info/exclude'), 'a.ts\n') }, expected: IGNORED('a.ts', '.gitignore') },
+    {
+      name: "then listed in an excludes file the repository's config names",
+      input: {
+        file: 'a.ts',
+        change: (r) => {
+          put(path.join(r, '..', `excludes${count}`), 'a.ts\n');
+          git(r, 'config', 'core.excludesFile', path.join(r, '..', `excludes${count}`));
+        },
+      },
+      expected: IGNORED('a.ts', '.gitignore'),
+    },
+    {
+      name: 'tracked while .gitignored, then untracked (git rm --cached)',
+      input: {
+        file: 'a.ts',
+        setup: (r) => {
+          fs.appendFileSync(path.join(r, '.gitignore'), 'a.ts\n');
+          git(r, 'add', '-f', 'a.ts');
+        },
+        change: (r) => git(r, 'rm', '-q', '--cached', 'a.ts'),
+      },
+      expected: IGNORED('a.ts', '.gitignore'),
+    },
+    {
+      name: 'then its folder made a nested repository',
+      input: { file: 'nested/a.ts', change: (r) => git(path.join(r, 'nested'), 'init', '-q') },
+      expected: 'nested/a.ts is not listed by git (inside a nested repository or submodule); Cairn neither indexes nor serves ignored files',
+    },
+    { name: 'then listed in .cairnignore', input: { file: 'src/a.ts', change: (r) => put(path.join(r, '.cairnignore'), 'src/a.ts\n') }, expected: IGNORED('src/a.ts', '.cairnignore') },
+    {
+      name: 'then given a second name (a hard link)',
+      input: { file: 'a.ts', change: (r) => fs.linkSync(path.join(r, 'a.ts'), path.join(r, 'b.txt')) },
+      expected: 'a.ts is a hard link (2 names); it is not served, as another of its names may be a refused file',
+    },
+    {
+      name: 'then grown past the size cap',
+      input: { file: 'a.ts', change: (r) => fs.appendFileSync(path.join(r, 'a.ts'), 'x'.repeat(2000)) },
+      expected: 'a.ts is larger than the size cap, 2023 bytes (limit 1000); it is not served',
+    },
+  ];
+  checkAll(table, readChangeRead);
+
+  describe('git processes per read', () => {
+    let spawned: string[] = [];
+    const real = childProcess.spawn;
+    before(() => {
+      (childProcess as { spawn: unknown }).spawn = (command: string, ...rest: unknown[]) => {
+        spawned.push(command);
+        return (real as (...a: unknown[]) => unknown)(command, ...rest);
+      };
+    });
+    after(() => ((childProcess as { spawn: unknown }).spawn = real));
+
+    /** git processes the second read of an unchanged file starts, with answers on this clock. */
+    async function secondRead(now: () => number): Promise<number> {
+      const repo = path.join(base, `repo${count++}`);
+      put(path.join(repo, 'src/a.ts'), 'export const kept = 1;\n');
+      git(repo, 'init', '-q');
+      const answers = new GitAnswers({ now });
+      await decide(repo, 'src/a.ts', answers);
+      spawned = [];
+      assert.equal(await decide(repo, 'src/a.ts', answers), 'served: export const kept = 1;');
+      return spawned.filter((c) => c === 'git').length;
+    }
+
+    it('an unchanged file read again starts no git process', async () => {
+      assert.equal(await secondRead(() => Date.now() + 10 * RACY_MS), 0);
+    });
+
+    it('a file whose ignore files changed within the racy window is asked of git again, as before', async () => {
+      // Just written: a change within the timestamps' granularity could go unseen, so git lists
+      // the file again (tracked and untracked: two processes), and no more than that.
+      assert.equal(await secondRead(Date.now), 2);
+    });
   });
 });

@@ -5,6 +5,7 @@ import { NotRegularFileError, readRegularSync } from '../fsRead';
 import { basename } from '../languages';
 import type { DiscoveryResult, SkippedFile } from '../types';
 import { CandidateSet } from './candidates';
+import type { GitAnswers } from './gitAnswers';
 import { GIT_MODE_SUBMODULE, GIT_MODE_SYMLINK, isInsideWorkTree, listWithGit, type GitListing } from './gitList';
 import { IgnoreLayer } from './ignoreRules';
 import { resolveDiscoveryOptions, type DiscoveryOptions } from './options';
@@ -13,7 +14,12 @@ import { rulesFor, type PathRules } from './rules';
 import { findDirectoryLinks, statCandidates } from './statFiles';
 import { isIgnoredByAny, walkDirectory } from './walk';
 
-export type DiscoverFilesOptions = Partial<DiscoveryOptions> & { only?: string[]; signal?: AbortSignal };
+export type DiscoverFilesOptions = Partial<DiscoveryOptions> & {
+  only?: string[];
+  signal?: AbortSignal;
+  /** Reuse git's earlier answers for `only` while nothing they depend on changed (eligibility checks). */
+  gitAnswers?: GitAnswers;
+};
 
 async function assertDirectory(root: string): Promise<void> {
   let stats: fs.Stats;
@@ -74,7 +80,7 @@ const byPath = <T extends { path: string }>(a: T, b: T): number => compareCodeUn
  * does not exist or is not a directory, and with the signal's reason when aborted.
  */
 export async function discoverFiles(root: string, options: DiscoverFilesOptions = {}): Promise<DiscoveryResult> {
-  const { only, signal, ...partial } = options;
+  const { only, signal, gitAnswers, ...partial } = options;
   const absoluteRoot = path.resolve(root);
   await assertDirectory(absoluteRoot);
   const resolved = resolveDiscoveryOptions(partial);
@@ -88,7 +94,7 @@ export async function discoverFiles(root: string, options: DiscoverFilesOptions 
     if (resolved.useGit && (await isInsideWorkTree(absoluteRoot, signal))) source = 'git';
   } else {
     const special: string[] = [];
-    const listing = resolved.useGit ? await listWithGit(absoluteRoot, onlySet && [...onlySet], signal, special) : undefined;
+    const listing = resolved.useGit ? await listWithGit(absoluteRoot, onlySet && [...onlySet], signal, special, gitAnswers) : undefined;
     signal?.throwIfAborted();
     if (listing) {
       source = 'git';

@@ -8,6 +8,7 @@ import * as path from 'node:path';
 import type { Eligibility, Refusal, RefusalReason } from '../api';
 import type { SkippedFile, SourceDocument } from '../types';
 import { discoverFiles } from './discover';
+import { sharedGitAnswers, type GitAnswers } from './gitAnswers';
 import { isIgnoredByGit } from './gitList';
 import { IgnoreLayer } from './ignoreRules';
 import { resolveDiscoveryOptions, type DiscoveryOptions } from './options';
@@ -134,13 +135,15 @@ async function whyUnlisted(root: string, rel: string, options: DiscoveryOptions,
  * Discovery's decision for each path (relative to root), in input order: eligible with its size
  * and mtime, or refused with the reason discovery has (or would report) for it. One listing
  * serves all the paths. Reading can still refuse an eligible file (binary, invalid UTF-8, a
- * hard link): `readEligibleFile` makes both decisions.
+ * hard link): `readEligibleFile` makes both decisions. git's answer for a file it listed before is
+ * reused while nothing it depends on changed (`answers`, gitAnswers.ts): no process per read.
  */
 export async function checkEligibility(
   root: string,
   relPaths: readonly string[],
   options: Partial<DiscoveryOptions> = {},
   signal?: AbortSignal,
+  answers: GitAnswers = sharedGitAnswers,
 ): Promise<Eligibility[]> {
   const absoluteRoot = path.resolve(root);
   const resolved = resolveDiscoveryOptions(options);
@@ -166,7 +169,7 @@ export async function checkEligibility(
   // Only regular files reach the listing, so it never walks a folder.
   // Outside any repository git can only fail: asking it would cost two processes per read.
   const useGit = resolved.useGit && underGitRepository(absoluteRoot);
-  const listing = await discoverFiles(absoluteRoot, { ...resolved, useGit, only: [...listed], signal });
+  const listing = await discoverFiles(absoluteRoot, { ...resolved, useGit, only: [...listed], signal, gitAnswers: answers });
   const files = new Map(listing.files.map((f) => [f.path, f]));
   const skips = new Map(listing.skipped.map((s) => [s.path, s]));
   const out: Eligibility[] = [];
@@ -192,8 +195,9 @@ export async function readEligibleFile(
   root: string,
   relPath: string,
   options: Partial<DiscoveryOptions> = {},
+  answers: GitAnswers = sharedGitAnswers,
 ): Promise<{ doc: SourceDocument } | { refusal: Refusal }> {
-  const [verdict] = await checkEligibility(root, [relPath], options);
+  const [verdict] = await checkEligibility(root, [relPath], options, undefined, answers);
   if (!verdict) throw new Error('checkEligibility answered no verdict');
   if (!verdict.eligible) return { refusal: verdict.refusal };
   const outcome = await loadDocument(root, verdict.path, { maxFileBytes: resolveDiscoveryOptions(options).maxFileBytes });

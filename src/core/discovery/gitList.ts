@@ -1,8 +1,9 @@
 // Candidate listing through git, so .gitignore, .git/info/exclude and the global excludes file
 // are honoured exactly as git honours them, at git's speed (index + untracked cache).
-import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import type { GitAnswers } from './gitAnswers';
+import { runGit } from './gitRun';
 
 export interface GitListing {
   /** Paths relative to the root (POSIX, as git prints them), tracked and untracked-not-ignored. */
@@ -19,44 +20,6 @@ const MAX_PATHSPEC_CHARS = 16_000;
 
 /** How long the untracked listing may run past the tracked one before its ignore files are probed. */
 const PROBE_AFTER_MS = 200;
-
-interface GitRun {
-  code: number;
-  stdout: Buffer;
-}
-
-/**
- * Variables a parent git process (a hook, `git rebase -x`) may have exported would point git
- * at another repository than the one holding root.
- */
-function gitEnv(): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, GIT_OPTIONAL_LOCKS: '0' };
-  for (const name of ['GIT_DIR', 'GIT_WORK_TREE', 'GIT_INDEX_FILE', 'GIT_PREFIX', 'GIT_COMMON_DIR', 'GIT_NAMESPACE']) {
-    delete env[name];
-  }
-  return env;
-}
-
-/** Runs git; never rejects. A missing git binary or an abort yields code -1. */
-function runGit(cwd: string, args: string[], signal?: AbortSignal): Promise<GitRun> {
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    let settled = false;
-    const finish = (code: number) => {
-      if (settled) return;
-      settled = true;
-      resolve({ code, stdout: Buffer.concat(chunks) });
-    };
-    try {
-      const child = spawn('git', args, { cwd, env: gitEnv(), stdio: ['ignore', 'pipe', 'ignore'], signal, windowsHide: true });
-      child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
-      child.on('error', () => finish(-1));
-      child.on('close', (code) => finish(code ?? -1));
-    } catch {
-      finish(-1);
-    }
-  });
-}
 
 function splitNul(output: Buffer): string[] {
   return output
@@ -78,7 +41,19 @@ export async function listWithGit(
   signal?: AbortSignal,
   /** Filled with the special ignore files (absolute paths) that made git's listing unusable. */
   special?: string[],
+  /** Answers for `only` given before, kept while nothing they depend on changed (gitAnswers.ts). */
+  answers?: GitAnswers,
 ): Promise<GitListing | undefined> {
+  if (!answers || !only) return listFromGit(root, only, signal, special);
+  const remembered = answers.lookup(root, only);
+  if (remembered) return remembered;
+  const asking = answers.asking(root);
+  const listing = await listFromGit(root, only, signal, special);
+  if (listing) await answers.remember(asking, only, listing, signal);
+  return listing;
+}
+
+async function listFromGit(root: string, only: readonly string[] | undefined, signal: AbortSignal | undefined, special: string[] | undefined): Promise<GitListing | undefined> {
   const pathspecs = only && only.reduce((n, p) => n + p.length + 1, 0) <= MAX_PATHSPEC_CHARS ? ['--', ...only] : [];
   const base = ['-c', 'core.quotepath=off', '--literal-pathspecs', 'ls-files', '-z'];
   // Two listings instead of `--cached --others` in one: the tracked one carries index modes,

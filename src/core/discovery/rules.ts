@@ -118,12 +118,21 @@ export class PathRules {
 }
 
 const compiled = new WeakMap<DiscoveryOptions, PathRules>();
+/** By content too: every eligibility check resolves its options afresh, and compiling the globs dominated a read_span. */
+const compiledByContent = new Map<string, PathRules>();
+const MAX_COMPILED = 16;
 
 /** Compiled rules for an options object, cached so repeated `isEligiblePath` calls stay cheap. */
 export function rulesFor(options: DiscoveryOptions): PathRules {
   let rules = compiled.get(options);
   if (!rules) {
-    rules = new PathRules(options);
+    const key = JSON.stringify(options);
+    rules = compiledByContent.get(key);
+    if (!rules) {
+      rules = new PathRules(options);
+      if (compiledByContent.size >= MAX_COMPILED) compiledByContent.clear();
+      compiledByContent.set(key, rules);
+    }
     compiled.set(options, rules);
   }
   return rules;
