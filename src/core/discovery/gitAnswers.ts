@@ -16,7 +16,7 @@
 // git was asked. Every change after that moment bears a later timestamp than the one recorded.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { GitListing } from './gitList';
+import type { GitListing } from './gitListing';
 import { runGit } from './gitRun';
 import { parentOf, toAbsolute } from './paths';
 

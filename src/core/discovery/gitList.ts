@@ -3,14 +3,10 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { GitAnswers } from './gitAnswers';
+import type { GitListing } from './gitListing';
 import { runGit } from './gitRun';
 
-export interface GitListing {
-  /** Paths relative to the root (POSIX, as git prints them), tracked and untracked-not-ignored. */
-  paths: string[];
-  /** Index mode of tracked paths (`100644`, `120000` symlink, `160000` submodule). */
-  modes: Map<string, string>;
-}
+export type { GitListing } from './gitListing';
 
 export const GIT_MODE_SYMLINK = '120000';
 export const GIT_MODE_SUBMODULE = '160000';
