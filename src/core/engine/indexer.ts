@@ -23,6 +23,10 @@ import { planRefresh } from './refreshPlan';
 
 export { configHash, type Chunker, type IndexerConfig } from './refreshConfig';
 
+/**
+ * Brings the index of `config.root` in `config.store` up to date, under the store's lock: load
+ * the generation to build on, plan from what changed, build new segments, commit. Gives what it did.
+ */
 export async function refreshIndex(config: IndexerConfig, options: RefreshOptions = {}): Promise<RefreshReport> {
   const started = Date.now();
   startTimings();
@@ -43,7 +47,7 @@ export async function refreshIndex(config: IndexerConfig, options: RefreshOption
     const generation = loadGeneration(store, target.configHash, options.rebuild, diagnostics);
     const meter = new ProgressMeter(progress);
     const plan = await planRefresh(config, options, generation.state, generation.rechunkAll, meter);
-    const built = await readAndBuild(config, options, target, generation, generation.rechunkAll, plan, meter, diagnostics);
+    const built = await readAndBuild(config, options, target, generation, plan, meter, diagnostics);
     const { manifest, summary, skipped } = commitRefresh(
       target,
       { ...built, generation, only: plan.only, rechunkAll: generation.rechunkAll, filesScanned: plan.filesScanned, startedAtMs: started },

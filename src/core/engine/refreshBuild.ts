@@ -10,7 +10,7 @@ import type { Diagnostic, DiscoveredFile, FileChunks, FileStat, SkippedFile, Sou
 import type { ProgressMeter } from './progressMeter';
 import { commitPart, type CommitTarget, type RefreshCounts, type Uncommitted } from './refreshCommit';
 import type { Chunker, IndexerConfig } from './refreshConfig';
-import type { Generation } from './refreshLoad';
+import type { LoadedGeneration } from './refreshLoad';
 import type { RefreshPlan } from './refreshPlan';
 import { SegmentWriter } from './segmentWriter';
 
@@ -33,20 +33,20 @@ export interface Built {
 
 /**
  * Reads, chunks and adds `plan.toRead` into new segments, gathering the changes against
- * `generation` (which each committed part moves forward). With `rechunkAll` a file is chunked
- * again even when its content is the same.
+ * `generation` (which each committed part moves forward); chunking diagnostics go to
+ * `diagnostics`. When the generation's settings changed, a file is chunked again even when its
+ * content is the same.
  */
 export function readAndBuild(
   config: IndexerConfig,
   options: RefreshOptions,
   target: CommitTarget,
-  generation: Generation,
-  rechunkAll: boolean,
+  generation: LoadedGeneration,
   plan: RefreshPlan,
   meter: ProgressMeter,
   diagnostics: Diagnostic[],
 ): Promise<Built> {
-  return new BuildRun(config, options, target, generation, rechunkAll, plan, meter, diagnostics).run();
+  return new BuildRun(config, options, target, generation, plan, meter, diagnostics).run();
 }
 
 class BuildRun {
@@ -70,8 +70,7 @@ class BuildRun {
     private readonly config: IndexerConfig,
     private readonly options: RefreshOptions,
     private readonly target: CommitTarget,
-    private readonly generation: Generation,
-    private readonly rechunkAll: boolean,
+    private readonly generation: LoadedGeneration,
     private readonly plan: RefreshPlan,
     private readonly meter: ProgressMeter,
     private readonly diagnostics: Diagnostic[],
@@ -82,7 +81,7 @@ class BuildRun {
     this.skipped = [...plan.skipped];
     // A long incremental refresh commits in parts, so readers see it land as it goes. Not a build
     // from nothing or a re-chunk of everything: a part of those is an index missing most files.
-    this.commitEvery = options.commitEveryFiles !== undefined && generation.previous !== undefined && !rechunkAll ? Math.max(1, options.commitEveryFiles) : undefined;
+    this.commitEvery = options.commitEveryFiles !== undefined && generation.previous !== undefined && !generation.rechunkAll ? Math.max(1, options.commitEveryFiles) : undefined;
     this.pending = options.onPending ? new Set([...plan.toRead.map((f) => f.path), ...plan.removed]) : undefined;
     this.writer = new SegmentWriter(target.store, meter, this.changes);
     // A part is whole batches: a smaller part asks for smaller batches.
@@ -155,7 +154,7 @@ class BuildRun {
     const toChunk: SourceDocument[] = [];
     for (const doc of docs) {
       const prev = generation.state.get(doc.path);
-      if (prev && !this.rechunkAll && prev.hash === doc.hash) {
+      if (prev && !generation.rechunkAll && prev.hash === doc.hash) {
         // A racy entry re-hashed with its stat as it was changes nothing (unless it stopped being racy).
         const stat = this.recordedStat(doc.path);
         if (!sameFileStat(prev, stat) || !!prev.racy !== !!stat.racy) {
