@@ -5,7 +5,7 @@ import type { DiscoveryOptions } from '../discovery';
 import type { IndexStore, Snapshot } from '../store/store';
 import { groupHitsByFile, searchFilesSnapshot, searchSnapshot, type RankingParams } from '../search/search';
 import type { FileReader } from '../search/hydrate';
-import type { FileHit, SearchOptions } from '../search/types';
+import type { FileHit, SearchHit, SearchOptions } from '../search/types';
 import type { ProviderAnswer, ProviderContext } from '../providers/providers';
 import { DEFINITION_KINDS } from '../index/fields';
 import { isTaskText } from '../search/taskEvidence';
@@ -96,7 +96,8 @@ export async function fileAnswer(setting: SearchSetting, view: View, query: stri
       const offset = Math.max(0, options.offset ?? 0);
       // Only the files shown need previews: most of the pool is there to be reordered.
       const r = searchFilesSnapshot(view.scorer, reader, query, { ...options, limit: Math.max(50, 3 * (limit + offset)), offset: 0 }, setting.ranking, view.symbols, offset + limit);
-      const files = r.withPreviews(localizeFiles(localizeContext(setting, view, reader, options.previewLines ?? 3), text, r.files, offset + limit).slice(offset));
+      const localize = localizeContext(setting, view, reader, options.previewLines ?? 3);
+      const files = localize.withPreviews(r.withPreviews(localizeFiles(localize, text, r.files, offset + limit).slice(offset)));
       return { files, total: Math.max(r.total, offset + files.length), totalIsLowerBound: r.totalIsLowerBound, warnings: r.warnings, diagnostics: [] };
     }
     const r = searchFilesSnapshot(view.scorer, reader, query, options, setting.ranking, view.symbols);
@@ -110,11 +111,29 @@ export async function fileAnswer(setting: SearchSetting, view: View, query: stri
   return { files: files.slice(offset, offset + limit), total: files.length, totalIsLowerBound: chunks.total > chunks.hits.length, warnings: chunks.warnings, diagnostics: chunks.diagnostics };
 }
 
-/** What localization reads of a view: base names, definitions and chunks by line. */
-function localizeContext(setting: SearchSetting, view: View, reader: FileReader, previewLines: number): LocalizeContext {
-  const hitOf = (seg: number, doc: number) => reader.hit(view.snapshot.segments[seg] as Snapshot['segments'][number], doc, previewLines, undefined);
+/**
+ * What localization reads of a view: base names, definitions and chunks by line. The chunks
+ * evidence points at are read without previews: only the files shown get them (`withPreviews`).
+ */
+function localizeContext(setting: SearchSetting, view: View, reader: FileReader, previewLines: number): LocalizeContext & { withPreviews(files: readonly FileHit[]): FileHit[] } {
+  const segmentOf = (seg: number) => view.snapshot.segments[seg] as Snapshot['segments'][number];
+  const unpreviewed = new Map<SearchHit, { seg: number; doc: number }>();
+  const hitOf = (seg: number, doc: number) => {
+    const hit = reader.hit(segmentOf(seg), doc, 0, undefined);
+    if (previewLines > 0) unpreviewed.set(hit, { seg, doc });
+    return hit;
+  };
   const baseNames = (view.baseNames ??= indexByBaseName(view.locator.paths()));
   return {
+    withPreviews: (files) =>
+      files.map((f) => {
+        if (!f.spans.some((h) => unpreviewed.has(h))) return f;
+        const spans = f.spans.map((h) => {
+          const at = unpreviewed.get(h);
+          return at ? reader.hit(segmentOf(at.seg), at.doc, previewLines, undefined) : h;
+        });
+        return { ...f, spans };
+      }),
     filesNamed: (name) => baseNames.get(name) ?? [],
     definitions: (name, limit) => {
       const { exact, candidates } = view.symbols.find(name, { limit: (limit + 1) * 3, exactOnly: true });
