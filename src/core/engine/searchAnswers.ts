@@ -83,6 +83,20 @@ export async function chunkAnswer(setting: SearchSetting, view: View, query: str
   }
 }
 
+/** Files of a task text's keyword pool at least, and per file asked for (limit + offset). */
+export const TASK_POOL_MIN_FILES = 30;
+export const TASK_POOL_PER_FILE = 3;
+
+/**
+ * The files a task text's keyword ranking passes to localization, which reorders them and adds
+ * any file the evidence names outside them. Each file costs the scoring of its chunks
+ * (FILE_POOL_PER_FILE a file, search.ts), the largest part of a long text's answer: the pool
+ * is as deep as reordering needs, three times the files shown.
+ */
+export function taskPoolFiles(limit: number, offset: number): number {
+  return Math.max(TASK_POOL_MIN_FILES, TASK_POOL_PER_FILE * (limit + offset));
+}
+
 /**
  * Files ranked as files. `text` is the text as given, before the query bound: a task text's
  * evidence is read from all of it.
@@ -94,8 +108,9 @@ export async function fileAnswer(setting: SearchSetting, view: View, query: stri
       // Rank a deeper pool by keywords, then let the text's structure reorder it.
       const limit = Math.max(1, options.limit ?? 20);
       const offset = Math.max(0, options.offset ?? 0);
-      // Only the files shown need previews: most of the pool is there to be reordered.
-      const r = searchFilesSnapshot(view.scorer, reader, query, { ...options, limit: Math.max(50, 3 * (limit + offset)), offset: 0 }, setting.ranking, view.symbols, offset + limit);
+      // Only the files shown need spans: the pool is there to be reordered, so none are read
+      // before localization says which files are shown.
+      const r = searchFilesSnapshot(view.scorer, reader, query, { ...options, limit: taskPoolFiles(limit, offset), offset: 0 }, setting.ranking, view.symbols, 0);
       const localize = localizeContext(setting, view, reader, options.previewLines ?? 3);
       const files = localize.withPreviews(r.withPreviews(localizeFiles(localize, text, r.files, offset + limit).slice(offset)));
       return { files, total: Math.max(r.total, offset + files.length), totalIsLowerBound: r.totalIsLowerBound, warnings: r.warnings, diagnostics: [] };
