@@ -1,7 +1,7 @@
 // What a task text says about where its code is: frames, diff headers, paths and code names.
 import * as assert from 'node:assert/strict';
 import { codeNames, extractTaskEvidence, isTaskText } from '../../src/core/search/taskEvidence';
-import { localizeFiles, resolveMentionedPath, type LocalizeContext } from '../../src/core/search/localize';
+import { gatherEvidence, localizeFiles, resolveMentionedPath, type LocalizeContext } from '../../src/core/search/localize';
 import type { FileHit, SearchHit } from '../../src/core/api';
 import { checkAll } from './check';
 
@@ -194,4 +194,43 @@ describe('localization: evidence reorders the keyword ranking', () => {
   it('a text without evidence keeps the keyword order', () => {
     assert.deepEqual(localizeFiles(ctx, 'rules are slow\nwhen there are many', keyword, 2).map((f) => f.path), ['src/pkg/rules.py', 'tests/test_rules.py']);
   });
+});
+
+describe('localization: each message is looked for once', () => {
+  const searched = (text: string) => {
+    const asked: string[] = [];
+    const ctx: LocalizeContext = {
+      filesNamed: () => [],
+      definitions: () => [],
+      chunkAt: () => undefined,
+      firstChunk: () => undefined,
+      chunksMatching: (words) => {
+        asked.push(words);
+        return [];
+      },
+      text: () => undefined,
+    };
+    gatherEvidence(ctx, extractTaskEvidence(text));
+    return asked;
+  };
+  checkAll(
+    [
+      {
+        name: 'a message in the title and again in the trace is one search',
+        input: "SemanticException \"Could not interpret path expression\" in a subquery\n\norg.hibernate.query.SemanticException: Could not interpret path expression 'license.expiresAt'",
+        expected: ['Could not interpret path expression'],
+      },
+      {
+        name: 'the same message raised twice with other values is one search',
+        input: "Linting fails twice\nRuntimeError: Dropped elements in sequence matching! 'a;;' != ';'\nRuntimeError: Dropped elements in sequence matching! 'b;;' != ';'",
+        expected: ['Dropped elements in sequence matching'],
+      },
+      {
+        name: 'two messages are two searches',
+        input: "Two errors\nValueError: Unable to parse the date given\nKeyError: Missing required config section here",
+        expected: ['Unable to parse the date given', 'Missing required config section here'],
+      },
+    ],
+    searched,
+  );
 });

@@ -26,7 +26,7 @@ import { boundQuery } from '../search/query';
 import { partialNote } from '../search/allWords';
 import type { EngineOptions, ExportedChunk, IndexStatus, RefreshMode, RefreshOptions, RefreshReport, Span } from '../api';
 import { importGraph, openView, viewKey, type View } from './view';
-import { warmChunker, warmIndex } from './warm';
+import { warmChunker, warmIndex, warmView } from './warm';
 import { chunkAnswer, fileAnswer, liftFilters, type SearchSetting } from './searchAnswers';
 import { boundName, closestNote, referenceSources, symbolResults } from './symbolAnswers';
 import { packContext } from './packContext';
@@ -134,11 +134,22 @@ export class Engine {
    * common languages and parses a line of each: V8 optimises a freshly loaded parser in the
    * background and blocks this thread while it installs the result (0.7–0.8 s on the benchmark
    * machine, about a second after first use). Then reads in the index sections queries would
-   * otherwise load mid-query. Cheap once warm; never throws.
+   * otherwise load mid-query, and builds what a task text's answer reads of the whole
+   * repository (warmView). Cheap once warm; never throws.
    */
   async warmUp(count = 3): Promise<void> {
     await warmChunker(this.store, this.chunkers, count);
     await this.warmIndex();
+    // The view answers read (as currentView opens it, but never repairing a damaged store here).
+    try {
+      const snapshot = this.store.snapshot();
+      if (!snapshot) return;
+      const key = viewKey(snapshot);
+      if (this.view?.key !== key) this.view = openView(key, snapshot, this.fieldParams);
+      await warmView(this.store, this.view);
+    } catch {
+      // A damaged store is left for the next query to report and rebuild.
+    }
   }
 
   /**

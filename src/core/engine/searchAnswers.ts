@@ -5,7 +5,7 @@ import type { DiscoveryOptions } from '../discovery';
 import type { IndexStore, Snapshot } from '../store/store';
 import { groupHitsByFile, searchFilesSnapshot, searchSnapshot, type RankingParams } from '../search/search';
 import type { FileReader } from '../search/hydrate';
-import type { FileHit, SearchOptions } from '../search/types';
+import type { FileHit, SearchHit, SearchOptions } from '../search/types';
 import type { ProviderAnswer, ProviderContext } from '../providers/providers';
 import { DEFINITION_KINDS } from '../index/fields';
 import { isTaskText } from '../search/taskEvidence';
@@ -83,6 +83,20 @@ export async function chunkAnswer(setting: SearchSetting, view: View, query: str
   }
 }
 
+/** Files of a task text's keyword pool at least, and per file asked for (limit + offset). */
+export const TASK_POOL_MIN_FILES = 30;
+export const TASK_POOL_PER_FILE = 3;
+
+/**
+ * The files a task text's keyword ranking passes to localization, which reorders them and adds
+ * any file the evidence names outside them. Each file costs the scoring of its chunks
+ * (FILE_POOL_PER_FILE a file, search.ts), the largest part of a long text's answer: the pool
+ * is as deep as reordering needs, three times the files shown.
+ */
+export function taskPoolFiles(limit: number, offset: number): number {
+  return Math.max(TASK_POOL_MIN_FILES, TASK_POOL_PER_FILE * (limit + offset));
+}
+
 /**
  * Files ranked as files. `text` is the text as given, before the query bound: a task text's
  * evidence is read from all of it.
@@ -94,9 +108,11 @@ export async function fileAnswer(setting: SearchSetting, view: View, query: stri
       // Rank a deeper pool by keywords, then let the text's structure reorder it.
       const limit = Math.max(1, options.limit ?? 20);
       const offset = Math.max(0, options.offset ?? 0);
-      // Only the files shown need previews: most of the pool is there to be reordered.
-      const r = searchFilesSnapshot(view.scorer, reader, query, { ...options, limit: Math.max(50, 3 * (limit + offset)), offset: 0 }, setting.ranking, view.symbols, offset + limit);
-      const files = r.withPreviews(localizeFiles(localizeContext(setting, view, reader, options.previewLines ?? 3), text, r.files, offset + limit).slice(offset));
+      // Only the files shown need spans: the pool is there to be reordered, so none are read
+      // before localization says which files are shown.
+      const r = searchFilesSnapshot(view.scorer, reader, query, { ...options, limit: taskPoolFiles(limit, offset), offset: 0 }, setting.ranking, view.symbols, 0);
+      const localize = localizeContext(setting, view, reader, options.previewLines ?? 3);
+      const files = localize.withPreviews(r.withPreviews(localizeFiles(localize, text, r.files, offset + limit).slice(offset)));
       return { files, total: Math.max(r.total, offset + files.length), totalIsLowerBound: r.totalIsLowerBound, warnings: r.warnings, diagnostics: [] };
     }
     const r = searchFilesSnapshot(view.scorer, reader, query, options, setting.ranking, view.symbols);
@@ -110,11 +126,29 @@ export async function fileAnswer(setting: SearchSetting, view: View, query: stri
   return { files: files.slice(offset, offset + limit), total: files.length, totalIsLowerBound: chunks.total > chunks.hits.length, warnings: chunks.warnings, diagnostics: chunks.diagnostics };
 }
 
-/** What localization reads of a view: base names, definitions and chunks by line. */
-function localizeContext(setting: SearchSetting, view: View, reader: FileReader, previewLines: number): LocalizeContext {
-  const hitOf = (seg: number, doc: number) => reader.hit(view.snapshot.segments[seg] as Snapshot['segments'][number], doc, previewLines, undefined);
+/**
+ * What localization reads of a view: base names, definitions and chunks by line. The chunks
+ * evidence points at are read without previews: only the files shown get them (`withPreviews`).
+ */
+function localizeContext(setting: SearchSetting, view: View, reader: FileReader, previewLines: number): LocalizeContext & { withPreviews(files: readonly FileHit[]): FileHit[] } {
+  const segmentOf = (seg: number) => view.snapshot.segments[seg] as Snapshot['segments'][number];
+  const unpreviewed = new Map<SearchHit, { seg: number; doc: number }>();
+  const hitOf = (seg: number, doc: number) => {
+    const hit = reader.hit(segmentOf(seg), doc, 0, undefined);
+    if (previewLines > 0) unpreviewed.set(hit, { seg, doc });
+    return hit;
+  };
   const baseNames = (view.baseNames ??= indexByBaseName(view.locator.paths()));
   return {
+    withPreviews: (files) =>
+      files.map((f) => {
+        if (!f.spans.some((h) => unpreviewed.has(h))) return f;
+        const spans = f.spans.map((h) => {
+          const at = unpreviewed.get(h);
+          return at ? reader.hit(segmentOf(at.seg), at.doc, previewLines, undefined) : h;
+        });
+        return { ...f, spans };
+      }),
     filesNamed: (name) => baseNames.get(name) ?? [],
     definitions: (name, limit) => {
       const { exact, candidates } = view.symbols.find(name, { limit: (limit + 1) * 3, exactOnly: true });

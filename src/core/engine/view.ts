@@ -14,11 +14,11 @@ export interface View {
   scorer: SnapshotScorer;
   symbols: SymbolIndex;
   locator: ChunkLocator;
-  /** Built on first use (packs), from the state table's import lists. */
+  /** Built on first use (packs, task texts), or by a long-lived host while idle (warmView). */
   graph?: ImportGraph;
   /** Import specifiers resolved for references, on demand and kept with the view. */
   imports?: ImportResolution;
-  /** Indexed paths by base name, built when a task text first names a file. */
+  /** Indexed paths by base name, built when a task text first names a file, or while idle (warmView). */
   baseNames?: Map<string, string[]>;
 }
 
@@ -63,6 +63,26 @@ export function viewReader(root: string, store: IndexStore, view: View): FileRea
 
 /** The import graph of a view's files (resolved from the state table's import lists). */
 export function importGraph(store: IndexStore, view: View): ImportGraph {
+  return new ImportGraph(importLists(store, view), view.locator.paths());
+}
+
+/**
+ * `importGraph` built in steps of `step` files, pausing between them: a long-lived host builds
+ * it while idle (warm.ts), and a query asked meanwhile waits for one step, not the whole graph.
+ */
+export async function importGraphInSteps(store: IndexStore, view: View, pause: () => Promise<unknown>, step = 1000): Promise<ImportGraph> {
+  const imports = importLists(store, view);
+  await pause();
+  const graph = new ImportGraph(new Map(), view.locator.paths());
+  let n = 0;
+  for (const [from, specs] of imports) {
+    if (++n % step === 0) await pause();
+    graph.addImports(from, specs);
+  }
+  return graph;
+}
+
+function importLists(store: IndexStore, view: View): Map<string, string[]> {
   const imports = new Map<string, string[]>();
   try {
     const state = store.readState(view.snapshot.manifest);
@@ -70,7 +90,7 @@ export function importGraph(store: IndexStore, view: View): ImportGraph {
   } catch (e) {
     if (!(e instanceof StoreCorruptError)) throw e;
   }
-  return new ImportGraph(imports, view.locator.paths());
+  return imports;
 }
 
 export function indexByBaseName(paths: readonly string[]): Map<string, string[]> {

@@ -2,6 +2,7 @@
 import type { IndexStore } from '../store/store';
 import { warmNamedDocuments } from '../search/scorer';
 import type { Chunkers } from './chunkers';
+import { importGraphInSteps, indexByBaseName, type View } from './view';
 
 /**
  * Reads in, segment by segment, the index sections queries of a long-lived host end up
@@ -43,5 +44,23 @@ export async function warmChunker(store: IndexStore, chunkers: Chunkers, count: 
     await chunkers.warm(languages.map((language) => ({ language, path: pathByLanguage.get(language) as string })));
   } catch {
     // A cold parser only costs the next save some time.
+  }
+}
+
+/**
+ * Builds what a task text's answer reads of the whole repository (files by base name, the
+ * import graph; packs read the graph too) for a view, so no answer builds them. A query asked
+ * meanwhile waits for one step; one that built them first is left its own.
+ */
+export async function warmView(store: IndexStore, view: View): Promise<void> {
+  const yieldToQueries = () => new Promise((resolve) => setImmediate(resolve));
+  try {
+    view.baseNames ??= indexByBaseName(view.locator.paths());
+    if (view.graph) return;
+    await yieldToQueries();
+    const graph = await importGraphInSteps(store, view, yieldToQueries);
+    view.graph ??= graph;
+  } catch {
+    // Answers build what they need themselves.
   }
 }

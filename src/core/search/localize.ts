@@ -140,9 +140,12 @@ type Note = (path: string, kind: EvidenceKind, strength: number, what: string, s
  */
 function messagesFound(ctx: LocalizeContext, messages: readonly string[], note: Note): void {
   if (!ctx.chunksMatching || !ctx.text) return;
+  const searched = new Set<string>();
   for (const message of messages) {
     const run = messageRun(message);
-    if (!run) continue;
+    // A message quoted twice (a title and its traceback) is looked for once.
+    if (!run || searched.has(run)) continue;
+    searched.add(run);
     const sites: Array<{ path: string; line: number }> = [];
     for (const hit of ctx.chunksMatching(run, MESSAGE_CANDIDATES)) {
       if (sites.some((s) => s.path === hit.path)) continue;

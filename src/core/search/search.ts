@@ -13,6 +13,9 @@ import type { SymbolIndex } from './symbols';
 import { isKeyOnly, namedDefinitions, queryName, type NamedDefinition } from './namedDefinitions';
 import { isPartial, wordsNeeded } from './allWords';
 import type { RankingParams } from './types';
+import { fileScore, round } from './fileScore';
+
+export { fileNameOf, fileScore, round } from './fileScore';
 
 export type { RankingParams };
 
@@ -140,7 +143,7 @@ export interface RawFileSearchResult {
   compiled: CompiledQuery;
   /** Set when no matching file's chunks hold every word of the query between them: every file is partial. */
   partialOnly?: { words: string[] };
-  /** The files with every span's preview, for files ranked past `previewFiles` that are shown after all. */
+  /** Shown files with their spans, for files ranked past `previewFiles` (listed without spans) shown after all. */
   withPreviews(files: readonly FileHit[]): FileHit[];
 }
 
@@ -158,8 +161,8 @@ export function searchFilesSnapshot(
   /** With the symbol table, the files defining a name asked for alone rank first. */
   symbols?: SymbolIndex,
   /**
-   * Files whose spans get previews now. A caller reranking a deep pool (a task text's
-   * localization) shows only a few of its files: the others' previews wait for `withPreviews`.
+   * Files whose spans are hydrated now. A caller reranking a deep pool (a task text's
+   * localization) shows only a few of its files: the others' spans wait for `withPreviews`.
    */
   previewFiles = Infinity,
 ): RawFileSearchResult {
@@ -201,41 +204,42 @@ export function searchFilesSnapshot(
   // A file is a full match when its chunks hold every word between them.
   const needed = wordsNeeded(compiled);
   const previewLines = options.previewLines ?? 3;
-  /** Spans hydrated without their preview, and their chunks. */
-  const unpreviewed = new Map<SearchHit, Ranked>();
-  const hitOf = (x: Ranked, lines: number): SearchHit => {
-    const hit = toHit(scorer, run.scoring, x, run.boostContext, reader, compiled, lines);
+  const hitOf = (x: Ranked): SearchHit => {
+    const hit = toHit(scorer, run.scoring, x, run.boostContext, reader, compiled, previewLines);
     if (isPartial(needed, x.c.bits)) hit.partial = true;
     return hit;
   };
+  /** Chunks of the files ranked past `previewFiles`: hydrated only if shown (most of a deep pool is reordered away). */
+  const deferred = new Map<string, Ranked[]>();
   const files = grouped.slice(offset, offset + limit).map((g, i): FileHit => {
-    const lines = i < previewFiles ? previewLines : 0;
-    const spans = g.chunks.slice(0, SPANS_PER_FILE).map((x) => {
-      const hit = hitOf(x, lines);
-      if (lines !== previewLines) unpreviewed.set(hit, x);
-      return hit;
-    });
-    const first = spans[0] as SearchHit;
+    const best = g.chunks.slice(0, SPANS_PER_FILE);
+    if (i >= previewFiles) deferred.set(g.path, best);
+    const spans = i < previewFiles ? best.map(hitOf) : [];
+    const first = g.chunks[0] as Ranked;
     return {
       path: g.path,
       score: g.score,
       scoreBreakdown: g.breakdown,
       spans,
       matchedChunks: g.chunks.length,
-      language: first.language,
+      language: (segs[first.c.seg] as Segment).fileOf(first.c.doc).language,
       ...(spans.some((h) => h.stale) ? { stale: true } : {}),
       ...(isPartial(needed, g.bits) ? { partial: true as const } : {}),
     };
   });
   const partialOnly = grouped.every((g) => isPartial(needed, g.bits));
+  // A shown file's spans go after those it has (evidence a caller put first), up to SPANS_PER_FILE.
   const withPreviews = (shown: readonly FileHit[]): FileHit[] =>
     shown.map((f) => {
-      if (!f.spans.some((h) => unpreviewed.has(h))) return f;
-      const spans = f.spans.map((h) => {
-        const x = unpreviewed.get(h);
-        return x ? hitOf(x, previewLines) : h;
-      });
-      return { ...f, spans };
+      const chunks = deferred.get(f.path);
+      if (!chunks) return f;
+      const spans = [...f.spans];
+      for (const x of chunks) {
+        if (spans.length >= SPANS_PER_FILE) break;
+        const hit = hitOf(x);
+        if (!spans.some((h) => h.docid === hit.docid)) spans.push(hit);
+      }
+      return { ...f, spans, ...(spans.some((h) => h.stale) ? { stale: true } : {}) };
     });
   return {
     files,
@@ -247,48 +251,6 @@ export function searchFilesSnapshot(
     ...(partialOnly ? { partialOnly: { words: needed.words } } : {}),
   };
 }
-
-/**
- * A file's score from its ranked chunks (best first): the best chunk, a damped sum of the
- * others (`fileOtherChunks`, then × `fileChunkDecay` per further chunk), and the file-name
- * boost. The breakdown's values add up to the score.
- */
-export function fileScore(
-  path: string,
-  chunks: ReadonlyArray<{ score: number }>,
-  nameWords: ReadonlySet<string>,
-  ranking: RankingParams,
-  /** Query words only the file's other chunks match, and their summed weight × idf. */
-  coverage: { words: number; weight: number } = { words: 0, weight: 0 },
-): { score: number; breakdown: ScoreComponent[] } {
-  const breakdown: ScoreComponent[] = [];
-  const best = round((chunks[0] as { score: number }).score);
-  breakdown.push({ kind: 'match', name: 'best chunk', value: best });
-  let others = 0;
-  let w = ranking.fileOtherChunks;
-  for (let i = 1; i < chunks.length && w > 1e-6; i++, w *= ranking.fileChunkDecay) others += w * (chunks[i] as { score: number }).score;
-  if (chunks.length > 1 && others > 0) breakdown.push({ kind: 'match', name: `${chunks.length - 1} other matching chunk${chunks.length === 2 ? '' : 's'} (damped)`, value: round(others) });
-  if (coverage.words > 0 && ranking.fileCoverage > 0) {
-    breakdown.push({ kind: 'match', name: `${coverage.words} more query word${coverage.words === 1 ? '' : 's'} in other chunks`, value: round(coverage.weight * ranking.fileCoverage) });
-  }
-  let running = breakdown.reduce((t, p) => t + p.value, 0);
-  if (ranking.fileName !== 1 && nameWords.size > 0 && nameWords.has(fileNameOf(path))) {
-    const value = round(running * (ranking.fileName - 1));
-    breakdown.push({ kind: 'boost', name: 'file-name', factor: ranking.fileName, value });
-    running += value;
-  }
-  return { score: round(breakdown.reduce((t, p) => t + p.value, 0)), breakdown };
-}
-
-/** Names a file goes by: its base name without extensions, or its folder's for `index.js`, `mod.rs`, `__init__.py`. */
-export function fileNameOf(path: string): string {
-  const parts = path.split('/');
-  let name = (parts[parts.length - 1] as string).toLowerCase().replace(/\..*$/, '');
-  if (GENERIC_FILE_NAMES.has(name) && parts.length > 1) name = (parts[parts.length - 2] as string).toLowerCase();
-  return name.replace(/^[_$.]+|[_$]+$/g, '');
-}
-
-const GENERIC_FILE_NAMES = new Set(['index', 'mod', '__init__', 'main', 'lib']);
 
 /**
  * Files ranked from a list of chunk hits (another provider's answer), like
@@ -607,10 +569,6 @@ function better(a: Ranked, b: Ranked, segs: readonly Segment[]): boolean {
 /** A symbol as the tokenizer sees it whole: lower-cased, leading/trailing `_`/`$` dropped. */
 function normalisedName(symbol: string): string {
   return symbol.toLowerCase().replace(/^[_$]+|[_$]+$/g, '');
-}
-
-export function round(x: number): number {
-  return Math.round(x * 1e6) / 1e6;
 }
 
 function clampInt(x: number, lo: number, hi: number): number {
