@@ -16,6 +16,7 @@ import { placeOccurrences, scanOccurrences, type RawOccurrences } from './occurr
 import { specFor } from './langs';
 import { GRAMMAR_FILES, GrammarCache, initRuntime, safeParse, type Parser } from './runtime';
 import { SourceText } from './source';
+import { walkTree, type Walked } from './walk';
 import type { LanguageSpec } from './spec';
 import { timed } from '../../timings';
 
@@ -139,7 +140,8 @@ export class AstChunker implements AstChunkerLike {
   /** Reads the drafts and imports out of a parsed tree. */
   private outcomeOf(parsed: Parsed, src: SourceText, budget: number): Outcome {
     const { drafts, defCount } = timed('extract', () => extract(parsed.root, src, parsed.spec, budget));
-    const definitions = timed('definitions', () => definitionsOf(parsed, src, drafts));
+    const walked = timed('occurrences', () => walkTree(parsed.root, parsed.language));
+    const definitions = timed('definitions', () => definitionsOf(parsed, src, drafts, walked));
     // Definitions' names, as the extractor and the definitions query place them.
     const definitionsAt = new Set<number>();
     for (const d of drafts) if (d.nameAt >= 0 && d.kind !== 'code') definitionsAt.add(d.nameAt);
@@ -150,7 +152,7 @@ export class AstChunker implements AstChunkerLike {
       errors: parsed.errors,
       imports: timed('imports', () => extractImports(parsed.root, parsed.language, src.text)),
       definitions,
-      occurrences: timed('occurrences', () => scanOccurrences(parsed.root, parsed.language, src, definitionsAt)),
+      occurrences: walked && timed('occurrences', () => scanOccurrences(parsed.root.tree.language, parsed.language, walked.names, walked.nameTypes, src, definitionsAt)),
     };
   }
 
@@ -306,8 +308,8 @@ function finalize(doc: SourceDocument, src: SourceText, drafts: Draft[], definit
 const DECLARATION_TEXT_LANGUAGES: ReadonlySet<string> = new Set(['typescript', 'tsx', 'javascript']);
 
 /** The query's definitions, and for a JS/TS file with syntax errors, declarations the errors hid. */
-function definitionsOf(parsed: Parsed, src: SourceText, drafts: readonly Draft[]): DefinitionMatch[] {
-  const found = findDefinitions(parsed.root, parsed.language, searchRanges(drafts, src));
+function definitionsOf(parsed: Parsed, src: SourceText, drafts: readonly Draft[], walked: Walked | undefined): DefinitionMatch[] {
+  const found = walked ? findDefinitions(parsed.root, parsed.language, searchRanges(drafts, src), walked.definitions, walked.definitionTypes) : [];
   if (parsed.errors.errorChars === 0 || !DECLARATION_TEXT_LANGUAGES.has(parsed.language)) return found;
   const extra = declarationLines(src.text, found);
   return extra.length === 0 ? found : [...found, ...extra].sort((a, b) => a.nameAt - b.nameAt);

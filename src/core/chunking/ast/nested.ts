@@ -1,13 +1,16 @@
-// Definitions a person can "go to" wherever they sit: a tree-sitter query per grammar lists
-// every function, method and type, including those inside function bodies and object
-// literals, which the extractor never enters. The extractor's own definitions are found
-// among the matches (their name positions come from here); the rest become nested
-// definitions of the chunk that holds them.
+// Definitions a person can "go to" wherever they sit: patterns per grammar, in tree-sitter query
+// syntax, list every function, method and type, including those inside function bodies and
+// object literals, which the extractor never enters. They are matched on the nodes of the walk
+// the occurrences share (walk.ts, patterns.ts), with the results a query would give. The
+// extractor's own definitions are found among the matches (their name positions come from
+// here); the rest become nested definitions of the chunk that holds them.
 // The CommonJS build, as in runtime.ts: esbuild's bundling of the ESM build breaks Parser.init.
 import TreeSitter = require('web-tree-sitter');
-import type { Language, Node, Query } from 'web-tree-sitter';
+import type { Language, Node } from 'web-tree-sitter';
 import type { ChunkKind } from '../../types';
+import { ChildCache, matchDefinition, readPattern, type Pattern } from './patterns';
 import { unquote } from './spec';
+import { typeTableFor, type TypeTable } from './units';
 
 /** One query match: the definition node's range and where its name is (UTF-16 offsets). */
 export interface DefinitionMatch {
@@ -142,26 +145,55 @@ const KEYWORDS: ReadonlySet<string> = new Set([
 /** At most this many definitions are read from one file (a minified bundle can hold tens of thousands). */
 export const MAX_DEFINITIONS_PER_FILE = 20_000;
 
-const queries = new Map<Language, Query | null>();
+/** A grammar's definition patterns, in tree-sitter query syntax (patterns.ts reads them). */
+export function definitionPatterns(grammar: string): readonly string[] {
+  return PATTERNS[grammar] ?? [];
+}
 
-function queryFor(language: Language, id: string): Query | null {
-  let q = queries.get(language);
-  if (q !== undefined) return q;
-  const patterns = PATTERNS[id] ?? [];
-  if (patterns.length === 0) {
-    queries.set(language, null);
-    return null;
+/** A grammar's patterns by the type id of their definition node; null when the grammar has none. */
+export interface DefinitionMatcher {
+  byType: ReadonlyMap<number, readonly Pattern[]>;
+  /** The definition nodes' type names, for the walk to hand back. */
+  typeNames: readonly string[];
+}
+
+const matchers = new Map<Language, DefinitionMatcher | null>();
+
+/** The matcher for a grammar's patterns, built once per grammar. */
+export function definitionMatcher(language: Language, grammar: string): DefinitionMatcher | null {
+  let m = matchers.get(language);
+  if (m !== undefined) return m;
+  m = null;
+  // Patterns naming a node or field this grammar lacks are left out.
+  const usable = (PATTERNS[grammar] ?? []).filter((p) => readable(language, p));
+  // The query the patterns form must compile, as it did when a query cursor matched them: a
+  // grammar whose structure no pattern fits keeps the extractor's names only.
+  if (usable.length > 0 && compiles(language, usable)) {
+    const byName = new Map<string, Pattern[]>();
+    for (const source of usable) {
+      const p = readPattern(source, KIND_CAPTURES);
+      const list = byName.get(p.def.type) ?? [];
+      list.push(p);
+      byName.set(p.def.type, list);
+    }
+    const byType = new Map<number, Pattern[]>();
+    language.types.forEach((name, typeId) => {
+      const list = byName.get(name);
+      if (list && language.nodeTypeIsNamed(typeId)) byType.set(typeId, list);
+    });
+    m = { byType, typeNames: [...byName.keys()] };
   }
-  // Patterns naming a node or field this grammar lacks are left out before compiling:
-  // compiling them one by one to find out cost a thread more than a second per grammar.
-  const usable = patterns.filter((p) => readable(language, p));
+  matchers.set(language, m);
+  return m;
+}
+
+function compiles(language: Language, patterns: readonly string[]): boolean {
   try {
-    q = usable.length > 0 ? new TreeSitter.Query(language, usable.join('\n')) : null;
+    new TreeSitter.Query(language, patterns.join('\n')).delete();
+    return true;
   } catch {
-    q = null; // a grammar whose structure no pattern fits: its definitions keep the extractor's names
+    return false;
   }
-  queries.set(language, q);
-  return q;
 }
 
 /** True when every node type and field a pattern names exists in the grammar. */
@@ -174,48 +206,94 @@ function readable(language: Language, pattern: string): boolean {
 /** Offsets `[start, end)` of text to search for definitions. */
 export type Range = readonly [start: number, end: number];
 
+/** A match before duplicates are dropped, with the order a query would have found it in. */
+interface Found extends DefinitionMatch {
+  /** The first range the pattern's root node meets: each range was searched by a query of its own. */
+  range: number;
+  /** Where the match's last step is: a query reports a match when it reaches that node. */
+  lastAt: number;
+  seq: number;
+}
+
 /**
- * Every definition the grammar's query finds within `ranges` (sorted, not overlapping), in
- * order of name position. A query walks every node it is given, a third of the cost of
- * parsing them: the caller passes only the text that can hold definitions it does not know.
+ * Every definition the grammar's patterns find within `ranges` (sorted, not overlapping), in
+ * order of name position. `candidates` are the tree's nodes of the patterns' definition types
+ * (walk.ts), with their type ids: a pattern counts where its root node meets a range, as a
+ * query searching the ranges one by one would find it, and a name found twice keeps the match
+ * such a query reported first.
  */
-export function findDefinitions(root: Node, grammar: string, ranges: readonly Range[]): DefinitionMatch[] {
-  if (ranges.length === 0) return [];
-  const query = queryFor(root.tree.language, grammar);
-  if (!query) return [];
+export function findDefinitions(root: Node, grammar: string, ranges: readonly Range[], candidates: readonly Node[], candidateTypes: ArrayLike<number>): DefinitionMatch[] {
+  if (ranges.length === 0 || candidates.length === 0) return [];
+  const matcher = definitionMatcher(root.tree.language, grammar);
+  if (!matcher) return [];
+  const types = typeTableFor(root.tree.language);
+  const found: Found[] = [];
+  for (let i = 0; i < candidates.length; i++) {
+    const patterns = matcher.byType.get(candidateTypes[i] as number);
+    if (!patterns) continue;
+    const node = candidates[i] as Node;
+    const cache = new ChildCache(node);
+    let start = -1;
+    let end = -1;
+    let ownRange = -2;
+    for (const p of patterns) {
+      let range: number;
+      if (p.ancestors.length === 0) {
+        if (ownRange === -2) {
+          start = node.startIndex;
+          end = node.endIndex;
+          ownRange = firstRange(ranges, start, end);
+        }
+        range = ownRange;
+      } else range = ancestorsRange(node, p.ancestors, types, ranges);
+      if (range < 0) continue;
+      for (const b of matchDefinition(p.def, cache, types)) {
+        const raw = b.name.text;
+        const text = unquote(raw);
+        // Error recovery can read `if (x) {` as a method named `if`: keywords name nothing.
+        if (!text || text.length > 200 || KEYWORDS.has(text)) continue;
+        if (start < 0) {
+          start = node.startIndex;
+          end = node.endIndex;
+        }
+        const nameAt = b.name.startIndex + (raw.length > text.length ? 1 : 0);
+        found.push({ kind: p.kind as ChunkKind, name: text, nameAt, start, end, range, lastAt: b.last.startIndex, seq: found.length });
+      }
+    }
+  }
+  found.sort((a, b) => a.range - b.range || a.lastAt - b.lastAt || a.seq - b.seq);
   const out: DefinitionMatch[] = [];
   const seen = new Set<number>();
-  for (const [startIndex, endIndex] of ranges) {
+  for (const f of found) {
+    if (seen.has(f.nameAt)) continue;
+    seen.add(f.nameAt);
+    out.push({ kind: f.kind, name: f.name, nameAt: f.nameAt, start: f.start, end: f.end });
     if (out.length >= MAX_DEFINITIONS_PER_FILE) break;
-    collect(query, root, startIndex, endIndex, out, seen);
   }
   return out.sort((a, b) => a.nameAt - b.nameAt);
 }
 
-function collect(query: Query, root: Node, startIndex: number, endIndex: number, out: DefinitionMatch[], seen: Set<number>): void {
-  // Nodes count UTF-16 code units, but a query's range is in bytes of the UTF-16 text the parser read.
-  for (const match of query.matches(root, { startIndex: startIndex * 2, endIndex: endIndex * 2 })) {
-    let def: Node | undefined;
-    let kind: string | undefined;
-    let name: Node | undefined;
-    for (const c of match.captures) {
-      if (c.name === 'name') name = c.node;
-      else if (KIND_CAPTURES.has(c.name)) {
-        def = c.node;
-        kind = c.name;
-      }
-    }
-    if (!def || !name || !kind) continue;
-    const text = unquote(name.text);
-    // Error recovery can read `if (x) {` as a method named `if`: keywords name nothing.
-    if (!text || text.length > 200 || KEYWORDS.has(text)) continue;
-    const nameAt = name.startIndex + (name.text.length > text.length ? 1 : 0);
-    // A definition crossing two ranges is matched in both.
-    if (seen.has(nameAt)) continue;
-    seen.add(nameAt);
-    out.push({ kind: kind as ChunkKind, name: text, nameAt, start: def.startIndex, end: def.endIndex });
-    if (out.length >= MAX_DEFINITIONS_PER_FILE) break;
+/** The first range that `start..end` meets (a node meets a range it overlaps); -1 when none. */
+function firstRange(ranges: readonly Range[], start: number, end: number): number {
+  let lo = 0;
+  let hi = ranges.length;
+  // The first range ending after `start`.
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((ranges[mid] as Range)[1] <= start) lo = mid + 1;
+    else hi = mid;
   }
+  return lo < ranges.length && (ranges[lo] as Range)[0] < end ? lo : -1;
+}
+
+/** The first range the top ancestor meets, when the node's ancestors are of the pattern's types; -1 otherwise. */
+function ancestorsRange(node: Node, ancestors: readonly string[], types: TypeTable, ranges: readonly Range[]): number {
+  let at: Node | null = node;
+  for (const type of ancestors) {
+    at = at.parent;
+    if (!at || types.name(at.typeId) !== type) return -1;
+  }
+  return firstRange(ranges, at.startIndex, at.endIndex);
 }
 
 const DECLARATION_LINE = /^(?:export\s+(?:default\s+)?)?(?:declare\s+)?(?:abstract\s+)?(?:async\s+)?(class|interface|type|enum|function\*?|const|let|var|namespace)\s+([A-Za-z_$][\w$]*)/gm;

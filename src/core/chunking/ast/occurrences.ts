@@ -3,11 +3,11 @@
 // f-strings, which are), each with its role, placed in the chunk that holds it. Recorded at
 // chunking time so that `cairn refs` reads a table of them instead of the files.
 //
-// One walk of the tree the chunker already has: `descendantsOfType` walks it in wasm and hands
-// back only the nodes asked for (a query over the same tree cost twice as much: its cursor
-// visits every node as a match candidate). A name's end is found by scanning the text, not by
+// One walk of the tree the chunker already has, shared with the definitions (walk.ts):
+// `descendantsOfType` walks it in wasm and hands back only the nodes asked for (a query over
+// the same tree cost twice as much: its cursor visits every node as a match candidate). A name's end is found by scanning the text, not by
 // asking the node: a wasm call per identifier was a tenth of the walk.
-import type { Node } from 'web-tree-sitter';
+import type { Language, Node } from 'web-tree-sitter';
 import type { Chunk, FileOccurrences } from '../../types';
 import { OCCURRENCE_ROLES } from '../../types';
 import type { SourceText } from './source';
@@ -89,14 +89,13 @@ const MAX_NAME_CHARS = 200;
  * The occurrences of names in a parsed file, in text order. `definitionsAt` holds the offsets
  * of definitions' names (the extractor's and the definitions query's): those are definitions.
  */
-export function scanOccurrences(root: Node, grammar: string, src: SourceText, definitionsAt: ReadonlySet<number>): RawOccurrences | undefined {
+export function scanOccurrences(language: Language, grammar: string, nodes: readonly Node[], typeIds: readonly number[], src: SourceText, definitionsAt: ReadonlySet<number>): RawOccurrences | undefined {
   const rule = RULES[grammar];
   if (!rule) return undefined;
   const text = src.text;
-  const types = typeTableFor(root.tree.language);
-  const statements = [...(rule.imports ?? []), ...Object.keys(rule.importsWhen ?? {})];
+  const types = typeTableFor(language);
+  const statements = statementsOf(rule);
   const opaque = new Set(rule.opaque ?? []);
-  const nodes = root.descendantsOfType([...rule.names, ...statements, ...opaque]);
   const statementSet = new Set(statements);
   const names: string[] = [];
   const nameIndex = new Map<string, number>();
@@ -132,12 +131,12 @@ export function scanOccurrences(root: Node, grammar: string, src: SourceText, de
   };
   /** Where the last name pushed ends: a name node inside it (PHP's `$x` holds `x`) is the same name. */
   let lastEnd = -1;
-  for (const node of nodes) {
-    if (!node) continue;
+  for (let i = 0; i < nodes.length; i++) {
+    const node = nodes[i] as Node;
+    const typeId = typeIds[i] as number;
     const start = node.startIndex;
-    // `#define X(a) foo(a)`: the macro's body is one leaf, and its words are names. Only C, C++
-    // and HTML have such leaves, so only their nodes are asked their type (a wasm call each).
-    if (opaque.size > 0 && opaque.has(types.name(node.typeId))) {
+    // `#define X(a) foo(a)`: the macro's body is one leaf, and its words are names.
+    if (opaque.size > 0 && opaque.has(types.name(typeId))) {
       scanWords(text, start, node.endIndex, src, push);
       continue;
     }
@@ -154,9 +153,9 @@ export function scanOccurrences(root: Node, grammar: string, src: SourceText, de
       if (end < 0) end = node.endIndex;
     }
     // A statement starts with its keyword, which the scan read as a name: only nodes starting
-    // with one are asked their type (no name is a keyword, but `from` and `use` can be).
+    // with one are looked up (no name is a keyword, but `from` and `use` can be).
     if (statementSet.size > 0 && end - start <= 6 && isLowerLetter(first) && STATEMENT_WORDS.has(text.slice(start, end))) {
-      const type = types.name(node.typeId);
+      const type = types.name(typeId);
       if (statementSet.has(type)) {
         const stop = node.endIndex;
         const when = rule.importsWhen?.[type];
@@ -169,6 +168,16 @@ export function scanOccurrences(root: Node, grammar: string, src: SourceText, de
     push(from, end, node.startPosition.row);
   }
   return { names, entries, count };
+}
+
+function statementsOf(rule: OccurrenceRule): string[] {
+  return [...(rule.imports ?? []), ...Object.keys(rule.importsWhen ?? {})];
+}
+
+/** The node types a grammar's occurrences are read from (walk.ts hands them to scanOccurrences); none without a rule. */
+export function occurrenceTypes(grammar: string): string[] {
+  const rule = RULES[grammar];
+  return rule ? [...rule.names, ...statementsOf(rule), ...(rule.opaque ?? [])] : [];
 }
 
 /**
