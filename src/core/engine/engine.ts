@@ -34,9 +34,9 @@ import { indexStatus } from './indexStatus';
 import { exportView } from './exportChunks';
 
 /**
- * The index thread's default heap cap. A cold index of the 815k-chunk benchmark corpus holds
- * ~100 MB live on that thread (the segment being built, one batch of files); the cap leaves
- * room for a segment of huge files while keeping V8 from growing the heap to 300-400 MB.
+ * The index thread's default heap cap: room for the segment being built and one batch of
+ * files, including huge ones, while keeping V8 from growing the heap to several times its live
+ * data (docs/index-design.md, Measurements).
  */
 const DEFAULT_INDEX_HEAP_MB = 192;
 

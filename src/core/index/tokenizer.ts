@@ -247,10 +247,8 @@ export interface WordTableLimits {
 }
 
 /**
- * Default budget of a word table. At twice this (10 MB of JS heap and 27 MB of typed arrays
- * when full, per chunk worker) a cold index peaked at 723-792 MB against 674-723 MB before
- * the table; at this budget, 677-728 MB. Analysing an eighth of the corpus in a fresh thread
- * took 1.7-2.1 s of CPU at this budget, 1.9-2.5 s at twice it and 2.4-2.5 s before the table.
+ * Default budget of a word table: past it a table costs a cold index more peak memory than it
+ * saves in analysis time (docs/index-design.md, Measurements).
  */
 export const WORD_TABLE_LIMITS: Readonly<WordTableLimits> = { words: 100_000, chars: 2_000_000 };
 

@@ -59,9 +59,8 @@ export class AstChunker implements AstChunkerLike {
   /**
    * Loads the grammars for `languages` before parsing starts. V8 compiles a grammar on the
    * same background threads that recompile the grammars in use into optimised code, so a
-   * grammar first needed once parsing is under way waits behind them: measured here, loading
-   * the CSS or JSON grammar after one TypeScript parse took 0.2-1.1 s instead of 2-5 ms, and
-   * chunking this repository's `src` (225 files) stalled 0.8 s on its one JSON file.
+   * grammar first needed once parsing is under way waits behind them, hundreds of times longer
+   * than loaded up front (docs/index-design.md, Measurements).
    * Loads are sequential: web-tree-sitter links grammars into one shared symbol table, and
    * concurrent loads fail.
    */
