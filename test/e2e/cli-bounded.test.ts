@@ -80,6 +80,16 @@ describe('bounded reads (bundled CLI)', function () {
     });
   }
 
+  /** A one-file repository indexed into its own store, both under `base`. */
+  function indexedRepo(): { root: string; store: string } {
+    const root = path.join(base, 'repo');
+    const store = path.join(base, 'store');
+    mkdirSync(path.join(root, 'src'), { recursive: true });
+    writeFileSync(path.join(root, 'src', 'a.ts'), 'export function fetchUser() {}\n');
+    assert.equal(cairn(['index'], store, root).code, 0);
+    return { root, store };
+  }
+
   for (const { file, expected } of [
     { file: 'manifest.json', expected: /warning: cannot read manifest\.json: .* is a named pipe, not a regular file; the index was discarded and rebuilt/ },
     { file: 'state', expected: /is a named pipe, not a regular file; the index was discarded and rebuilt/ },
@@ -88,11 +98,7 @@ describe('bounded reads (bundled CLI)', function () {
   ]) {
     it(`a FIFO as the store's ${file}: search answers or refuses with a reason, never waits`, function () {
       if (!canMakeFifo(base)) this.skip();
-      const root = path.join(base, 'repo');
-      const store = path.join(base, 'store');
-      mkdirSync(path.join(root, 'src'), { recursive: true });
-      writeFileSync(path.join(root, 'src', 'a.ts'), 'export function fetchUser() {}\n');
-      assert.equal(cairn(['index'], store, root).code, 0);
+      const { root, store } = indexedRepo();
       const name = file === 'state' ? readdirSync(store).find((n) => n.endsWith('.cstate'))! : file;
       rmSync(path.join(store, name), { force: true });
       execFileSync('mkfifo', [path.join(store, name)]);
@@ -107,11 +113,7 @@ describe('bounded reads (bundled CLI)', function () {
 
   it("a FIFO as the store's write.lock under a running cairn serve: a served search answers within its bound", async function () {
     if (!canMakeFifo(base)) this.skip();
-    const root = path.join(base, 'repo');
-    const store = path.join(base, 'store');
-    mkdirSync(path.join(root, 'src'), { recursive: true });
-    writeFileSync(path.join(root, 'src', 'a.ts'), 'export function fetchUser() {}\n');
-    assert.equal(cairn(['index'], store, root).code, 0);
+    const { root, store } = indexedRepo();
     const served = cairnEnv({ CAIRN_STORE: store, CAIRN_SERVER: '1', CAIRN_DEBUG: '1' });
     const server = spawn(process.execPath, [CLI, 'serve', '--root', root, '--store', store, '--idle-timeout', '2'], { cwd: root, env: served, stdio: 'ignore' });
     try {
