@@ -39,6 +39,8 @@ export interface ColdRounds {
  */
 export function coldRounds(o: { cli: string; root: string; storeDir: string; rounds: number; log: (line?: string) => void }): ColdRounds {
   const tags = path.join(path.dirname(o.storeDir), 'goal.tags');
+  // ctags does not create the folder of its tag file; with --root nothing else has made it yet.
+  fs.mkdirSync(path.dirname(tags), { recursive: true });
   const out: ColdRounds = { cairnMs: { values: [] }, ctagsMs: { values: [] }, ratio: { values: [] }, files: 0 };
   const run = (command: string, args: string[]): { ms: number; stdout: string } => {
     const t = performance.now();
