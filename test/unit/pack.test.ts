@@ -365,11 +365,11 @@ describe('import graph resolution', () => {
 describe('import graph resolution: which of several files a module name means', () => {
   const cases: Array<{ name: string; input: [string[], string]; expected: string[] }> = [
     { name: 'the shortest path ending with the module', input: [['lib/a/zz.py', 'x/zz.py'], 'zz'], expected: ['x/zz.py'] },
-    { name: 'of one length, the first indexed', input: [['b/zz.py', 'a/zz.py'], 'zz'], expected: ['b/zz.py'] },
+    { name: 'of one length, the first in code-point order, whatever order they were indexed in', input: [['b/zz.py', 'a/zz.py'], 'zz'], expected: ['a/zz.py'] },
     { name: 'of one length, a file named as the module before a package', input: [['zz/__init__.py', 'abcdefgh/zz.py'], 'zz'], expected: ['abcdefgh/zz.py'] },
     { name: "a package's file when no file is named so, the shortest", input: [['zz/__init__.py', 'y/zz/index.ts'], 'zz'], expected: ['y/zz/index.ts'] },
     { name: 'a segment is matched whole, never a part of one', input: [['src/xzz.py'], 'zz'], expected: [] },
-    { name: 'the first folder ending with a package path', input: [['b/app/store/s.go', 'a/app/store/t.go', 'a/app/store/u.go'], 'example.com/app/store'], expected: ['b/app/store/s.go'] },
+    { name: 'the first folder in code-point order ending with a package path', input: [['b/app/store/s.go', 'a/app/store/t.go', 'a/app/store/u.go'], 'example.com/app/store'], expected: ['a/app/store/t.go', 'a/app/store/u.go'] },
     { name: 'a name from outside the repository', input: [['com/acme/Order.java'], 'java.util.List'], expected: [] },
   ];
   checkAll(cases, ([files, spec]) => new ImportGraph(new Map(), files).resolve('main.py', spec).sort());

@@ -7,6 +7,7 @@ import { TempWorkspace } from './helpers/workspace';
 import { IndexStore } from '../../src/core/store/store';
 import { importGraph, importGraphInSteps, openView, viewKey, type View } from '../../src/core/engine/view';
 import { DEFAULT_FIELD_PARAMS } from '../../src/core/index/fields';
+import { ImportGraph } from '../../src/core/pack/graph';
 
 const REPO = {
   'pkg/values.py': 'def convert_value(raw):\n    return int(raw)\n',
@@ -57,5 +58,34 @@ describe('warm-up: what task texts read of the whole repository', () => {
   it('a graph built one file a step pauses more often than one built in one step', () => {
     const count = (step: number) => pauses.filter((s) => s === step).length;
     assert.ok(count(1) > count(1000), `${count(1)} pauses one file a step, ${count(1000)} in one step`);
+  });
+});
+
+describe('an answer after a save', () => {
+  let ws: TempWorkspace;
+  before(() => (ws = new TempWorkspace(REPO)));
+  after(() => ws.dispose());
+
+  it('after a save, a task text finds the graph updated from the one before: only the saved file is resolved again', async () => {
+    const engine = ws.engine();
+    await engine.refresh();
+    await engine.warmUp(0);
+    ws.write('pkg/records.py', 'from pkg.render import render_rows\n\n\ndef as_dict(d):\n    return render_rows(d, None)\n');
+    await engine.refresh({ only: ['pkg/records.py'] });
+    const asked = new Set<string>();
+    const resolve = ImportGraph.prototype.resolve;
+    ImportGraph.prototype.resolve = function (this: ImportGraph, from: string, spec: string) {
+      asked.add(from);
+      return resolve.call(this, from, spec);
+    };
+    try {
+      await engine.searchFiles('Traceback (most recent call last):\n  File "pkg/records.py", line 5, in as_dict\nTypeError: render_rows() missing 1 required positional argument', { refresh: 'never' });
+    } finally {
+      ImportGraph.prototype.resolve = resolve;
+    }
+    const now = (engine as unknown as { view?: View }).view;
+    assert.deepEqual(now?.graph?.importersOf('pkg/render.py'), ['pkg/output.py', 'pkg/records.py']);
+    assert.deepEqual(now?.graph?.importersOf('pkg/values.py'), ['pkg/output.py']);
+    assert.deepEqual([...asked], ['pkg/records.py']);
   });
 });

@@ -145,7 +145,7 @@ export class Engine {
       const snapshot = this.store.snapshot();
       if (!snapshot) return;
       const key = viewKey(snapshot);
-      if (this.view?.key !== key) this.view = openView(key, snapshot, this.fieldParams);
+      if (this.view?.key !== key) this.view = openView(key, snapshot, this.fieldParams, this.view);
       await warmView(this.store, this.view);
     } catch {
       // A damaged store is left for the next query to report and rebuild.
@@ -209,7 +209,7 @@ export class Engine {
         continue;
       }
       const key = viewKey(snapshot);
-      if (this.view?.key !== key) this.view = openView(key, snapshot, this.fieldParams);
+      if (this.view?.key !== key) this.view = openView(key, snapshot, this.fieldParams, this.view);
       return { view: this.view, fresh: this.leftBehind === 0 && (fresh || this.lastRefreshGeneration === snapshot.manifest.generation) };
     }
     throw new Error('the index could not be rebuilt');

@@ -16,6 +16,8 @@ export interface View {
   locator: ChunkLocator;
   /** Built on first use (packs, task texts), or by a long-lived host while idle (warmView). */
   graph?: ImportGraph;
+  /** The view before this one's graph, which `graph` is made from when the paths are the same. */
+  previousGraph?: ImportGraph;
   /** Import specifiers resolved for references, on demand and kept with the view. */
   imports?: ImportResolution;
   /** Indexed paths by base name, built when a task text first names a file, or while idle (warmView). */
@@ -37,9 +39,11 @@ export function viewKey(snapshot: Snapshot): string {
   return `${snapshot.manifest.generation}:${snapshot.manifest.segments.map((s) => `${s.name}/${s.deleted.length}`).join(',')}`;
 }
 
-export function openView(key: string, snapshot: Snapshot, fieldParams: Record<FieldName, FieldParams>): View {
+/** A view of `snapshot`; `previous` (the view it replaces) lends its import graph to update. */
+export function openView(key: string, snapshot: Snapshot, fieldParams: Record<FieldName, FieldParams>, previous?: View): View {
   const scorer = new SnapshotScorer(snapshot, fieldParams);
-  return { key, snapshot, scorer, symbols: new SymbolIndex(snapshot), locator: new ChunkLocator(snapshot) };
+  const previousGraph = previous?.graph ?? previous?.previousGraph;
+  return { key, snapshot, scorer, symbols: new SymbolIndex(snapshot), locator: new ChunkLocator(snapshot), ...(previousGraph ? { previousGraph } : {}) };
 }
 
 /**
@@ -61,9 +65,14 @@ export function viewReader(root: string, store: IndexStore, view: View): FileRea
   });
 }
 
-/** The import graph of a view's files (resolved from the state table's import lists). */
+/**
+ * The import graph of a view's files (resolved from the state table's import lists): made from
+ * the previous view's graph when the files are the same ones, by resolving only changed imports.
+ */
 export function importGraph(store: IndexStore, view: View): ImportGraph {
-  return new ImportGraph(importLists(store, view), view.locator.paths());
+  const graph = ImportGraph.updated(view.previousGraph, importLists(store, view), view.locator.paths());
+  delete view.previousGraph;
+  return graph;
 }
 
 /**
@@ -71,6 +80,7 @@ export function importGraph(store: IndexStore, view: View): ImportGraph {
  * it while idle (warm.ts), and a query asked meanwhile waits for one step, not the whole graph.
  */
 export async function importGraphInSteps(store: IndexStore, view: View, pause: () => Promise<unknown>, step = 1000): Promise<ImportGraph> {
+  if (view.previousGraph && ImportGraph.covers(view.previousGraph, view.locator.paths())) return importGraph(store, view);
   const imports = importLists(store, view);
   await pause();
   const graph = new ImportGraph(new Map(), view.locator.paths());

@@ -5,45 +5,118 @@ import * as posix from 'node:path/posix';
 
 const RESOLVE_SUFFIXES = ['', '.ts', '.tsx', '.d.ts', '.js', '.jsx', '.mjs', '.cjs', '.mts', '.cts', '/index.ts', '/index.tsx', '/index.js', '/index.mjs', '.py', '/__init__.py', '.go', '.rs', '/mod.rs', '.rb', '.php', '.java', '.cs', '.swift', '.h', '.hpp', '.c', '.cc', '.cpp', '.css', '.scss', '.json'];
 
+/** What resolving a specifier reads: the indexed paths alone, so graphs over one path set share it. */
+interface PathTables {
+  paths: ReadonlySet<string>;
+  byDir: Map<string, string[]>;
+  byTail: Map<string, string>;
+  dirByTail: Map<string, string>;
+  /** Specifier suffixes resolved so far (the answer depends on the paths only). */
+  suffixResolved: Map<string, string | null>;
+}
+
 export class ImportGraph {
-  private readonly out = new Map<string, Set<string>>();
-  private readonly in = new Map<string, Set<string>>();
+  private out = new Map<string, Set<string>>();
+  private in = new Map<string, Set<string>>();
+  /** Each file's specifiers as given, so a later graph can tell which files' imports changed. */
+  private readonly specs = new Map<string, readonly string[]>();
   private readonly paths: ReadonlySet<string>;
   /** Directory -> files directly in it (Go packages, Java/C# namespaces by folder). */
-  private readonly byDir = new Map<string, string[]>();
+  private readonly byDir: Map<string, string[]>;
   /**
    * Each trailing run of whole path segments (`Order.java`, `acme/Order.java`, …) -> the
    * shortest path ending so, the first indexed of equals. Resolving a module name looks its
    * spellings up here instead of walking every file that shares its stem: a big Java tree
    * imports tens of thousands of names, most of them from outside the repository.
    */
-  private readonly byTail = new Map<string, string>();
+  private readonly byTail: Map<string, string>;
   /** Each trailing run of a directory's segments -> the first indexed directory ending so. */
-  private readonly dirByTail = new Map<string, string>();
+  private readonly dirByTail: Map<string, string>;
+  private readonly suffixResolved: Map<string, string | null>;
 
-  constructor(imports: ReadonlyMap<string, readonly string[]>, indexedPaths: Iterable<string>) {
-    this.paths = new Set(indexedPaths);
-    for (const p of this.paths) {
-      const dir = posix.dirname(p);
-      if (!this.byDir.has(dir)) forEachTail(dir, (tail) => setFirst(this.dirByTail, tail, dir));
-      push(this.byDir, dir, p);
-      forEachTail(p, (tail) => {
-        const had = this.byTail.get(tail);
-        if (had === undefined || p.length < had.length) this.byTail.set(tail, p);
-      });
-    }
+  /**
+   * `indexedPaths` in any order: ties between equally good resolutions go to the path first in
+   * code-point order, so a graph does not depend on the order files were indexed in.
+   */
+  constructor(imports: ReadonlyMap<string, readonly string[]>, indexedPaths: Iterable<string>, tables?: PathTables) {
+    const t = tables ?? pathTables(indexedPaths);
+    this.paths = t.paths;
+    this.byDir = t.byDir;
+    this.byTail = t.byTail;
+    this.dirByTail = t.dirByTail;
+    this.suffixResolved = t.suffixResolved;
     for (const [from, specs] of imports) this.addImports(from, specs);
+  }
+
+  /**
+   * The graph of `imports` over `indexedPaths`, made from `previous` when it covers the same
+   * paths: only the files whose specifiers changed are resolved again, so an answer after a
+   * save does not rebuild the whole repository's graph. Equal to a graph built from nothing.
+   */
+  /** Whether `graph` was built over exactly these paths (so `updated` can start from it). */
+  static covers(graph: ImportGraph, indexedPaths: readonly string[]): boolean {
+    return sameSet(graph.paths, indexedPaths);
+  }
+
+  static updated(previous: ImportGraph | undefined, imports: ReadonlyMap<string, readonly string[]>, indexedPaths: readonly string[]): ImportGraph {
+    if (!previous || !ImportGraph.covers(previous, indexedPaths)) return new ImportGraph(imports, indexedPaths);
+    const graph = new ImportGraph(new Map(), indexedPaths, previous.tables());
+    // Edge sets are shared with `previous` until a file's edges change; then that set is copied.
+    graph.out = new Map(previous.out);
+    graph.in = new Map(previous.in);
+    for (const [from, specs] of previous.specs) graph.specs.set(from, specs);
+    const changed = new Set<string>();
+    for (const [from, specs] of imports) if (!sameList(previous.specs.get(from), specs)) changed.add(from);
+    for (const from of previous.specs.keys()) if (!imports.has(from)) changed.add(from);
+    for (const from of changed) {
+      graph.dropImports(from);
+      const specs = imports.get(from);
+      if (specs) graph.addImports(from, specs);
+    }
+    return graph;
   }
 
   /** Adds the edges of one file's import specifiers (a graph built in steps, warm.ts). */
   addImports(from: string, specs: readonly string[]): void {
+    this.specs.set(from, specs);
     for (const spec of specs) {
       for (const to of this.resolve(from, spec)) {
         if (to === from) continue;
-        add(this.out, from, to);
-        add(this.in, to, from);
+        this.add(this.out, from, to);
+        this.add(this.in, to, from);
       }
     }
+  }
+
+  private dropImports(from: string): void {
+    this.specs.delete(from);
+    for (const to of this.out.get(from) ?? []) {
+      const importers = this.own(this.in, to);
+      importers.delete(from);
+      if (!importers.size) this.in.delete(to);
+    }
+    this.out.delete(from);
+  }
+
+  /** Edge sets this graph made; the others are shared with the graph it was updated from. */
+  private readonly owned = new WeakSet<Set<string>>();
+
+  /** `key`'s set, copied first when it is shared, so changing it leaves the earlier graph as it was. */
+  private own(map: Map<string, Set<string>>, key: string): Set<string> {
+    const set = map.get(key);
+    if (set && this.owned.has(set)) return set;
+    const mine = new Set(set);
+    this.owned.add(mine);
+    map.set(key, mine);
+    return mine;
+  }
+
+  private add(map: Map<string, Set<string>>, key: string, value: string): void {
+    this.own(map, key).add(value);
+  }
+
+  private tables(): PathTables {
+    return { paths: this.paths, byDir: this.byDir, byTail: this.byTail, dirByTail: this.dirByTail, suffixResolved: this.suffixResolved };
   }
 
   /** Files `path` imports. */
@@ -118,8 +191,6 @@ export class ImportGraph {
     return found ?? undefined;
   }
 
-  private readonly suffixResolved = new Map<string, string | null>();
-
   private resolveSuffix(rel: string): string | undefined {
     const stem = stemOf(rel);
     /** 0 for a file named as `rel`, then a package's files in PACKAGE_STEMS order; -1 for any other. */
@@ -161,6 +232,37 @@ export class ImportGraph {
 
 const PACKAGE_STEMS = ['__init__', 'index', 'mod'];
 
+function pathTables(indexedPaths: Iterable<string>): PathTables {
+  const paths = new Set([...indexedPaths].sort(byCodePoint));
+  const t: PathTables = { paths, byDir: new Map(), byTail: new Map(), dirByTail: new Map(), suffixResolved: new Map() };
+  for (const p of paths) {
+    const dir = posix.dirname(p);
+    if (!t.byDir.has(dir)) forEachTail(dir, (tail) => setFirst(t.dirByTail, tail, dir));
+    push(t.byDir, dir, p);
+    forEachTail(p, (tail) => {
+      const had = t.byTail.get(tail);
+      if (had === undefined || p.length < had.length) t.byTail.set(tail, p);
+    });
+  }
+  return t;
+}
+
+function byCodePoint(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function sameSet(set: ReadonlySet<string>, list: readonly string[]): boolean {
+  if (set.size !== list.length) return false;
+  for (const p of list) if (!set.has(p)) return false;
+  return true;
+}
+
+function sameList(a: readonly string[] | undefined, b: readonly string[]): boolean {
+  if (!a || a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
 /** `a/b/c` gives `c`, `b/c` and `a/b/c`. */
 function forEachTail(path: string, use: (tail: string) => void): void {
   const parts = path.split('/');
@@ -182,8 +284,4 @@ function push(map: Map<string, string[]>, key: string, value: string): void {
   else map.set(key, [value]);
 }
 
-function add(map: Map<string, Set<string>>, key: string, value: string): void {
-  let set = map.get(key);
-  if (!set) map.set(key, (set = new Set()));
-  set.add(value);
-}
+
