@@ -127,7 +127,7 @@ describe('refresh progress through chunk worker threads', function () {
   this.timeout(60000);
   // tsc compiles this file to out/test/unit/; the worker entry to out/src/core/chunking/.
   const workerScript = path.resolve(__dirname, '../../src/core/chunking/worker.js');
-  const STARTING = 'starting the chunk workers';
+  const STARTING = 'starting the parsers';
   checkAll<{ bigLines: number; small: number }, { backwards: number; whileStarting: number[]; movesWhileBigFileChunked: string }>(
     [
       {

@@ -119,7 +119,7 @@ class BuildRun {
         },
         startup: (done, all) => {
           meter.starting(done, all);
-          meter.report('chunk', this.filesDone, total, 'starting the chunk workers');
+          meter.report('chunk', this.filesDone, total, 'starting the parsers');
         },
       };
       const next = toChunk.length ? { toChunk, results: (chunker as Chunker).chunk(toChunk, signal, listener) } : undefined;
