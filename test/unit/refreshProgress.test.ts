@@ -136,6 +136,11 @@ describe('refresh progress through chunk worker threads', function () {
         // One thread, one language: the thread started, then its grammar loaded.
         expected: { backwards: 0, whileStarting: [2, 4, 6], movesWhileBigFileChunked: 'at least 10 times' },
       },
+      {
+        name: 'two read batches: the second, sent while the threads still start, does not count start-up as done',
+        input: { bigLines: 7000, small: 400 },
+        expected: { backwards: 0, whileStarting: [2, 4, 6], movesWhileBigFileChunked: 'at least 10 times' },
+      },
     ],
     async ({ bigLines, small }) => {
       const files: Record<string, string> = { 'a/big.ts': bigFile(bigLines) };
