@@ -22,8 +22,6 @@ export interface ChunkersOptions {
 
 export class Chunkers {
   private threadPool?: Promise<ChunkPool>;
-  /** The start-up of the thread pool, reported by the job that started it until it is done. */
-  private startup?: Startup;
   private localPool?: Promise<ChunkPool>;
   private readonly warmLanguages = new Set<string>();
 
@@ -34,24 +32,17 @@ export class Chunkers {
       chunk: async (docs, _signal, listener) => {
         const bytes = docs.reduce((n, d) => n + d.text.length, 0);
         const threads = this.options.workerScript && this.options.workers !== 0 && (this.threadPool || bytes > IN_PROCESS_BYTES);
+        // Only the job that starts the threads reports start-up, with the steps they finish: a
+        // job that finds them started (or still starting, for the job before it) reports none.
         const startup = threads && !this.threadPool && listener?.startup ? new Startup(this.threadCount(), new Set(docs.map((d) => d.language)).size, listener.startup) : undefined;
-        if (startup) this.startup = startup;
-        // Threads still starting for an earlier job report through that job.
-        else if (!threads || !this.startup || this.startup.finished) listener?.startup?.(1, 1);
         const pool = threads ? await (this.threadPool ??= this.createPool(this.options.workers, startup)) : await this.local();
         if (!listener) return pool.chunk(docs);
         // File by file, so a refresh's progress moves while a batch is being chunked.
         const results: FileChunks[] = [];
         const jobListener: JobListener = { partial: listener.partial && ((i, f) => listener.partial?.(i, f)), loaded: startup && (() => startup.step()) };
-        try {
-          for await (const r of pool.stream(docs, jobListener)) {
-            // A file back means a thread is working: start-up is over, as far as progress goes.
-            startup?.finish();
-            results.push(r);
-            listener.file(results.length - 1);
-          }
-        } finally {
-          startup?.finish();
+        for await (const r of pool.stream(docs, jobListener)) {
+          results.push(r);
+          listener.file(results.length - 1);
         }
         return results;
       },
@@ -89,14 +80,12 @@ export class Chunkers {
   async releaseThreads(): Promise<void> {
     const pool = this.threadPool;
     this.threadPool = undefined;
-    this.startup = undefined;
     await (await pool?.catch(() => undefined))?.close();
   }
 
   async close(): Promise<void> {
     const pools = [this.threadPool, this.localPool];
     this.threadPool = this.localPool = undefined;
-    this.startup = undefined;
     await Promise.all(pools.map(async (p) => (await p?.catch(() => undefined))?.close()));
   }
 
@@ -126,8 +115,6 @@ export class Chunkers {
 class Startup {
   private done = 0;
   private readonly total: number;
-  /** Every step done, or the job's first file back. */
-  finished = false;
 
   constructor(threads: number, languages: number, private readonly report: (done: number, total: number) => void) {
     this.total = threads * (1 + languages);
@@ -135,13 +122,7 @@ class Startup {
   }
 
   step(): void {
-    if (this.finished) return;
     this.done = Math.min(this.total, this.done + 1);
-    this.finished = this.done === this.total;
     this.report(this.done, this.total);
-  }
-
-  finish(): void {
-    this.finished = true;
   }
 }

@@ -93,7 +93,10 @@ export class ProgressMeter {
     this.partials.set(path, now);
   }
 
-  /** A file's chunks came back from a worker (so the workers are running). */
+  /**
+   * A file's chunks came back (so the workers are running: a refresh that found them running
+   * hears no start-up, and its start-up share is done with its first file).
+   */
   chunked(bytes: number, path?: string): void {
     this.started = 1;
     this.chunkedBytes += bytes;
@@ -130,6 +133,7 @@ export class ProgressMeter {
   /** Everything is written: the new generation is being committed. */
   commit(): void {
     this.committing = true;
+    this.started = 1;
     this.builtBytes = Math.max(this.builtBytes, this.totalBytes);
   }
 }

@@ -13,7 +13,10 @@ export interface ChunkListener {
   file(index: number): void;
   /** `fraction` (0-1) of `docs[index]`'s work is done; heard for big files only. */
   partial?(index: number, fraction: number): void;
-  /** Starting the chunk workers: `done` of `total` steps (a thread started, a grammar loaded). */
+  /**
+   * Starting the chunk workers: `done` of `total` steps (a thread started, a grammar loaded).
+   * Heard only by the job that starts them.
+   */
   startup?(done: number, total: number): void;
 }
 
