@@ -15,24 +15,27 @@ export interface ChunkContext {
   ast?: AstChunkerLike;
 }
 
-/** Chunks one document. Never rejects: problems come back as diagnostics. */
-export async function chunkDocument(doc: SourceDocument, ctx: ChunkContext): Promise<FileChunks> {
+/**
+ * Chunks one document. Never rejects: problems come back as diagnostics. `onProgress` hears
+ * the share of a parsed file's work done, for a progress report while a big file is chunked.
+ */
+export async function chunkDocument(doc: SourceDocument, ctx: ChunkContext, onProgress?: (fraction: number) => void): Promise<FileChunks> {
   try {
-    return await dispatch(doc, ctx);
+    return await dispatch(doc, ctx, onProgress);
   } catch (e) {
     const path = typeof doc?.path === 'string' ? doc.path : '';
     return { path, chunks: [], strategy: 'lines', diagnostics: [{ code: 'chunk-failed', message: `chunking failed: ${errorMessage(e)}`, path, severity: 'error' }] };
   }
 }
 
-async function dispatch(doc: SourceDocument, ctx: ChunkContext): Promise<FileChunks> {
+async function dispatch(doc: SourceDocument, ctx: ChunkContext, onProgress?: (fraction: number) => void): Promise<FileChunks> {
   if (looksMinified(doc.text)) return lineChunks(doc, ctx.policy);
   const structural = lineStrategyFor(doc);
   const ast = ctx.strategy === 'ast' && structural === 'lines' ? ctx.ast : undefined;
   if (ast && safeSupports(ast, doc.language)) {
     let reason: string;
     try {
-      const result = await ast.chunk(doc, ctx.policy);
+      const result = await ast.chunk(doc, ctx.policy, onProgress);
       if (result) return { ...result, path: doc.path, strategy: 'ast' };
       reason = 'the parse produced no usable chunks';
     } catch (e) {

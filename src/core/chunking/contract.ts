@@ -11,9 +11,10 @@ export interface AstChunkerLike {
   /**
    * Chunks one document at definition boundaries. Resolves to `null` when the parse yields
    * nothing usable (the caller then falls back to line chunks). Never rejects for bad input:
-   * broken syntax yields chunks for what parses, plus diagnostics.
+   * broken syntax yields chunks for what parses, plus diagnostics. `onProgress` hears the
+   * share of the file's work done (0-1) as parsing and each later stage go by.
    */
-  chunk(doc: SourceDocument, policy: ChunkingPolicy): Promise<FileChunks | null>;
+  chunk(doc: SourceDocument, policy: ChunkingPolicy, onProgress?: (fraction: number) => void): Promise<FileChunks | null>;
   /**
    * Loads, one after another, the grammars that documents of these languages may be parsed
    * with, so a job loads all it needs before it parses anything (see `AstChunker.prepare` for

@@ -10,7 +10,7 @@ import { createAstChunker } from './astLoader';
 import { timingsBuffer } from '../timings';
 import { chunkDocument, errorMessage, lineChunks, type ChunkContext } from './chunkFile';
 import type { ChunkingPolicy } from './policy';
-import { fromWire, IDLE, PROGRESS_BATCH, PROGRESS_CELLS, PROGRESS_FILE, type BatchMessage, type FromWorker, type WireFileChunks, type WorkerInit } from './protocol';
+import { fromWire, IDLE, PARTIAL_MIN_CHARS, PROGRESS_BATCH, PROGRESS_CELLS, PROGRESS_FILE, type BatchMessage, type FromWorker, type WireFileChunks, type WorkerInit } from './protocol';
 
 export interface ChunkPoolOptions {
   /** The worker entry: `dist/chunkWorker.js` in bundles, `out/src/core/chunking/worker.js` under tsc. */
@@ -24,6 +24,16 @@ export interface ChunkPoolOptions {
   parseOnly?: boolean;
   /** Attach each file's index analysis (FileChunks.analysis), computed where the chunking runs. */
   analyze?: boolean;
+  /** Called as each worker thread has started (a refresh shows start-up as progress). */
+  onWorkerReady?: () => void;
+}
+
+/** What a stream's caller may hear while its documents are chunked, besides the results. */
+export interface JobListener {
+  /** A worker has done `fraction` (0-1) of `docs[index]`'s work; sent for big files only. */
+  partial?(index: number, fraction: number): void;
+  /** A worker loaded the grammars for one of the job's languages. */
+  loaded?(language: string): void;
 }
 
 /** Batches aim at this share of a job's bytes per worker, so the last batches finish close together. */
@@ -58,14 +68,14 @@ export abstract class ChunkPool {
   }
 
   /** Chunks `docs`; results are in input order. */
-  async chunk(docs: readonly SourceDocument[]): Promise<FileChunks[]> {
+  async chunk(docs: readonly SourceDocument[], listener?: JobListener): Promise<FileChunks[]> {
     const results: FileChunks[] = [];
-    for await (const r of this.stream(docs)) results.push(r);
+    for await (const r of this.stream(docs, listener)) results.push(r);
     return results;
   }
 
   /** Yields each document's chunks in input order, as soon as that document (and all before it) is done. */
-  abstract stream(docs: readonly SourceDocument[]): AsyncGenerator<FileChunks, void, undefined>;
+  abstract stream(docs: readonly SourceDocument[], listener?: JobListener): AsyncGenerator<FileChunks, void, undefined>;
 
   abstract close(): Promise<void>;
 
@@ -98,11 +108,13 @@ class InProcessPool extends ChunkPool {
     return pool;
   }
 
-  async *stream(docs: readonly SourceDocument[]): AsyncGenerator<FileChunks, void, undefined> {
+  async *stream(docs: readonly SourceDocument[], listener?: JobListener): AsyncGenerator<FileChunks, void, undefined> {
     await this.ctx.ast?.prepare(languagesOf(docs));
-    for (const doc of docs) {
+    for (let i = 0; i < docs.length; i++) {
       if (this.closed) throw new Error('the chunk pool was closed');
-      yield await chunkDocument(doc, this.ctx);
+      const doc = docs[i] as SourceDocument;
+      const partial = listener?.partial;
+      yield await chunkDocument(doc, this.ctx, partial && doc.text.length >= PARTIAL_MIN_CHARS ? (f) => partial(i, f) : undefined);
     }
   }
 
@@ -122,7 +134,10 @@ class Job {
   /** Every language among the documents, for the workers to load their grammars first. */
   readonly languages: readonly string[];
 
-  constructor(readonly docs: readonly SourceDocument[]) {
+  constructor(
+    readonly docs: readonly SourceDocument[],
+    readonly listener: JobListener | undefined,
+  ) {
     this.results = new Array<FileChunks | undefined>(docs.length);
     this.languages = languagesOf(docs);
   }
@@ -192,9 +207,9 @@ class ThreadPool extends ChunkPool {
     return pool;
   }
 
-  async *stream(docs: readonly SourceDocument[]): AsyncGenerator<FileChunks, void, undefined> {
+  async *stream(docs: readonly SourceDocument[], listener?: JobListener): AsyncGenerator<FileChunks, void, undefined> {
     if (this.closing) throw new Error('the chunk pool is closed');
-    const job = new Job(docs);
+    const job = new Job(docs, listener);
     this.jobs.add(job);
     for (const indices of batchesOf(docs, this.size)) this.queue.push({ id: this.nextBatchId++, job, indices });
     this.dispatch();
@@ -245,10 +260,17 @@ class ThreadPool extends ChunkPool {
         if (m.type === 'ready') {
           slot.ready = true;
           this.noteAstError(m.astError);
+          this.options.onWorkerReady?.();
           resolve();
           this.dispatch();
-        } else {
+        } else if (m.type === 'files') {
           this.onFiles(slot, m.batch, m.first, m.results);
+        } else {
+          // Progress of the batch under way (the worker answers its batches in order).
+          const batch = slot.inFlight[0];
+          if (!batch || batch.id !== m.batch) return;
+          if (m.type === 'working') batch.job.listener?.partial?.(batch.indices[m.index] as number, m.fraction);
+          else batch.job.listener?.loaded?.(m.language);
         }
       });
       slot.worker.on('error', (e) => (slot.lastError = errorMessage(e)));

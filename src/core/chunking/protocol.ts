@@ -77,7 +77,20 @@ export type FromWorker =
    * Results for `docs[first]`, `docs[first + 1]`... of batch `batch`. Files of a batch are
    * answered in order; a batch's last group comes as soon as its last file is done.
    */
-  | { type: 'files'; batch: number; first: number; results: WireFileChunks[] };
+  | { type: 'files'; batch: number; first: number; results: WireFileChunks[] }
+  /**
+   * The worker has done `fraction` (0-1) of the work of file `index` of batch `batch`: sent
+   * only for big files (PARTIAL_MIN_CHARS), each time the share grows by PARTIAL_STEP, so a
+   * refresh's progress moves while one file keeps a worker busy and small files cost nothing.
+   */
+  | { type: 'working'; batch: number; index: number; fraction: number }
+  /** The worker loaded what documents of `language` need, before the first of them in `batch`. */
+  | { type: 'loaded'; batch: number; language: string };
+
+/** Files at least this long report their progress while they are chunked. */
+export const PARTIAL_MIN_CHARS = 64 * 1024;
+/** The share of a big file's work between two progress reports. */
+export const PARTIAL_STEP = 1 / 32;
 
 /**
  * Test-only: when this environment variable is set, a worker asked to chunk a document whose

@@ -1,8 +1,9 @@
 // Who chunks for a refresh: worker threads for real jobs, this thread for a few saved files
 // (starting workers and loading grammars in each costs more than chunking a handful of files).
 // Owns both pools' lifetimes, so the engine and the index thread share one policy.
+import { availableParallelism } from 'node:os';
 import type { ChunkingPolicy } from '../chunking/policy';
-import type { ChunkPool } from '../chunking/pool';
+import type { ChunkPool, JobListener } from '../chunking/pool';
 import type { ChunkStrategy, Diagnostic, FileChunks } from '../types';
 import type { Chunker } from './indexer';
 
@@ -28,20 +29,28 @@ export class Chunkers {
 
   chunker(): Chunker {
     return {
-      chunk: async (docs, _signal, onFile) => {
+      chunk: async (docs, _signal, listener) => {
         const bytes = docs.reduce((n, d) => n + d.text.length, 0);
         const threads = this.options.workerScript && this.options.workers !== 0 && (this.threadPool || bytes > IN_PROCESS_BYTES);
-        const pool = threads ? await (this.threadPool ??= this.createPool(this.options.workers)) : await this.local();
-        if (!onFile) return pool.chunk(docs);
+        // Only the job that starts the threads reports start-up, with the steps they finish: a
+        // job that finds them started (or still starting, for the job before it) reports none.
+        const startup = threads && !this.threadPool && listener?.startup ? new Startup(this.threadCount(), new Set(docs.map((d) => d.language)).size, listener.startup) : undefined;
+        const pool = threads ? await (this.threadPool ??= this.createPool(this.options.workers, startup)) : await this.local();
+        if (!listener) return pool.chunk(docs);
         // File by file, so a refresh's progress moves while a batch is being chunked.
         const results: FileChunks[] = [];
-        for await (const r of pool.stream(docs)) {
+        const jobListener: JobListener = { partial: listener.partial && ((i, f) => listener.partial?.(i, f)), loaded: startup && (() => startup.step()) };
+        for await (const r of pool.stream(docs, jobListener)) {
           results.push(r);
-          onFile(results.length - 1);
+          listener.file(results.length - 1);
         }
         return results;
       },
     };
+  }
+
+  private threadCount(): number {
+    return this.options.workers ?? availableParallelism();
   }
 
   /**
@@ -84,7 +93,7 @@ export class Chunkers {
     return (this.localPool ??= this.createPool(0));
   }
 
-  private async createPool(workers: number | undefined): Promise<ChunkPool> {
+  private async createPool(workers: number | undefined, startup?: Startup): Promise<ChunkPool> {
     const { ChunkPool } = await import('../chunking/pool');
     return ChunkPool.create({
       workerScript: this.options.workerScript ?? '',
@@ -94,6 +103,26 @@ export class Chunkers {
       strategy: this.options.strategy,
       // Worker threads also analyse chunks for the index, so this thread only appends postings.
       analyze: true,
+      onWorkerReady: startup && (() => startup.step()),
     });
+  }
+}
+
+/**
+ * The steps of starting the worker threads for a first job, as they finish: each thread
+ * started, then each of the job's languages loaded in each thread (grammars are most of it).
+ */
+class Startup {
+  private done = 0;
+  private readonly total: number;
+
+  constructor(threads: number, languages: number, private readonly report: (done: number, total: number) => void) {
+    this.total = threads * (1 + languages);
+    report(0, this.total);
+  }
+
+  step(): void {
+    this.done = Math.min(this.total, this.done + 1);
+    this.report(this.done, this.total);
   }
 }

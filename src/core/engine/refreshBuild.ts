@@ -9,7 +9,7 @@ import { addTime, timingsOn } from '../timings';
 import type { Diagnostic, DiscoveredFile, FileChunks, FileStat, SkippedFile, SourceDocument } from '../types';
 import type { ProgressMeter } from './progressMeter';
 import { commitPart, type CommitTarget, type RefreshCounts, type Uncommitted } from './refreshCommit';
-import type { Chunker, IndexerConfig } from './refreshConfig';
+import type { Chunker, ChunkListener, IndexerConfig } from './refreshConfig';
 import type { LoadedGeneration } from './refreshLoad';
 import type { RefreshPlan } from './refreshPlan';
 import { SegmentWriter } from './segmentWriter';
@@ -105,12 +105,24 @@ class BuildRun {
       this.readDone += (batches[b] as DiscoveredFile[]).length;
       meter.report('read', this.readDone, total, undefined, true);
       const toChunk = this.sortRead(docs, readSkips);
-      const onChunked = (i: number) => {
-        this.filesDone++;
-        meter.chunked((toChunk[i] as SourceDocument).size);
-        meter.report('chunk', this.filesDone, total);
+      const listener: ChunkListener = {
+        file: (i) => {
+          this.filesDone++;
+          const doc = toChunk[i] as SourceDocument;
+          meter.chunked(doc.size, doc.path);
+          meter.report('chunk', this.filesDone, total);
+        },
+        partial: (i, fraction) => {
+          const doc = toChunk[i] as SourceDocument;
+          meter.chunking(doc.path, doc.size, fraction);
+          meter.report('chunk', this.filesDone, total);
+        },
+        startup: (done, all) => {
+          meter.starting(done, all);
+          meter.report('chunk', this.filesDone, total, 'starting the parsers');
+        },
       };
-      const next = toChunk.length ? { toChunk, results: (chunker as Chunker).chunk(toChunk, signal, onChunked) } : undefined;
+      const next = toChunk.length ? { toChunk, results: (chunker as Chunker).chunk(toChunk, signal, listener) } : undefined;
       next?.results.catch(() => undefined);
       if (inFlight) {
         await this.addChunks(inFlight.toChunk, await waited('wait-chunks', inFlight.results));

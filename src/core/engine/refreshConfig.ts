@@ -7,10 +7,22 @@ import { ANALYZER_VERSION } from '../index/fields';
 import type { IndexStore } from '../store/store';
 import type { ChunkStrategy, FileChunks, SourceDocument } from '../types';
 
+/** What a refresh hears while a chunker works, to show its progress. */
+export interface ChunkListener {
+  /** The chunks of `docs[index]` (and of every document before it) are back. */
+  file(index: number): void;
+  /** `fraction` (0-1) of `docs[index]`'s work is done; heard for big files only. */
+  partial?(index: number, fraction: number): void;
+  /**
+   * Starting the chunk workers: `done` of `total` steps (a thread started, a grammar loaded).
+   * Heard only by the job that starts them.
+   */
+  startup?(done: number, total: number): void;
+}
+
 /** Chunks documents; the engine passes its worker pool (or an in-process chunker). */
 export interface Chunker {
-  /** `onFile(i)`: the chunks of `docs[i]` (and of every document before it) are back. */
-  chunk(docs: SourceDocument[], signal?: AbortSignal, onFile?: (index: number) => void): Promise<FileChunks[]>;
+  chunk(docs: SourceDocument[], signal?: AbortSignal, listener?: ChunkListener): Promise<FileChunks[]>;
 }
 
 export interface IndexerConfig {

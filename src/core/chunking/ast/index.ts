@@ -71,7 +71,7 @@ export class AstChunker implements AstChunkerLike {
     }
   }
 
-  async chunk(doc: SourceDocument, policy: ChunkingPolicy): Promise<FileChunks | null> {
+  async chunk(doc: SourceDocument, policy: ChunkingPolicy, onProgress?: (fraction: number) => void): Promise<FileChunks | null> {
     if (!this.supports(doc.language)) return null;
     const src = new SourceText(doc.text);
     const budget = Math.max(1, policy.astMaxChars);
@@ -80,8 +80,9 @@ export class AstChunker implements AstChunkerLike {
     // the file still fails to parse, the other is tried and the one with fewer errors kept.
     const first = firstGrammar(doc);
     const other = first === doc.language ? RICHER_GRAMMAR[doc.language] : doc.language;
-    let parsed = await this.parseWith(first, src);
-    if (!parsed && first !== doc.language) parsed = await this.parseWith(doc.language, src);
+    const step = stepper(onProgress);
+    let parsed = await this.parseWith(first, src, step);
+    if (!parsed && first !== doc.language) parsed = await this.parseWith(doc.language, src, step);
     if (!parsed) return null;
     let outcome: Outcome;
     try {
@@ -94,7 +95,7 @@ export class AstChunker implements AstChunkerLike {
           parsed = retry;
         } else retry?.tree.delete();
       }
-      outcome = this.outcomeOf(parsed, src, budget);
+      outcome = this.outcomeOf(parsed, src, budget, step);
     } finally {
       parsed.tree.delete();
     }
@@ -110,6 +111,7 @@ export class AstChunker implements AstChunkerLike {
       });
     }
     const chunks = finalize(doc, src, drafts, definitions, budget);
+    step?.(STEP_ENDS.finalize);
     const result: FileChunks = { path: doc.path, chunks, strategy: 'ast', diagnostics };
     if (imports.length) result.imports = imports;
     const placed = occurrences && timed('occurrences', () => placeOccurrences(occurrences, chunks, src));
@@ -118,12 +120,12 @@ export class AstChunker implements AstChunkerLike {
   }
 
   /** Parses with one grammar and scans the tree for errors; null when the grammar cannot be used. The caller deletes the tree. */
-  private async parseWith(language: string, src: SourceText): Promise<Parsed | null> {
+  private async parseWith(language: string, src: SourceText, step?: (fraction: number) => void): Promise<Parsed | null> {
     const spec = specFor(language);
     if (!spec) return null;
     const parser = await this.parserFor(language);
     if (!parser) return null;
-    const tree = timed('parse', () => safeParse(parser, src.text));
+    const tree = timed('parse', () => safeParse(parser, src.text, step && ((f) => step(f * STEP_ENDS.parse))));
     if (!tree) return null;
     // One root node object for all three walks: a node keeps the list of its children once
     // read, and each `tree.rootNode` is a new object that would list them again.
@@ -137,10 +139,14 @@ export class AstChunker implements AstChunkerLike {
   }
 
   /** Reads the drafts and imports out of a parsed tree. */
-  private outcomeOf(parsed: Parsed, src: SourceText, budget: number): Outcome {
+  private outcomeOf(parsed: Parsed, src: SourceText, budget: number, step?: (fraction: number) => void): Outcome {
+    step?.(STEP_ENDS.parse);
     const { drafts, defCount } = timed('extract', () => extract(parsed.root, src, parsed.spec, budget));
+    step?.(STEP_ENDS.extract);
     const walked = timed('occurrences', () => walkTree(parsed.root, parsed.language));
+    step?.(STEP_ENDS.walk);
     const definitions = timed('definitions', () => definitionsOf(parsed, src, drafts, walked));
+    step?.(STEP_ENDS.definitions);
     // Definitions' names, as the extractor and the definitions query place them.
     const definitionsAt = new Set<number>();
     for (const d of drafts) if (d.nameAt >= 0 && d.kind !== 'code') definitionsAt.add(d.nameAt);
@@ -168,6 +174,23 @@ export class AstChunker implements AstChunkerLike {
   dispose(): void {
     this.grammars.dispose();
   }
+}
+
+/**
+ * Where each stage of chunking a file ends, as a share of the file's work: their usual shares
+ * of a big file's time (`CAIRN_TIMINGS=1`). Only progress reports read them.
+ */
+const STEP_ENDS = { parse: 0.3, extract: 0.45, walk: 0.55, definitions: 0.7, finalize: 0.9 } as const;
+
+/** Passes on progress that moved forward (a retry with another grammar parses again). */
+function stepper(onProgress: ((fraction: number) => void) | undefined): ((fraction: number) => void) | undefined {
+  if (!onProgress) return undefined;
+  let last = 0;
+  return (fraction) => {
+    if (fraction <= last) return;
+    last = fraction;
+    onProgress(fraction);
+  };
 }
 
 /** A superset grammar to retry with when a file is mostly unparseable in its own. */

@@ -89,11 +89,18 @@ const parserLanguages = new WeakMap<Parser, string>();
 /**
  * Parses, or returns null when the grammar throws (a scanner calling something the runtime
  * lacks). The wasm stack is restored and the parser reset, so the runtime stays usable.
+ * `onParsed` hears, now and then, the share of the text parsed so far (a refresh's progress
+ * while one big file is parsed).
  */
-export function safeParse(parser: Parser, text: string): TreeSitter.Tree | null {
+export function safeParse(parser: Parser, text: string, onParsed?: (fraction: number) => void): TreeSitter.Tree | null {
   const sp = stack?.emscripten_stack_get_current();
   try {
-    return parser.parse(bridgeGrammarGaps(parserLanguages.get(parser), text));
+    const input = bridgeGrammarGaps(parserLanguages.get(parser), text);
+    // The parser's offset counts UTF-16 bytes: two per character.
+    const bytes = Math.max(1, input.length * 2);
+    return onParsed
+      ? parser.parse(input, null, { progressCallback: (state) => onParsed(Math.min(1, state.currentOffset / bytes)) })
+      : parser.parse(input);
   } catch {
     if (sp !== undefined) stack?._emscripten_stack_restore(sp);
     parser.reset();
