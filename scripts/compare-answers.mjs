@@ -8,7 +8,9 @@
 // Each folder is answered from the store STORE_PREFIX<folder name> (default /tmp/cairn-compare-),
 // built by the base build when missing and never refreshed (`--no-refresh`), so both builds read
 // the same index. Options: --store-prefix P, --save DIR (keeps every answer as DIR/<repo>/<n>.<base|new>.json).
-// A BASE_DIST or NEW_DIST folder must sit beside a `grammars/` folder, as the repository's dist/ does.
+// A BASE_DIST or NEW_DIST folder must sit beside a `grammars/` folder and a `node_modules/` holding
+// @vscode/ripgrep, as the repository's dist/ does: a dist/ copied alone answers `--provider ripgrep`
+// and `hybrid` without ripgrep, which reads as a difference.
 // Exits 1 when any answer differs.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';

@@ -174,8 +174,8 @@ async function indexSection(corpus: Corpus, storeDir: string, parseBaselineMs: n
   const noopMs = percentile(noop, 50);
 
   // As in the extension's engine thread: after a whole-tree refresh the in-thread chunker is
-  // warmed up while idle (V8's background optimisation of a fresh parser stalls the thread for
-  // ~0.7 s about a second after first use; see Engine.warmUp).
+  // warmed up while idle (V8's background optimisation of a fresh parser stalls the thread
+  // about a second after first use; see Engine.warmUp).
   await engine.warmUp();
   await new Promise((resolve) => setTimeout(resolve, 2000));
 
@@ -225,7 +225,8 @@ async function indexSection(corpus: Corpus, storeDir: string, parseBaselineMs: n
 
   // Fresh processes: `cairn search` (start, open index, query, print) vs `rg` for the same
   // identifier, spawned from a small child: forking this process, which holds the corpus and an
-  // open index, added ~50 ms to every spawn (`node -e 0` 132 against 83 ms from a shell).
+  // open index, would add the cost of forking a large process to every spawn, which a user's
+  // shell does not pay.
   const cliIdents = idents.slice(0, runs);
   const fresh = child(['fresh-processes', corpus.root, storeDir, JSON.stringify(cliIdents)]) as unknown as FreshProcessTimes;
   const envs = Object.keys(fresh.cli);

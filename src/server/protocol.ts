@@ -36,9 +36,9 @@ export const OUR_IDENTITY: Identity = { version, protocol: PROTOCOL, ...(build ?
 /**
  * Node flags a background server starts with.
  * - A 1 MB young generation: the whole-tree check at start grows V8's semi-spaces to their 16 MB
- *   maximum, and V8 keeps them committed for the life of the process (about 33 MB of an idle
- *   server's RSS on a 50k-file tree). The cost is a few percent on a full re-index, which a
- *   watched server rarely runs. Flags of the young generation must be given at start
+ *   maximum, and V8 keeps them committed for the life of the process, a large part of an idle
+ *   server's memory. The cost is a slightly slower full re-index, which a watched server
+ *   rarely runs. Flags of the young generation must be given at start
  *   (v8.setFlagsFromString is too late for them).
  * - `gc()`, for one full collection after an idle server lets go of its caches: an idle process
  *   allocates nothing, so V8 would not collect them for a long time.

@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import { rpcClient, type RpcClient } from '../core/clientApi';
 import type { EngineHostEvents, EngineThreadApi } from '../core/engineApi';
 
-/** The engine thread's heap cap: a cold build of a very large tree holds ~100 MB live, and views add their tables. */
+/** The engine thread's heap cap: room for what a cold build of a very large tree holds live, plus the views' tables. */
 const ENGINE_HEAP_MB = 512;
 
 /** Waits before restart attempts 1, 2, 3…; after the last one the host gives up until asked again. */

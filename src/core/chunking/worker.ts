@@ -12,10 +12,10 @@ import { adoptTimings, timed, timedAsync } from '../timings';
 import { CRASH_MARKER_ENV, FAIL_START_ENV, IDLE, PARTIAL_MIN_CHARS, PARTIAL_STEP, PROGRESS_BATCH, PROGRESS_FILE, toWire, wireTransfer, type BatchMessage, type FromWorker, type WireFileChunks, type WorkerInit } from './protocol';
 
 /**
- * A reply carries at most this many files, or about this many characters of packed strings.
- * With one message per file, a profiled cold index showed ~1.5 s of postMessage per worker
- * (11k files each); grouped, the pool's thread is less busy (event loop utilisation with two
- * workers 0.08-0.18 -> 0.03-0.04). A batch's last group goes as soon as its last file is done.
+ * A reply carries at most this many files, or about this many characters of packed strings. One
+ * message per file makes postMessage a large part of a worker's time and keeps the pool's thread
+ * busy receiving; grouped, both spend that time chunking. A batch's last group goes as soon as its
+ * last file is done.
  */
 const REPLY_MAX_FILES = 64;
 const REPLY_MAX_CHARS = 512 * 1024;

@@ -129,13 +129,13 @@ export class Engine {
   }
 
   /**
-   * Readies a long-lived host (the extension's engine thread, the MCP server) for its next save
-   * and its next queries, to call once idle. Loads the grammars of the index's `count` most
-   * common languages and parses a line of each: V8 optimises a freshly loaded parser in the
-   * background and blocks this thread while it installs the result (0.7–0.8 s on the benchmark
-   * machine, about a second after first use). Then reads in the index sections queries would
-   * otherwise load mid-query, and builds what a task text's answer reads of the whole
-   * repository (warmView). Cheap once warm; never throws.
+   * Readies a long-lived host (the extension's engine thread, the MCP server) for its next save and
+   * its next queries, to call once idle. Loads the grammars of the index's `count` most common
+   * languages and parses a line of each: V8 optimises a freshly loaded parser in the background and
+   * blocks this thread while it installs the result, about a second after first use and long enough
+   * to stall whatever runs then. Then reads in the index sections queries would otherwise load
+   * mid-query, and builds what a task text's answer reads of the whole repository (warmView). Cheap
+   * once warm; never throws.
    */
   async warmUp(count = 3): Promise<void> {
     await warmChunker(this.store, this.chunkers, count);

@@ -1,8 +1,7 @@
-// Worker-thread entry (dist/indexWorker.js): runs one index build (or big refresh) on a thread whose
-// JS heap is capped. Uncapped, V8 let the indexing thread's heap grow to three or four times what
-// it held live (100 MB live, 300-400 MB of heap) before collecting; the cap makes it collect
-// sooner, at a small cost in time. It runs the indexer itself, not an engine: no reads happen
-// here. Messages are typed in indexJob.ts.
+// Worker-thread entry (dist/indexWorker.js): runs one index build (or big refresh) on a thread
+// whose JS heap is capped. Uncapped, V8 let the indexing thread's heap grow to several times what
+// it held live before collecting; the cap makes it collect sooner, at a small cost in time. It runs
+// the indexer itself, not an engine: no reads happen here. Messages are typed in indexJob.ts.
 import * as path from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 import { resolvePolicy } from '../chunking/policy';

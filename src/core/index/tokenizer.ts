@@ -24,8 +24,8 @@ function detached(s: string): string {
 }
 
 // The module's two memos (parts and prose forms of a word) are pure: a result depends on the
-// word alone and is immutable (strings, and arrays typed readonly: frozen ones made V8's
-// slice, map and filter 10-15x slower on Node 20), so sharing them between callers is safe.
+// word alone and is immutable (strings, and arrays typed readonly, not frozen: V8's slice, map
+// and filter take a slow path on frozen arrays), so sharing them between callers is safe.
 // They are bounded: at most MEMO_ENTRIES words of at most MAX_TOKEN_LENGTH characters each
 // (longer words are rare and computed afresh), emptied when full.
 const MEMO_ENTRIES = 200_000;

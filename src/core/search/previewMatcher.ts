@@ -194,7 +194,7 @@ function proseOf(forms: WordForms): string {
 
 /**
  * What a preview word is compared by, remembered across hits and queries: the words of code
- * repeat, and stemming each one anew was most of marking a hit's preview (33 µs a hit).
+ * repeat, and stemming each one anew was most of the cost of marking a hit's preview.
  */
 function formsOf(word: string): WordForms {
   const known = wordForms.get(word);

@@ -218,18 +218,17 @@ const HEADER = /\.h$/i;
 /**
  * The grammars `firstGrammar` may choose for a language's documents: C headers start with
  * C++. JavaScript's richer grammar (Flow files, retries of mostly broken scripts) is left to
- * load when a file needs it: such files are rare, and TSX's grammar adds ~9 MB to a thread.
+ * load when a file needs it: such files are rare, and every thread would hold TSX's large grammar.
  */
 export function grammarsFor(language: string): string[] {
   return language === 'c' ? ['c', 'cpp'] : [language];
 }
 
 /**
- * The grammar that parses a file first. A header named `.h` starts with C++, which also reads C:
- * measured on the 696 distinct `.h` files of the benchmark corpus, the C grammar left more than
- * a tenth of 173 of them in error nodes (OpenSSL's macro-typed declarations such as
- * `STACK_OF(X) *f(...)` swallow the rest of a file) and C++ only 18, and C++ parsed 269 with
- * fewer errors against 60 the other way. A `.c` file is C unless its text shows C++; a
+ * The grammar that parses a file first. A header named `.h` starts with C++, which also reads C: on
+ * real headers the C grammar leaves many more of them largely in error nodes (OpenSSL's macro-typed
+ * declarations such as `STACK_OF(X) *f(...)` swallow the rest of a file), and C++ parses far more
+ * of them with fewer errors than the other way round. A `.c` file is C unless its text shows C++; a
  * JavaScript file is Flow when it says so.
  */
 export function firstGrammar(doc: { path: string; language: string; text: string }): string {

@@ -1,9 +1,9 @@
-// Minified files (a bundle on one or a few very long lines) are cut into pieces of a bounded
-// number of characters instead of by syntax or by lines. By syntax, a 746 KB bundle made some
-// 18,000 definition chunks, each carrying its own metadata, so the index and an export were
-// several times the file; by lines, the whole line was one chunk no reader should load. A piece
-// records its characters (`span`), so search finds its words, previews and columns point into
-// the line, and the pieces together hold the file's text once.
+// Minified files (a bundle on one or a few very long lines) are cut into pieces of a bounded number
+// of characters instead of by syntax or by lines. By syntax, a bundle makes a definition chunk of
+// every small function, each carrying its own metadata, so the index and an export would be several
+// times the file; by lines, the whole line was one chunk no reader should load. A piece records its
+// characters (`span`), so search finds its words, previews and columns point into the line, and the
+// pieces together hold the file's text once.
 import type { Chunk, SourceDocument } from '../../types';
 import { languageInfo } from '../../languages';
 import { makeChunkId, makeDocid } from '../ids';
