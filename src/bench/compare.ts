@@ -57,7 +57,9 @@ function buildBase(repoRoot: string, base: string, workDir: string, log: (line?:
 
 function cairn(build: Build, args: string[]): { ms: number; stdout: string } {
   const t = performance.now();
-  const r = spawnSync(process.execPath, [build.cli, ...args], { encoding: 'utf8', maxBuffer: 512 * 1024 * 1024 });
+  // CAIRN_SERVER=0: a fresh process answers itself; a server the CLI started would answer the
+  // next calls instead, and outlive the run.
+  const r = spawnSync(process.execPath, [build.cli, ...args], { encoding: 'utf8', maxBuffer: 512 * 1024 * 1024, env: { ...process.env, CAIRN_SERVER: '0' } });
   const ms = performance.now() - t;
   if (r.status !== 0) throw new Error(`${build.name}: cairn ${args.join(' ')} failed: ${r.stderr}`);
   return { ms, stdout: r.stdout };

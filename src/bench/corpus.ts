@@ -1,7 +1,9 @@
 // The benchmark corpus: real source trees already on this machine (no network). By default the
 // project's own node_modules plus, when installed, the offline VS Code test host (code-server's
-// sources and dependencies). They are hard-linked into one folder so every tool under test sees
-// the same tree at one root; hard links are ordinary files, so discovery indexes them.
+// sources and dependencies). They are copied into one folder so every tool under test sees the
+// same tree at one root. Copies, not hard links: discovery refuses a file with several names (it
+// may be a secret under an innocent one), and a link would also make the source tree's own
+// files refused while the corpus exists.
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -33,12 +35,13 @@ export function defaultSources(repoRoot: string): string[] {
 }
 
 /**
- * Builds (or reuses) `dest` as a hard-linked copy of the eligible text files of `sources`,
+ * Builds (or reuses) `dest` as a copy (a reflink where the file system has them) of the eligible text files of `sources`,
  * one sub-folder per source. Returns its size.
  */
 export function assembleCorpus(dest: string, sources: readonly string[], maxFiles = Infinity): Corpus {
   const marker = `${dest}.json`;
-  const wanted = JSON.stringify({ sources, maxFiles: Number.isFinite(maxFiles) ? maxFiles : null });
+  // `copies`: a corpus assembled from hard links by an earlier build is made again.
+  const wanted = JSON.stringify({ sources, maxFiles: Number.isFinite(maxFiles) ? maxFiles : null, copies: true });
   if (fs.existsSync(marker)) {
     const saved = JSON.parse(fs.readFileSync(marker, 'utf8')) as Corpus & { key: string };
     if (saved.key === wanted) return saved;
@@ -73,11 +76,7 @@ export function assembleCorpus(dest: string, sources: readonly string[], maxFile
         if (size === 0 || size > MAX_FILE) continue;
         const target = path.join(base, path.relative(src, p));
         fs.mkdirSync(path.dirname(target), { recursive: true });
-        try {
-          fs.linkSync(p, target);
-        } catch {
-          fs.copyFileSync(p, target);
-        }
+        fs.copyFileSync(p, target, fs.constants.COPYFILE_FICLONE);
         files++;
         bytes += size;
         if (['typescript', 'tsx', 'javascript', 'python', 'go', 'rust', 'java', 'c', 'cpp', 'csharp', 'ruby', 'php', 'swift', 'bash', 'css', 'html', 'json'].includes(lang.id)) parseableFiles++;
