@@ -1,6 +1,5 @@
 // What a refresh is given: the root, its store, the discovery and chunking settings, and a
 // chunker; and the hash of the chunking settings that tells a refresh to re-chunk every file.
-import { createHash } from 'node:crypto';
 import type { DiscoveryOptions } from '../discovery';
 import type { ChunkingPolicy } from '../chunking/policy';
 import { ANALYZER_VERSION } from '../index/fields';
@@ -35,7 +34,19 @@ export interface IndexerConfig {
   lockTimeoutMs?: number;
 }
 
-/** The settings that shape chunks and terms: an index built with other ones is re-chunked. */
+/**
+ * The settings that shape chunks and terms: an index built with other ones is re-chunked. A
+ * fingerprint, not a digest: every refresh computes it, and node:crypto would cost a one-shot
+ * query on an up-to-date index its load time.
+ */
 export function configHash(policy: ChunkingPolicy, strategy: ChunkStrategy): string {
-  return createHash('sha256').update(JSON.stringify({ policy, strategy, analyzer: ANALYZER_VERSION })).digest('hex').slice(0, 16);
+  const text = JSON.stringify({ policy, strategy, analyzer: ANALYZER_VERSION });
+  return fnv1a32(text, 0x811c9dc5) + fnv1a32(text, 0x050c5d1f);
+}
+
+/** FNV-1a over UTF-16 code units from `basis`, as 8 hex digits. */
+function fnv1a32(text: string, basis: number): string {
+  let h = basis >>> 0;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193) >>> 0;
+  return h.toString(16).padStart(8, '0');
 }

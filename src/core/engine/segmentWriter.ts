@@ -13,7 +13,6 @@ const SEGMENT_FLUSH_BYTES = 64 * 1024 * 1024;
 
 export class SegmentWriter {
   private builder = new SegmentBuilder();
-  private name: string;
   /** The files in the builder, with their state entries but for the segment's name. */
   private files: Array<{ path: string; state: Omit<FileState, 'segment'> }> = [];
   /** Bytes of the files in the segment under way (its share of the build's progress). */
@@ -24,9 +23,7 @@ export class SegmentWriter {
     private readonly store: IndexStore,
     private readonly meter: ProgressMeter,
     private readonly changes: Uncommitted,
-  ) {
-    this.name = store.newSegmentName();
-  }
+  ) {}
 
   /** Adds a document's chunks, with `stat` as its recorded stat; gives the number of chunks added. */
   add(doc: SourceDocument, fc: FileChunks, stat: FileStat & { racy?: boolean }): number {
@@ -67,14 +64,15 @@ export class SegmentWriter {
         meter.report('write', 0, 1, message);
       }),
     );
-    timed('write', () => this.store.writeSegment(this.name, parts));
+    // Named only when written: a refresh that writes nothing draws no name.
+    const name = this.store.newSegmentName();
+    timed('write', () => this.store.writeSegment(name, parts));
     meter.built(bytesIn);
     this.bytes = 0;
     // Only its size is kept: the bytes are dropped now, and queries open the file on demand.
-    this.changes.written.push({ name: this.name, docCount, bytes: parts.reduce((n, p) => n + p.length, 0) });
-    for (const f of this.files) this.changes.newStates.set(f.path, { ...f.state, segment: this.name });
+    this.changes.written.push({ name, docCount, bytes: parts.reduce((n, p) => n + p.length, 0) });
+    for (const f of this.files) this.changes.newStates.set(f.path, { ...f.state, segment: name });
     this.builder = new SegmentBuilder();
-    this.name = this.store.newSegmentName();
     this.files = [];
   }
 }

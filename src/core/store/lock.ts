@@ -10,7 +10,6 @@ import { hostname } from 'node:os';
 import * as path from 'node:path';
 import { createExclusive } from './atomic';
 import { threadId } from 'node:worker_threads';
-import { nodeCrypto } from '../nodeCrypto';
 import { readRegularSync } from '../fsRead';
 
 export interface LockOptions {
@@ -125,7 +124,7 @@ function isStale(file: string, staleMs: number): boolean {
 
 /** Removes a stale lock without racing another breaker: rename first (only one wins), then delete. */
 function breakLock(file: string): void {
-  const grave = `${file}.stale-${nodeCrypto().randomBytes(4).toString('hex')}`;
+  const grave = `${file}.stale-${randomHex(8)}`;
   try {
     fs.renameSync(file, grave);
     fs.rmSync(grave, { force: true });
@@ -236,7 +235,7 @@ export async function acquireLock(dir: string, options: LockOptions = {}): Promi
   const deadline = started + timeoutMs;
   let nextNotice = started + 1000;
   let delay = 10;
-  const token = nodeCrypto().randomBytes(8).toString('hex');
+  const token = randomHex(16);
   for (;;) {
     if (options.signal?.aborted) {
       cleanupQueue();
@@ -309,4 +308,15 @@ export async function withLock<T>(dir: string, fn: () => Promise<T>, options?: L
   } finally {
     lock.release();
   }
+}
+
+/**
+ * `digits` hex digits, unique enough to tell lock holders and breakers apart (not a secret):
+ * Math.random rather than node:crypto, which a one-shot query on an up-to-date index would
+ * otherwise load only for this.
+ */
+function randomHex(digits: number): string {
+  let out = '';
+  while (out.length < digits) out += Math.floor(Math.random() * 0x100000000).toString(16).padStart(8, '0');
+  return out.slice(0, digits);
 }
