@@ -72,16 +72,14 @@ export function fitMustInspect(ctx: PackContext, candidates: readonly Candidate[
  * cut to the same size, each cut one reserving its entry in the cut line. Spans that would get
  * less than a readable share leave the count, lowest first.
  */
-function shareOf(cost: number, later: number[], room: number, laterItems: readonly PackItem[]): number {
-  const cutEntry = (item: PackItem) => estimateTokens(`\`${item.docid}\` (kept 9999 of 99999 tokens), `);
-  let n = later.length;
-  for (; n >= 0; n--) {
-    const level = waterLevel([cost, ...later.slice(0, n)], room - later.slice(0, n).reduce((s, _, j) => s + cutEntry(laterItems[j] as PackItem), 0));
-    if (level >= MIN_ITEM_TOKENS || n === 0) {
-      if (level === Infinity) return room - later.slice(0, n).reduce((s, c) => s + c, 0);
-      const others = later.slice(0, n).reduce((s, c, j) => s + (c > level ? Math.floor(level) + cutEntry(laterItems[j] as PackItem) : c), 0);
-      return room - others;
-    }
+function shareOf(cost: number, later: readonly number[], room: number, laterItems: readonly PackItem[]): number {
+  // A cut span's entry in the cut line, its kept tokens written with as many digits as its whole cost.
+  const cutEntry = (j: number) => estimateTokens(`\`${(laterItems[j] as PackItem).docid}\` (kept ${later[j]} of ${later[j]} tokens), `);
+  for (let n = later.length; n >= 0; n--) {
+    const counted = later.slice(0, n);
+    const level = waterLevel([cost, ...counted], room - counted.reduce((s, _, j) => s + cutEntry(j), 0));
+    if (level === Infinity) return room - counted.reduce((s, c) => s + c, 0);
+    if (level >= MIN_ITEM_TOKENS || n === 0) return room - counted.reduce((s, c, j) => s + (c > level ? Math.floor(level) + cutEntry(j) : c), 0);
   }
   return room;
 }
