@@ -56,6 +56,11 @@ const repo: Record<string, string> = {
   'docs/retries.md': '# Retries\n\nFailed requests retry with exponential backoff; the delay doubles.\n',
 };
 for (let i = 1; i <= 12; i++) repo[`src/net/handlers/h${i}.py`] = handler(i, 1 + (i % 5));
+// Modules of two long functions each: a budget cannot show all of them whole.
+for (let i = 0; i < 6; i++) {
+  const lines = (n: number, line: (k: number) => string) => Array.from({ length: n }, (_, k) => line(k)).join('\n');
+  repo[`src/limits/t${i}.py`] = `def throttle_${i}(x):\n${lines(40 - 3 * i, (k) => `    throttle window step ${k} of ${i} = compute(x, ${k})`)}\n\ndef window_${i}(y):\n${lines(30, (k) => `    window again ${k}`)}\n`;
+}
 
 const traceback = [
   'Sending a request gives up too early:',
@@ -107,15 +112,24 @@ describe('context packs: the files come in the order file search ranks them', fu
   }
 
   it('a tight budget keeps one span of each top file before a second of any', async () => {
-    const grouped = (await engine.searchFiles('retry backoff delay', { limit: 10, previewLines: 0, refresh: 'never' })).files.map((f) => f.path);
-    const pack = await engine.buildPack('retry backoff delay', { refresh: 'never', budgetTokens: 1400 });
+    const grouped = (await engine.searchFiles('throttle window', { limit: 10, previewLines: 0, refresh: 'never' })).files.map((f) => f.path);
+    assert.equal(grouped.length, 6);
+    const pack = await engine.buildPack('throttle window', { refresh: 'never', budgetTokens: 1500 });
     const paths = pack.mustInspect.map((i) => i.path);
-    // Every file shown once before any is shown twice: the first spans are all different files.
-    const firstRepeat = paths.findIndex((p, i) => paths.indexOf(p) !== i);
-    const shown = firstRepeat === -1 ? paths : paths.slice(0, firstRepeat);
+    const shown = filesOf(pack.mustInspect);
     assert.deepEqual(shown, grouped.slice(0, shown.length), `${paths}`);
-    // A budget this tight still shows more files than a greedy fill would: at least 6.
-    assert.ok(shown.length >= 6 && (firstRepeat === -1 || shown.length === grouped.length), `${paths}`);
-    assert.ok(pack.usedTokens <= 1400);
+    // Every file keeps a span (cut to fit), none gets a second: a fill in score order would
+    // spend the budget on the first file's two functions.
+    assert.deepEqual(paths, grouped, JSON.stringify(pack.cut));
+    assert.ok(pack.usedTokens <= 1500);
+  });
+
+  it("with room to spare, a file's spans are read together, files in file search's order", async () => {
+    const grouped = (await engine.searchFiles('throttle window', { limit: 10, previewLines: 0, refresh: 'never' })).files.map((f) => f.path);
+    const pack = await engine.buildPack('throttle window', { refresh: 'never', budgetTokens: 20000 });
+    const paths = pack.mustInspect.map((i) => i.path);
+    assert.deepEqual(filesOf(pack.mustInspect), grouped);
+    assert.ok(paths.length > grouped.length, `some file has a second span: ${paths}`);
+    assert.deepEqual(paths, [...paths].sort((a, b) => grouped.indexOf(a) - grouped.indexOf(b)));
   });
 });

@@ -4,6 +4,7 @@
 import { estimateTokens, renderCut, renderGuidance, renderItem, renderPackMarkdown, renderRejected, renderRejectedHeading } from './markdown';
 import { shortReason, toItem, toRelated, type Candidate } from './candidates';
 import type { PackContext } from './context';
+import { readingOrder } from './order';
 import type { ContextPack, CutItem, GuidanceEntry, PackItem, RejectedFile, RelatedFile } from './types';
 
 /** A span is cut down to no fewer tokens than this; with less room it moves to the related files. */
@@ -20,8 +21,9 @@ export interface MustInspectFit {
 }
 
 /**
- * The must-inspect spans, best first, each whole when it fits both `mustLimit` (its share) and
- * `remaining`, else cut to its first lines. The first `firstRound` spans (one of each top file)
+ * The must-inspect spans, in the order the budget is spent on them, each whole when it fits
+ * both `mustLimit` (its share) and `remaining`, else cut to its first lines; returned in
+ * reading order (order.ts). The first `firstRound` spans (one of each top file)
  * share the room before any later span gets some: each is kept whole when all fit, else cut
  * to an even share, and when even that is too small the lowest of them give up their share.
  * The first span is always shown, cut down if need be, as long as the whole budget allows.
@@ -63,7 +65,11 @@ export function fitMustInspect(ctx: PackContext, candidates: readonly Candidate[
     movedToRelated.push({ ...toRelated(c), reason: `${shortReason(c.reasons)} No room for its text in the budget.` });
   });
   remaining -= cutCost();
-  return { items, cut, movedToRelated, remaining };
+  // Placed in the budget's order; read in the files' order, each file's spans together. An
+  // item's number changes with its place, and so may its cost by a digit.
+  const read = readingOrder(items).map((item, i) => ({ ...item, tokens: estimateTokens(renderItem(item, i)) }));
+  remaining -= read.reduce((s, item) => s + item.tokens, 0) - items.reduce((s, item) => s + item.tokens, 0);
+  return { items: read, cut, movedToRelated, remaining };
 }
 
 /**

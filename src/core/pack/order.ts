@@ -1,13 +1,14 @@
 // The must-inspect order: the best functions of the best files. Files come in the order file
-// search ranks them for the task (`search --group file`), each with its best span, before any
-// file gets a second span; then the other kept candidates (more spans of those files, and what
-// the pack adds: definitions they call, files the task names that file search did not rank).
+// search ranks them for the task (`search --group file`), each file's spans together, best
+// first; then what the pack adds (definitions they call, files the task names that file search
+// did not rank). The budget is spent in another order: one span of each ranked file first, then
+// a second span of each, then the rest, so a tight budget shows more files, not more of one.
 import type { Candidate } from './candidates';
 
 export interface MustInspectOrder {
-  /** Best first: the ranked files' best spans, then the other candidates by score. */
+  /** In the order the budget is spent on them: the ranked files' best spans, their second spans, then the rest by score. */
   must: Candidate[];
-  /** How many of `must` are a ranked file's best span (the first ones): the budget keeps one of each first. */
+  /** How many of `must` are a ranked file's best span (the first ones): the budget shares its room among them first. */
   firstRound: number;
   /** Kept candidates beyond the must-inspect count, best first. */
   rest: Candidate[];
@@ -15,15 +16,23 @@ export interface MustInspectOrder {
 
 /** `kept` is best first (rank.ts); `fileOrder` is the file ranking's order; at most `maxMust` spans. */
 export function orderMustInspect(kept: readonly Candidate[], fileOrder: readonly string[], maxMust: number): MustInspectOrder {
-  const firsts: Candidate[] = [];
-  for (const path of fileOrder) {
-    if (firsts.length >= maxMust) break;
-    // Within a file, the pack's score picks the span: an exact name or a closer match can beat
-    // the span file search previews first.
-    const best = kept.find((c) => c.hit.path === path);
-    if (best && !firsts.includes(best)) firsts.push(best);
-  }
-  const others = kept.filter((c) => !firsts.includes(c));
-  const must = [...firsts, ...others].slice(0, maxMust);
-  return { must, firstRound: firsts.length, rest: others.slice(must.length - firsts.length) };
+  // Within a file, the pack's score picks the spans: an exact name or a closer match can beat
+  // the span file search previews first.
+  const nth = (n: number) => fileOrder.map((path) => kept.filter((c) => c.hit.path === path)[n]).filter((c): c is Candidate => c !== undefined);
+  const firsts = nth(0).slice(0, maxMust);
+  const seconds = nth(1);
+  const taken = new Set([...firsts, ...seconds]);
+  const must = [...firsts, ...seconds, ...kept.filter((c) => !taken.has(c))].slice(0, maxMust);
+  const chosen = new Set(must);
+  return { must, firstRound: firsts.length, rest: kept.filter((c) => !chosen.has(c)) };
+}
+
+/**
+ * The placed spans in reading order: each file's spans together, files in the order their
+ * first span was placed (the file ranking's), spans within a file in the order placed.
+ */
+export function readingOrder<T extends { path: string }>(placed: readonly T[]): T[] {
+  const fileRank = new Map<string, number>();
+  placed.forEach((p) => fileRank.has(p.path) || fileRank.set(p.path, fileRank.size));
+  return placed.map((p, i) => ({ p, i })).sort((a, b) => (fileRank.get(a.p.path) as number) - (fileRank.get(b.p.path) as number) || a.i - b.i).map((x) => x.p);
 }
