@@ -96,6 +96,8 @@ describe('context packs: the files come in the order file search ranks them', fu
     await engine.refresh();
   });
   after(() => ws.dispose());
+  /** `search --group file`'s first ten files for the text, of a full result list. */
+  const fileOrder = async (text: string) => (await engine.searchFiles(text, { limit: 100, previewLines: 0, refresh: 'never' })).files.slice(0, 10).map((f) => f.path);
 
   const cases: Array<{ name: string; text: string; minFiles: number }> = [
     { name: 'a plain query', text: 'retry backoff delay', minFiles: 10 },
@@ -104,7 +106,7 @@ describe('context packs: the files come in the order file search ranks them', fu
   ];
   for (const c of cases) {
     it(`${c.name}: the pack's files are search --group file's, in its order`, async () => {
-      const grouped = (await engine.searchFiles(c.text, { limit: 10, previewLines: 0, refresh: 'never' })).files.map((f) => f.path);
+      const grouped = await fileOrder(c.text);
       assert.ok(grouped.length >= c.minFiles, `file search ranks ${grouped.length} files: ${grouped}`);
       const pack = await engine.buildPack(c.text, { refresh: 'never' });
       assert.deepEqual(filesOf(pack.mustInspect).slice(0, grouped.length), grouped);
@@ -112,7 +114,7 @@ describe('context packs: the files come in the order file search ranks them', fu
   }
 
   it('a tight budget keeps one span of each top file before a second of any', async () => {
-    const grouped = (await engine.searchFiles('throttle window', { limit: 10, previewLines: 0, refresh: 'never' })).files.map((f) => f.path);
+    const grouped = await fileOrder('throttle window');
     assert.equal(grouped.length, 6);
     const pack = await engine.buildPack('throttle window', { refresh: 'never', budgetTokens: 1500 });
     const paths = pack.mustInspect.map((i) => i.path);
@@ -125,7 +127,7 @@ describe('context packs: the files come in the order file search ranks them', fu
   });
 
   it("with room to spare, a file's spans are read together, files in file search's order", async () => {
-    const grouped = (await engine.searchFiles('throttle window', { limit: 10, previewLines: 0, refresh: 'never' })).files.map((f) => f.path);
+    const grouped = await fileOrder('throttle window');
     const pack = await engine.buildPack('throttle window', { refresh: 'never', budgetTokens: 20000 });
     const paths = pack.mustInspect.map((i) => i.path);
     assert.deepEqual(filesOf(pack.mustInspect), grouped);

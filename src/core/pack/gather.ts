@@ -22,6 +22,13 @@ const FILE_RANK_WEIGHT = 3;
  */
 export const RANKED_FILES = 10;
 const SPANS_PER_RANKED_FILE = 2;
+/**
+ * Files asked of file search. Its first files depend on how many it is asked for (a deeper
+ * list scores deeper pools, and a task text's keyword pool is three times the files asked), so
+ * the pack asks for a full result list, as `cairn eval` measures `search --group file`, and
+ * keeps the first RANKED_FILES.
+ */
+const FILE_RANKING_DEPTH = 100;
 
 const SPAN_IN_TASK = /([\w@./-]+\.[A-Za-z0-9]{1,8}):(\d+)(?:-(\d+))?/g;
 const PATH_IN_TASK = /(?:^|[\s(`'"])((?:[\w@.-]+\/)+[\w@.-]+\.[A-Za-z0-9]{1,8})(?=$|[\s)`'",:;!?])/g;
@@ -83,11 +90,11 @@ async function addRankedFileSpans(ctx: PackContext, task: string, options: PackO
   if (!ctx.searchFiles) return [];
   // The task as written: its frames, diff headers and quoted messages are read from its lines
   // and quotes, which plainWords would flatten away. The index ranks, as `search --group file`
-  // does by default, so the pack's files are the ones file search shows for the same text.
-  const ranked = await ctx.searchFiles(task, { provider: 'index', limit: RANKED_FILES, languages: options.languages, paths: options.paths, previewLines: 0 });
+  // does by default, so the pack's files are the ones file search lists for the same text.
+  const ranked = await ctx.searchFiles(task, { provider: 'index', limit: FILE_RANKING_DEPTH, languages: options.languages, paths: options.paths, previewLines: 0 });
   const topFile = ranked.files[0]?.score || 1;
   const order: string[] = [];
-  for (const file of ranked.files) {
+  for (const file of ranked.files.slice(0, RANKED_FILES)) {
     // Tests and vendored copies keep their place too: file search already weighs them, and a
     // pack that skipped them would no longer show the files file search shows.
     const spans = file.spans.length ? file.spans.slice(0, SPANS_PER_RANKED_FILE) : [bestChunk(ctx, file.path)].filter((h): h is SearchHit => h !== undefined);
