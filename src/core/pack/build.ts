@@ -23,8 +23,8 @@ import type { ContextPack, PackOptions } from './types';
 export type { PackContext } from './context';
 
 export const DEFAULT_BUDGET = 6000;
-/** Room for a span of each file a result page of file search shows, and a second span of the first two. */
-const DEFAULT_MAX_MUST_INSPECT = RANKED_FILES + 2;
+/** Room for a span of each file a result page of file search shows, and a few more spans. */
+const DEFAULT_MAX_MUST_INSPECT = RANKED_FILES + 4;
 
 export async function buildPack(ctx: PackContext, task: string, options: PackOptions = {}): Promise<ContextPack> {
   const started = performance.now();

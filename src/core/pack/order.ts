@@ -2,11 +2,11 @@
 // search ranks them for the task (`search --group file`), each file's spans together, best
 // first; then what the pack adds (definitions they call, files the task names that file search
 // did not rank). The budget is spent in another order: one span of each ranked file first, then
-// a second span of each, then the rest, so a tight budget shows more files, not more of one.
+// the other spans by score, so a tight budget shows more files, not more of one.
 import type { Candidate } from './candidates';
 
 export interface MustInspectOrder {
-  /** In the order the budget is spent on them: the ranked files' best spans, their second spans, then the rest by score. */
+  /** In the order the budget is spent on them: the ranked files' best spans, then the others by score. */
   must: Candidate[];
   /** How many of `must` are a ranked file's best span (the first ones): the budget shares its room among them first. */
   firstRound: number;
@@ -18,11 +18,10 @@ export interface MustInspectOrder {
 export function orderMustInspect(kept: readonly Candidate[], fileOrder: readonly string[], maxMust: number): MustInspectOrder {
   // Within a file, the pack's score picks the spans: an exact name or a closer match can beat
   // the span file search previews first.
-  const nth = (n: number) => fileOrder.map((path) => kept.filter((c) => c.hit.path === path)[n]).filter((c): c is Candidate => c !== undefined);
-  const firsts = nth(0).slice(0, maxMust);
-  const seconds = nth(1);
-  const taken = new Set([...firsts, ...seconds]);
-  const must = [...firsts, ...seconds, ...kept.filter((c) => !taken.has(c))].slice(0, maxMust);
+  const firsts = fileOrder.map((path) => kept.find((c) => c.hit.path === path)).filter((c): c is Candidate => c !== undefined).slice(0, maxMust);
+  const taken = new Set(firsts);
+  // Then by score: a definition the task names, or a file's second best span, before a weak one.
+  const must = [...firsts, ...kept.filter((c) => !taken.has(c))].slice(0, maxMust);
   const chosen = new Set(must);
   return { must, firstRound: firsts.length, rest: kept.filter((c) => !chosen.has(c)) };
 }
