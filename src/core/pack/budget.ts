@@ -4,6 +4,7 @@
 import { estimateTokens, renderCut, renderGuidance, renderItem, renderPackMarkdown, renderRejected, renderRejectedHeading } from './markdown';
 import { shortReason, toItem, toRelated, type Candidate } from './candidates';
 import type { PackContext } from './context';
+import { readingOrder } from './order';
 import type { ContextPack, CutItem, GuidanceEntry, PackItem, RejectedFile, RelatedFile } from './types';
 
 /** A span is cut down to no fewer tokens than this; with less room it moves to the related files. */
@@ -20,45 +21,86 @@ export interface MustInspectFit {
 }
 
 /**
- * The must-inspect spans, best first, each whole when it fits both `mustLimit` (its share) and
- * `remaining`, else cut to its first lines. The first span is always shown, cut down if need
- * be, as long as the whole budget allows.
+ * The must-inspect spans, in the order the budget is spent on them, each whole when it fits
+ * both `mustLimit` (its share) and `remaining`, else cut to its first lines; returned in
+ * reading order (order.ts). The first `firstRound` spans (one of each top file)
+ * share the room before any later span gets some: each is kept whole when all fit, else cut
+ * to an even share, and when even that is too small the lowest of them give up their share.
+ * The first span is always shown, cut down if need be, as long as the whole budget allows.
  */
-export function fitMustInspect(ctx: PackContext, candidates: readonly Candidate[], mustLimit: number, remaining: number): MustInspectFit {
+export function fitMustInspect(ctx: PackContext, candidates: readonly Candidate[], mustLimit: number, remaining: number, firstRound = 0): MustInspectFit {
   const cut: CutItem[] = [];
   const cutCost = () => estimateTokens(renderCut(cut));
   let mustSpent = 0;
   const items: PackItem[] = [];
   const movedToRelated: RelatedFile[] = [];
-  for (const c of candidates) {
-    const item = toItem(c);
-    const withText: PackItem = { ...item, text: ctx.text(c.hit) ?? '' };
+  const withTexts: PackItem[] = candidates.map((c) => ({ ...toItem(c), text: ctx.text(c.hit) ?? '' }));
+  const costs = withTexts.map((item, i) => estimateTokens(renderItem(item, i)));
+  candidates.forEach((c, i) => {
+    const withText = withTexts[i] as PackItem;
     const cost = estimateTokens(renderItem(withText, items.length));
     const room = () => Math.min(mustLimit - mustSpent, remaining) - cutCost();
-    if (cost <= room()) {
+    const allowance = i < firstRound ? shareOf(cost, costs.slice(i + 1, firstRound), room(), withTexts.slice(i + 1, firstRound)) : room();
+    if (cost <= allowance) {
       withText.tokens = cost;
       items.push(withText);
       mustSpent += cost;
       remaining -= cost;
-      continue;
+      return;
     }
-    const entry: CutItem = { docid: item.docid, originalTokens: cost, keptTokens: cost, action: 'truncated' };
+    const entry: CutItem = { docid: withText.docid, originalTokens: cost, keptTokens: cost, action: 'truncated' };
     cut.push(entry);
-    const truncRoom = items.length === 0 ? remaining - cutCost() : room();
+    const own = allowance - (cutCost() - estimateTokens(renderCut(cut.slice(0, -1))));
+    const truncRoom = items.length === 0 && own < MIN_ITEM_TOKENS ? remaining - cutCost() : own;
     const truncated = truncRoom >= MIN_ITEM_TOKENS ? truncateToFit(withText, items.length, truncRoom) : undefined;
     if (truncated) {
       entry.keptTokens = truncated.tokens;
       items.push(truncated);
       mustSpent += truncated.tokens;
       remaining -= truncated.tokens;
-      continue;
+      return;
     }
     // No room for its text: it is listed with the related files (saying why), not in the cut line.
     cut.pop();
     movedToRelated.push({ ...toRelated(c), reason: `${shortReason(c.reasons)} No room for its text in the budget.` });
-  }
+  });
   remaining -= cutCost();
-  return { items, cut, movedToRelated, remaining };
+  // Placed in the budget's order; read in the files' order, each file's spans together. An
+  // item's number changes with its place, and so may its cost by a digit.
+  const read = readingOrder(items).map((item, i) => ({ ...item, tokens: estimateTokens(renderItem(item, i)) }));
+  remaining -= read.reduce((s, item) => s + item.tokens, 0) - items.reduce((s, item) => s + item.tokens, 0);
+  return { items: read, cut, movedToRelated, remaining };
+}
+
+/**
+ * The tokens a span may take out of `room` so that each of the spans after it (`later`, whole
+ * costs) still gets an even share: the room is filled level, small spans whole and the others
+ * cut to the same size, each cut one reserving its entry in the cut line. Spans that would get
+ * less than a readable share leave the count, lowest first.
+ */
+function shareOf(cost: number, later: readonly number[], room: number, laterItems: readonly PackItem[]): number {
+  // A cut span's entry in the cut line, its kept tokens written with as many digits as its whole cost.
+  const cutEntry = (j: number) => estimateTokens(`\`${(laterItems[j] as PackItem).docid}\` (kept ${later[j]} of ${later[j]} tokens), `);
+  for (let n = later.length; n >= 0; n--) {
+    const counted = later.slice(0, n);
+    const level = waterLevel([cost, ...counted], room - counted.reduce((s, _, j) => s + cutEntry(j), 0));
+    if (level === Infinity) return room - counted.reduce((s, c) => s + c, 0);
+    if (level >= MIN_ITEM_TOKENS || n === 0) return room - counted.reduce((s, c, j) => s + (c > level ? Math.floor(level) + cutEntry(j) : c), 0);
+  }
+  return room;
+}
+
+/** The largest cap such that the costs, each capped, sum to at most `room` (Infinity when all fit whole). */
+function waterLevel(costs: readonly number[], room: number): number {
+  if (costs.reduce((s, c) => s + c, 0) <= room) return Infinity;
+  const sorted = [...costs].sort((a, b) => a - b);
+  let left = room;
+  for (let i = 0; i < sorted.length; i++) {
+    const share = left / (sorted.length - i);
+    if ((sorted[i] as number) > share) return Math.max(0, share);
+    left -= sorted[i] as number;
+  }
+  return Infinity;
 }
 
 /** The item cut to as many of its first lines as fit `room` tokens, or undefined when none fit. */

@@ -1,7 +1,7 @@
 // A pack's first steps: the candidates for a task. What the task names exactly (spans, files,
 // symbols), what matches its words, the best spans of the files ranked for it, then what the
 // best of those call, import and are imported by, their tests and the docs that mention them.
-import { isTestPath, isVendoredPath } from '../index/fields';
+import { isTestPath } from '../index/fields';
 import { bucketOf } from '../languages';
 import { round } from '../search/search';
 import type { FileHit, IndexFreshness, SearchHit } from '../search/types';
@@ -13,13 +13,22 @@ import type { PackOptions, PackRelation, RejectedFile } from './types';
 
 /**
  * The best file of the file ranking gives its best span this much (relative to the file's score),
- * more than any lexical chunk: the pack's must-inspect spans are the best functions of the best
- * files, so its files come in the order file search gives them.
+ * more than any lexical chunk: within a file, the spans file search picks come first.
  */
 const FILE_RANK_WEIGHT = 3;
-/** Files of the file ranking whose spans become candidates, and spans taken from each. */
-const RANKED_FILES = 8;
+/**
+ * Files of the file ranking whose spans become candidates, and spans taken from each: the pack
+ * shows the files `search --group file` ranks first, as many as a result page holds.
+ */
+export const RANKED_FILES = 10;
 const SPANS_PER_RANKED_FILE = 2;
+/**
+ * Files asked of file search. Its first files depend on how many it is asked for (a deeper
+ * list scores deeper pools, and a task text's keyword pool is three times the files asked), so
+ * the pack asks for a full result list, as `cairn eval` measures `search --group file`, and
+ * keeps the first RANKED_FILES.
+ */
+const FILE_RANKING_DEPTH = 100;
 
 const SPAN_IN_TASK = /([\w@./-]+\.[A-Za-z0-9]{1,8}):(\d+)(?:-(\d+))?/g;
 const PATH_IN_TASK = /(?:^|[\s(`'"])((?:[\w@.-]+\/)+[\w@.-]+\.[A-Za-z0-9]{1,8})(?=$|[\s)`'",:;!?])/g;
@@ -32,15 +41,17 @@ export interface Gathered {
   searched: { index: IndexFreshness; warnings: string[]; diagnostics: Diagnostic[] };
   /** Definitions a seed's call reaches only by a shared name, each with why it was not taken. */
   sharedNameOnly: RejectedFile[];
+  /** The files file search ranks for the task, best first: the order of the must-inspect files. */
+  fileOrder: string[];
 }
 
-export async function gatherCandidates(ctx: PackContext, task: string, options: PackOptions, aboutTests: boolean): Promise<Gathered> {
+export async function gatherCandidates(ctx: PackContext, task: string, options: PackOptions): Promise<Gathered> {
   const pool = new CandidatePool();
   addNamedInTask(ctx, task, pool);
   const searched = await addLexical(ctx, task, options, pool);
-  await addRankedFileSpans(ctx, task, options, aboutTests, pool);
+  const fileOrder = await addRankedFileSpans(ctx, task, options, pool);
   const sharedNameOnly = await expandFromSeeds(ctx, pool);
-  return { pool, searched, sharedNameOnly };
+  return { pool, searched, sharedNameOnly, fileOrder };
 }
 
 /** 1a. Exact spans, files and names in the task. */
@@ -74,21 +85,26 @@ async function addLexical(ctx: PackContext, task: string, options: PackOptions, 
   return { index: searched.index, warnings: searched.warnings, diagnostics: searched.diagnostics };
 }
 
-/** 1c. The best spans of the best files. */
-async function addRankedFileSpans(ctx: PackContext, task: string, options: PackOptions, aboutTests: boolean, pool: CandidatePool): Promise<void> {
-  if (!ctx.searchFiles) return;
+/** 1c. The best spans of the best files; returns the files in the file ranking's order. */
+async function addRankedFileSpans(ctx: PackContext, task: string, options: PackOptions, pool: CandidatePool): Promise<string[]> {
+  if (!ctx.searchFiles) return [];
   // The task as written: its frames, diff headers and quoted messages are read from its lines
-  // and quotes, which plainWords would flatten away.
-  const ranked = await ctx.searchFiles(task, { limit: RANKED_FILES, languages: options.languages, paths: options.paths, previewLines: 0 });
+  // and quotes, which plainWords would flatten away. The index ranks, as `search --group file`
+  // does by default, so the pack's files are the ones file search lists for the same text.
+  const ranked = await ctx.searchFiles(task, { provider: 'index', limit: FILE_RANKING_DEPTH, languages: options.languages, paths: options.paths, previewLines: 0 });
   const topFile = ranked.files[0]?.score || 1;
-  ranked.files.forEach((file) => {
-    // Tests and vendored copies come in through their own relations, as they always have.
-    if (isVendoredPath(file.path) || (isTestPath(file.path) && !aboutTests)) return;
-    file.spans.slice(0, SPANS_PER_RANKED_FILE).forEach((span, i) => {
+  const order: string[] = [];
+  for (const file of ranked.files.slice(0, RANKED_FILES)) {
+    // Tests and vendored copies keep their place too: file search already weighs them, and a
+    // pack that skipped them would no longer show the files file search shows.
+    const spans = file.spans.length ? file.spans.slice(0, SPANS_PER_RANKED_FILE) : [bestChunk(ctx, file.path)].filter((h): h is SearchHit => h !== undefined);
+    spans.forEach((span, i) => {
       const value = round(((FILE_RANK_WEIGHT * file.score) / topFile) * (i === 0 ? 1 : 0.5));
       pool.add(span, 'lexical', fileReason(file), [{ kind: 'match', name: FILE_RANK_PART, value }]);
     });
-  });
+    if (spans.length) order.push(file.path);
+  }
+  return order;
 }
 
 /**

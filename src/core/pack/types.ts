@@ -95,7 +95,7 @@ export interface PackOptions {
   budgetTokens?: number;
   /** Paths, globs or docids the caller says are irrelevant. */
   negatives?: string[];
-  /** At most this many must-inspect spans (default 8). */
+  /** At most this many must-inspect spans (default 14: one for each of the 10 files file search ranks first, and four more). */
   maxMustInspect?: number;
   /** At most this many related files (default 12). */
   maxRelated?: number;
