@@ -384,7 +384,7 @@ const getContextPack = defineTool({
   name: 'get_context_pack',
   title: 'Context pack for a task',
   description: [
-    'Gathers what to read for a coding task within a token budget: the must-inspect spans with their code (named files/symbols first, then lexical matches, definitions they call, imports, tests and docs), related files with one-line reasons, and what was considered and left out.',
+    'Gathers what to read for a coding task within a token budget: the must-inspect spans with their code (the best span of each of the ten files ranked first for the task, in that order, then more spans: definitions the task names, what they call), related files with one-line reasons, and what was considered and left out.',
     'Use it at the start of a task instead of many searches or reading whole files: one call returns the code to read, within budgetTokens (default 6,000). Pass files or spans you already know are irrelevant as negatives. Returns the pack as Markdown (format "json" or "both" for the structured pack).',
     'Guidance entries listed from the context registry are advisory; read them with context_get.',
   ].join(' '),
