@@ -151,7 +151,7 @@ export class AstChunker implements AstChunkerLike {
       errors: parsed.errors,
       imports: timed('imports', () => extractImports(parsed.root, parsed.language, src.text)),
       definitions,
-      occurrences: walked && timed('occurrences', () => scanOccurrences(parsed.root.tree.language, parsed.language, walked.names, src, definitionsAt)),
+      occurrences: walked && timed('occurrences', () => scanOccurrences(parsed.root.tree.language, parsed.language, walked.names, walked.nameTypes, src, definitionsAt)),
     };
   }
 

@@ -7,12 +7,11 @@
 // `descendantsOfType` walks it in wasm and hands back only the nodes asked for (a query over
 // the same tree cost twice as much: its cursor visits every node as a match candidate). A name's end is found by scanning the text, not by
 // asking the node: a wasm call per identifier was a tenth of the walk.
-import type { Language } from 'web-tree-sitter';
+import type { Language, Node } from 'web-tree-sitter';
 import type { Chunk, FileOccurrences } from '../../types';
 import { OCCURRENCE_ROLES } from '../../types';
 import type { SourceText } from './source';
 import { typeTableFor } from './units';
-import type { NameNodes } from './walk';
 
 const ROLE_CODE = OCCURRENCE_ROLES.indexOf('code');
 const ROLE_MEMBER = OCCURRENCE_ROLES.indexOf('member');
@@ -90,7 +89,7 @@ const MAX_NAME_CHARS = 200;
  * The occurrences of names in a parsed file, in text order. `definitionsAt` holds the offsets
  * of definitions' names (the extractor's and the definitions query's): those are definitions.
  */
-export function scanOccurrences(language: Language, grammar: string, nodes: NameNodes, src: SourceText, definitionsAt: ReadonlySet<number>): RawOccurrences | undefined {
+export function scanOccurrences(language: Language, grammar: string, nodes: readonly Node[], typeIds: readonly number[], src: SourceText, definitionsAt: ReadonlySet<number>): RawOccurrences | undefined {
   const rule = RULES[grammar];
   if (!rule) return undefined;
   const text = src.text;
@@ -100,7 +99,7 @@ export function scanOccurrences(language: Language, grammar: string, nodes: Name
   const statementSet = new Set(statements);
   const names: string[] = [];
   const nameIndex = new Map<string, number>();
-  let entries = new Int32Array(Math.min(MAX_OCCURRENCES_PER_FILE, Math.max(64, nodes.count)) * 4);
+  let entries = new Int32Array(Math.min(MAX_OCCURRENCES_PER_FILE, Math.max(64, nodes.length)) * 4);
   let count = 0;
   let importEnd = -1;
   const push = (start: number, end: number, row: number): void => {
@@ -132,12 +131,13 @@ export function scanOccurrences(language: Language, grammar: string, nodes: Name
   };
   /** Where the last name pushed ends: a name node inside it (PHP's `$x` holds `x`) is the same name. */
   let lastEnd = -1;
-  for (let i = 0; i < nodes.count; i++) {
-    const typeId = nodes.types[i] as number;
-    const start = nodes.starts[i] as number;
+  for (let i = 0; i < nodes.length; i++) {
+    const node = nodes[i] as Node;
+    const typeId = typeIds[i] as number;
+    const start = node.startIndex;
     // `#define X(a) foo(a)`: the macro's body is one leaf, and its words are names.
     if (opaque.size > 0 && opaque.has(types.name(typeId))) {
-      scanWords(text, start, nodes.endOf(i), src, push);
+      scanWords(text, start, node.endIndex, src, push);
       continue;
     }
     const first = text.charCodeAt(start);
@@ -146,18 +146,18 @@ export function scanOccurrences(language: Language, grammar: string, nodes: Name
     if (rule.exactEnds) {
       // `:name` (a Ruby symbol) is the name; `@ivar`, `$global`, `@@class` keep their sigils.
       if (first === 58 /* : */) from++;
-      end = nodes.endOf(i);
+      end = node.endIndex;
     } else {
       end = nameEnd(text, start, rule.dashes === true);
       // A name the scan cannot read (non-ASCII letters, a sigil): its node says where it ends.
-      if (end < 0) end = nodes.endOf(i);
+      if (end < 0) end = node.endIndex;
     }
     // A statement starts with its keyword, which the scan read as a name: only nodes starting
     // with one are looked up (no name is a keyword, but `from` and `use` can be).
     if (statementSet.size > 0 && end - start <= 6 && isLowerLetter(first) && STATEMENT_WORDS.has(text.slice(start, end))) {
       const type = types.name(typeId);
       if (statementSet.has(type)) {
-        const stop = nodes.endOf(i);
+        const stop = node.endIndex;
         const when = rule.importsWhen?.[type];
         if (!when || when.test(text.slice(start, Math.min(stop, start + 2000)))) importEnd = Math.max(importEnd, stop);
         continue;
@@ -165,7 +165,7 @@ export function scanOccurrences(language: Language, grammar: string, nodes: Name
     }
     if (start < lastEnd) continue;
     lastEnd = end;
-    push(from, end, nodes.rows[i] as number);
+    push(from, end, node.startPosition.row);
   }
   return { names, entries, count };
 }

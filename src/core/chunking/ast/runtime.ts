@@ -37,18 +37,6 @@ interface StackExports {
 }
 let stack: StackExports | undefined;
 
-/** The runtime's exports and memory, for walk.ts's direct reading of a walk's nodes. */
-export interface RuntimeInternals {
-  exports: object;
-  memory: { buffer: ArrayBuffer };
-}
-let internals: RuntimeInternals | undefined;
-
-/** The initialised runtime's exports and memory; undefined before initRuntime has finished. */
-export function runtimeInternals(): RuntimeInternals | undefined {
-  return internals;
-}
-
 /** The slice of the WebAssembly API used here (the compile target's lib does not declare it). */
 interface WasmInstance {
   exports: object;
@@ -76,10 +64,8 @@ export function initRuntime(runtimeWasm: string): Promise<void> {
       instantiateWasm(imports: { env: Record<string, unknown> }, done: (instance: WasmInstance, module: object) => void) {
         try {
           for (const [name, fn] of Object.entries(MISSING_LIBC)) if (!(name in imports.env)) imports.env[name] = fn;
-          const memory = imports.env.memory as RuntimeInternals['memory'] | undefined;
           wasmApi.instantiate(fs.readFileSync(runtimeWasm), imports).then(({ instance, module }) => {
             stack = instance.exports as StackExports;
-            if (memory) internals = { exports: instance.exports, memory };
             done(instance, module);
           }, fail);
         } catch (err) {
