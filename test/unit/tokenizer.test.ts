@@ -133,6 +133,12 @@ describe('tokenizer', () => {
         analyze(analyzer, input);
         return analyze(analyzer, input);
       }],
+      ['after a file that grew the working arrays (terms, entries)', (input) => {
+        const analyzer = new FileAnalyzer();
+        const many = Array.from({ length: 1500 }, (_, i) => `alpha${i} beta${i}`).join(' ');
+        analyze(analyzer, { language: 'typescript', chunks: [{ text: many }, { text: many }] });
+        return analyze(analyzer, input);
+      }],
       ['a table emptied for size after another file', (input) => {
         const analyzer = new FileAnalyzer({ words: 3, chars: 1_000_000 });
         analyze(analyzer, other);
