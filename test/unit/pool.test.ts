@@ -58,6 +58,28 @@ describe('ChunkPool', function () {
     assert.deepEqual(threaded, inProcess);
   });
 
+  it('a worker never waits for its next batch: it is sent before the worker answers the one before', async () => {
+    const pool = await open(options(1));
+    const [slot] = (pool as unknown as { slots: Set<{ worker: import('node:worker_threads').Worker }> }).slots;
+    const worker = slot!.worker;
+    const sent: number[] = [];
+    const post = worker.postMessage.bind(worker);
+    worker.postMessage = (m: { type?: string; batch?: number }) => {
+      if (m.type === 'batch') sent.push(m.batch as number);
+      post(m);
+    };
+    /** For each batch, when its first files came back: the batches sent by then. */
+    const sentWhenAnswered = new Map<number, number[]>();
+    worker.on('message', (m: { type?: string; batch?: number }) => {
+      if (m.type === 'files' && !sentWhenAnswered.has(m.batch as number)) sentWhenAnswered.set(m.batch as number, [...sent]);
+    });
+    await pool.chunk(corpus(300, 5));
+    assert.ok(sent.length >= 3, `${sent.length} batches`);
+    for (const [i, batch] of sent.slice(0, -1).entries()) {
+      assert.ok(sentWhenAnswered.get(batch)?.includes(sent[i + 1] as number), `batch ${sent[i + 1]} was sent only after batch ${batch} was answered`);
+    }
+  });
+
   it('streams in input order and serves several jobs at once', async () => {
     const pool = await open(options(2));
     const [a, b] = [corpus(80, 3), corpus(50, 4)];

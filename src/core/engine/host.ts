@@ -65,6 +65,11 @@ export class EngineHost implements EngineHostApi {
 
   /** Opens (or re-opens with new options) the engine for `key`. Never builds. */
   async open(key: string, options: HostOpenOptions): Promise<IndexStatus> {
+    // One engine per root: two would refresh one store side by side and each keep its own caches.
+    const asked = path.resolve(options.root);
+    for (const [other, open] of this.roots) {
+      if (other !== key && path.resolve(open.engine.root) === asked) throw new Error(`${options.root} is already open in this process (as ${other})`);
+    }
     await this.close(key);
     const { registryDir, registryRemote, registryRepository, registryCacheDir, paused, watched, ...engineOptions } = options;
     const engine = new Engine(engineOptions);
