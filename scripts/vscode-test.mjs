@@ -13,7 +13,7 @@
 // measurement). Extra arguments go to the launcher (e.g. --verbose, --keep, --timeout 600). Artifacts (results.json,
 // server.log, screenshots, final.png) land in test-artifacts/vscode/. The last line printed is always
 // `N passed, N failed`. Exit: 0 all passed, 1 otherwise.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -108,7 +108,13 @@ const code = await new Promise((resolve) => {
   child.on('error', (e) => { console.error(String(e)); resolve(1); });
 });
 if (pending.trim()) lastLine = pending;
-if (scratch) fs.rmSync(scratch, { recursive: true, force: true, maxRetries: 3 });
+if (scratch) {
+  // Tests that run `cairn` in the workspace start its server, which would otherwise outlive the
+  // run by its idle timeout, serving a folder that no longer exists.
+  const cli = path.join(root, 'dist', 'cli.js');
+  if (fs.existsSync(cli)) spawnSync(process.execPath, [cli, 'serve', '--stop', '--root', workspace], { stdio: 'ignore', timeout: 15_000 });
+  fs.rmSync(scratch, { recursive: true, force: true, maxRetries: 3 });
+}
 
 if (host === 'electron' && code === 2) {
   fail(`no VS Code test host available (${forced ? 'VSCODE_TEST_HOST=electron' : 'the offline host is not installed'}, and test-electron could not obtain VS Code); ${SETUP_HINT}`);
