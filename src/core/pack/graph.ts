@@ -7,9 +7,18 @@ const RESOLVE_SUFFIXES = ['', '.ts', '.tsx', '.d.ts', '.js', '.jsx', '.mjs', '.c
 
 /** What resolving a specifier reads: the indexed paths alone, so graphs over one path set share it. */
 interface PathTables {
+  /** The indexed paths in code-point order: ties between equally good resolutions go to the first. */
   paths: ReadonlySet<string>;
+  /** Directory -> files directly in it (Go packages, Java/C# namespaces by folder). */
   byDir: Map<string, string[]>;
+  /**
+   * Each trailing run of whole path segments (`Order.java`, `acme/Order.java`, …) -> the
+   * shortest path ending so, the first of equals. Resolving a module name looks its spellings up
+   * here instead of walking every file that shares its stem: a big Java tree imports tens of
+   * thousands of names, most of them from outside the repository.
+   */
   byTail: Map<string, string>;
+  /** Each trailing run of a directory's segments -> the first directory ending so. */
   dirByTail: Map<string, string>;
   /** Specifier suffixes resolved so far (the answer depends on the paths only). */
   suffixResolved: Map<string, string | null>;
@@ -19,33 +28,21 @@ export class ImportGraph {
   private out = new Map<string, Set<string>>();
   private in = new Map<string, Set<string>>();
   /** Each file's specifiers as given, so a later graph can tell which files' imports changed. */
-  private readonly specs = new Map<string, readonly string[]>();
-  private readonly paths: ReadonlySet<string>;
-  /** Directory -> files directly in it (Go packages, Java/C# namespaces by folder). */
-  private readonly byDir: Map<string, string[]>;
-  /**
-   * Each trailing run of whole path segments (`Order.java`, `acme/Order.java`, …) -> the
-   * shortest path ending so, the first indexed of equals. Resolving a module name looks its
-   * spellings up here instead of walking every file that shares its stem: a big Java tree
-   * imports tens of thousands of names, most of them from outside the repository.
-   */
-  private readonly byTail: Map<string, string>;
-  /** Each trailing run of a directory's segments -> the first indexed directory ending so. */
-  private readonly dirByTail: Map<string, string>;
-  private readonly suffixResolved: Map<string, string | null>;
+  private specs = new Map<string, readonly string[]>();
+  private readonly t: PathTables;
 
   /**
    * `indexedPaths` in any order: ties between equally good resolutions go to the path first in
    * code-point order, so a graph does not depend on the order files were indexed in.
    */
   constructor(imports: ReadonlyMap<string, readonly string[]>, indexedPaths: Iterable<string>, tables?: PathTables) {
-    const t = tables ?? pathTables(indexedPaths);
-    this.paths = t.paths;
-    this.byDir = t.byDir;
-    this.byTail = t.byTail;
-    this.dirByTail = t.dirByTail;
-    this.suffixResolved = t.suffixResolved;
+    this.t = tables ?? pathTables(indexedPaths);
     for (const [from, specs] of imports) this.addImports(from, specs);
+  }
+
+  /** Whether `graph` was built over exactly these paths (so `updated` can start from it). */
+  static covers(graph: ImportGraph, indexedPaths: readonly string[]): boolean {
+    return sameSet(graph.t.paths, indexedPaths);
   }
 
   /**
@@ -53,18 +50,13 @@ export class ImportGraph {
    * paths: only the files whose specifiers changed are resolved again, so an answer after a
    * save does not rebuild the whole repository's graph. Equal to a graph built from nothing.
    */
-  /** Whether `graph` was built over exactly these paths (so `updated` can start from it). */
-  static covers(graph: ImportGraph, indexedPaths: readonly string[]): boolean {
-    return sameSet(graph.paths, indexedPaths);
-  }
-
   static updated(previous: ImportGraph | undefined, imports: ReadonlyMap<string, readonly string[]>, indexedPaths: readonly string[]): ImportGraph {
     if (!previous || !ImportGraph.covers(previous, indexedPaths)) return new ImportGraph(imports, indexedPaths);
-    const graph = new ImportGraph(new Map(), indexedPaths, previous.tables());
+    const graph = new ImportGraph(new Map(), indexedPaths, previous.t);
     // Edge sets are shared with `previous` until a file's edges change; then that set is copied.
     graph.out = new Map(previous.out);
     graph.in = new Map(previous.in);
-    for (const [from, specs] of previous.specs) graph.specs.set(from, specs);
+    graph.specs = new Map(previous.specs);
     const changed = new Set<string>();
     for (const [from, specs] of imports) if (!sameList(previous.specs.get(from), specs)) changed.add(from);
     for (const from of previous.specs.keys()) if (!imports.has(from)) changed.add(from);
@@ -113,10 +105,6 @@ export class ImportGraph {
 
   private add(map: Map<string, Set<string>>, key: string, value: string): void {
     this.own(map, key).add(value);
-  }
-
-  private tables(): PathTables {
-    return { paths: this.paths, byDir: this.byDir, byTail: this.byTail, dirByTail: this.dirByTail, suffixResolved: this.suffixResolved };
   }
 
   /** Files `path` imports. */
@@ -175,19 +163,19 @@ export class ImportGraph {
   }
 
   private withSuffixes(base: string): string | undefined {
-    for (const suffix of RESOLVE_SUFFIXES) if (this.paths.has(base + suffix)) return base + suffix;
+    for (const suffix of RESOLVE_SUFFIXES) if (this.t.paths.has(base + suffix)) return base + suffix;
     return undefined;
   }
 
   /**
    * An indexed file whose path ends with `rel` plus a known suffix, named `rel`'s stem or a
    * package's file (`__init__`, `index`, `mod`): the shortest; among equals, one named as `rel`
-   * first, then in indexing order.
+   * first, then the first in code-point order.
    */
   private bySuffix(rel: string): string | undefined {
     // The same module is imported by many files (`java.util.List` by thousands): resolved once.
-    let found = this.suffixResolved.get(rel);
-    if (found === undefined) this.suffixResolved.set(rel, (found = this.resolveSuffix(rel) ?? null));
+    let found = this.t.suffixResolved.get(rel);
+    if (found === undefined) this.t.suffixResolved.set(rel, (found = this.resolveSuffix(rel) ?? null));
     return found ?? undefined;
   }
 
@@ -204,7 +192,7 @@ export class ImportGraph {
     for (const suffix of RESOLVE_SUFFIXES) {
       // A bare suffix only when the specifier names a file (`util.h`), not a module (`pkg.models`).
       if (!suffix && !/\.[A-Za-z0-9]{1,8}$/.test(rel)) continue;
-      const p = this.byTail.get(rel + suffix);
+      const p = this.t.byTail.get(rel + suffix);
       if (p === undefined || group(p) < 0) continue;
       if (!best || p.length < best.length || (p.length === best.length && this.earlier(p, best, group))) best = p;
     }
@@ -216,17 +204,14 @@ export class ImportGraph {
     const ga = group(a);
     const gb = group(b);
     if (ga !== gb) return ga < gb;
-    for (const p of this.paths) {
-      if (p === a) return true;
-      if (p === b) return false;
-    }
-    return false;
+    // The paths are walked in code-point order.
+    return a < b;
   }
 
   private dirBySuffix(rel: string): string[] | undefined {
     if (!rel.includes('/')) return undefined;
-    const dir = this.dirByTail.get(rel);
-    return dir === undefined ? undefined : (this.byDir.get(dir) as string[]).filter((f) => !/_test\.go$/.test(f));
+    const dir = this.t.dirByTail.get(rel);
+    return dir === undefined ? undefined : (this.t.byDir.get(dir) as string[]).filter((f) => !/_test\.go$/.test(f));
   }
 }
 
