@@ -6,25 +6,18 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { EngineHost } from '../../src/core/engine/host';
 import { checkAll } from './check';
+import { SRC, sourceFiles } from './helpers/sourceTree';
 import { GRAMMARS_DIR, TempWorkspace } from './helpers/workspace';
 
-const SRC = path.resolve(__dirname, '../../../src');
 
 /** Where `new Engine(` may appear: the host, the one-shot CLI, and eval and bench (tools beside the engine). */
 const MAY_CONSTRUCT = /^(core\/engine\/host\.ts|cli\/engineSetup\.ts|eval\/.*|bench\/.*)$/;
-
-function sourceFiles(dir: string): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
-    const p = path.join(dir, e.name);
-    return e.isDirectory() ? sourceFiles(p) : e.name.endsWith('.ts') ? [p] : [];
-  });
-}
 
 describe('one engine per root per process', function () {
   this.timeout(30_000);
 
   it('no front end but the one-shot CLI makes an Engine itself: the others open roots in an EngineHost', () => {
-    const constructing = sourceFiles(SRC)
+    const constructing = sourceFiles(SRC, (name) => name.endsWith('.ts'))
       .filter((f) => /\bnew Engine\(/.test(fs.readFileSync(f, 'utf8')))
       .map((f) => path.relative(SRC, f).split(path.sep).join('/'));
     assert.ok(constructing.includes('core/engine/host.ts'), 'the host constructs engines');
