@@ -7,7 +7,7 @@ import { TempWorkspace } from './helpers/workspace';
 import { IndexStore } from '../../src/core/store/store';
 import { importGraph, importGraphInSteps, openView, viewKey, type View } from '../../src/core/engine/view';
 import { DEFAULT_FIELD_PARAMS } from '../../src/core/index/fields';
-import { ImportGraph } from '../../src/core/pack/graph';
+import { filesResolvedDuring } from './helpers/resolveSpy';
 
 const REPO = {
   'pkg/values.py': 'def convert_value(raw):\n    return int(raw)\n',
@@ -72,17 +72,11 @@ describe('an answer after a save', () => {
     await engine.warmUp(0);
     ws.write('pkg/records.py', 'from pkg.render import render_rows\n\n\ndef as_dict(d):\n    return render_rows(d, None)\n');
     await engine.refresh({ only: ['pkg/records.py'] });
-    const asked = new Set<string>();
-    const resolve = ImportGraph.prototype.resolve;
-    ImportGraph.prototype.resolve = function (this: ImportGraph, from: string, spec: string) {
-      asked.add(from);
-      return resolve.call(this, from, spec);
-    };
-    try {
-      await engine.searchFiles('Traceback (most recent call last):\n  File "pkg/records.py", line 5, in as_dict\nTypeError: render_rows() missing 1 required positional argument', { refresh: 'never' });
-    } finally {
-      ImportGraph.prototype.resolve = resolve;
-    }
+    const asked = new Set(
+      await filesResolvedDuring(() =>
+        engine.searchFiles('Traceback (most recent call last):\n  File "pkg/records.py", line 5, in as_dict\nTypeError: render_rows() missing 1 required positional argument', { refresh: 'never' }),
+      ),
+    );
     const now = (engine as unknown as { view?: View }).view;
     assert.deepEqual(now?.graph?.importersOf('pkg/render.py'), ['pkg/output.py', 'pkg/records.py']);
     assert.deepEqual(now?.graph?.importersOf('pkg/values.py'), ['pkg/output.py']);
