@@ -60,15 +60,42 @@ describe('cairn serve during a big refresh (bundled CLI, real processes)', funct
     return { answer: JSON.parse(run.stdout) as Answer, run, ms, served: pid !== null };
   };
 
+  /** What a failure message needs: the server's own log (its last lines) and the last answer seen. */
+  const diagnosis = (last: { run: Run } | undefined): string => {
+    let log = '(no serve.log)';
+    try {
+      log = fs.readFileSync(path.join(store, 'serve.log'), 'utf8').split('\n').slice(-40).join('\n');
+    } catch {
+      // no server wrote one
+    }
+    return `\n--- last client stderr ---\n${last?.run.stderr ?? '(none)'}\n--- last answer ---\n${last?.run.stdout.slice(0, 600) ?? '(none)'}\n--- serve.log ---\n${log}`;
+  };
+
   it('answers within the bound with the pending files counted and their hits stale, then catches up', async function () {
+    // Each wait below has its own deadline, well inside the test's, so a stuck step fails by name
+    // with what the server logged rather than as the test's timeout.
+    const until = async <T>(what: string, ms: number, step: () => Promise<T | undefined>, last: () => { run: Run } | undefined): Promise<T> => {
+      const deadline = Date.now() + ms;
+      for (;;) {
+        const got = await step();
+        if (got !== undefined) return got;
+        assert.ok(Date.now() < deadline, `${what}: not within ${ms / 1000} s${diagnosis(last())}`);
+        await new Promise((r) => setTimeout(r, 200));
+      }
+    };
     runCairn(['search', 'walrusold', '--store', store], { cwd: root, env }); // starts the server
     // Served and watching: status says so once the watcher has verified the tree.
-    for (let tries = 0; ; tries++) {
-      const s = JSON.parse(runCairn(['status', '--json', '--store', store], { cwd: root, env }).stdout) as { freshness?: { watching?: boolean } };
-      if (s.freshness?.watching) break;
-      assert.ok(tries < 200, 'the server watches the root');
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    let status: Run | undefined;
+    await until(
+      'the server watches the root',
+      40_000,
+      async () => {
+        status = await runCairnAsync(['status', '--json', '--store', store], { cwd: root, env });
+        const s = JSON.parse(status.stdout) as { freshness?: { watching?: boolean } };
+        return s.freshness?.watching ? true : undefined;
+      },
+      () => (status ? { run: status } : undefined),
+    );
     const baseline = await search('walrusold');
     assert.ok(baseline.served, baseline.run.stderr);
 
@@ -76,9 +103,8 @@ describe('cairn serve during a big refresh (bundled CLI, real processes)', funct
     await new Promise((r) => setTimeout(r, 300)); // the watcher's first deliveries
 
     // The first answer the server gives: before, it waited for the whole refresh.
-    let during = await search('walrusold');
-    for (let tries = 0; !during.served && tries < 20; tries++) during = await search('walrusold');
-    assert.ok(during.served, during.run.stderr);
+    let during: Awaited<ReturnType<typeof search>> | undefined;
+    during = await until('a served answer during the refresh', 30_000, async () => ((during = await search('walrusold')).served ? during : undefined), () => during);
     // The query's own wait is bounded at 0.5 s; the rest is starting a `cairn` process on a busy machine.
     assert.ok(during.ms < baseline.ms + 6000, `answered in ${during.ms} ms (an idle query took ${baseline.ms} ms)`);
     assert.ok((during.answer.index.pending ?? 0) > 0, `the answer counts pending files: ${JSON.stringify(during.answer.index)}`);
@@ -88,13 +114,16 @@ describe('cairn serve during a big refresh (bundled CLI, real processes)', funct
     assert.match(during.answer.diagnostics.map((d) => d.message).join('\n'), /refreshing [\d,]+ files?: answered from the index as it is/);
 
     // Later queries see more, until the index has caught up.
-    let caughtUp: Answer | undefined;
-    for (let round = 0; round < 600 && !caughtUp; round++) {
-      const later = await search('zebraquux');
-      if (later.served && later.answer.index.pending === undefined && later.answer.total >= FILES) caughtUp = later.answer;
-      else await new Promise((r) => setTimeout(r, 200));
-    }
-    assert.ok(caughtUp, 'the index caught up');
+    let later: Awaited<ReturnType<typeof search>> | undefined;
+    const caughtUp = await until(
+      'the index caught up',
+      60_000,
+      async () => {
+        later = await search('zebraquux');
+        return later.served && later.answer.index.pending === undefined && later.answer.total >= FILES ? later.answer : undefined;
+      },
+      () => later,
+    );
     assert.ok(caughtUp.results.every((h) => !h.stale));
     const old = await search('walrusold');
     assert.equal(old.answer.total, 0, `no old content is left: ${old.run.stderr}`);
