@@ -1,6 +1,6 @@
 // Readying a long-lived host for its next save and its next queries (Engine.warmUp).
 import type { IndexStore } from '../store/store';
-import { warmNamedDocuments } from '../search/scorer';
+import { warmNamedDocuments } from '../search/namedDocs';
 import type { Chunkers } from './chunkers';
 import { importGraphInSteps, indexByBaseName, type View } from './view';
 

@@ -63,12 +63,19 @@ export function rankChunks(
   const maxBoost = maxBoostOf(ranking);
   const maxBoostUnnamed = maxBoostOf(ranking, false);
   let total = 0;
+  // Every match is counted up to EXACT_TOTAL_UP_TO; past it, only chunks that can still beat
+  // the k-th best matter. Ties are kept (a tie can still win on path order).
+  const threshold = new Float64Array([-Infinity]);
+  const raiseThreshold = () => {
+    if (total >= exactTotalUpTo && heap.isFull) threshold[0] = (heap.worst as Ranked).score;
+  };
   // Candidates come in segment then document order, and files own consecutive documents:
   // a document's file is found by walking forward, not by a search per candidate.
   let fileSeg = -1;
   let file = 0;
   let fileEnd = 0;
-  const scoring = scorer.score(compiled, (s, doc, base, bits, namedByQuery) => {
+  const scoring = scorer.score(compiled, (s, doc, bits, namedByQuery, baseCell) => {
+    const base = baseCell[0] as number;
     const seg = segs[s] as Segment;
     if (s !== fileSeg || doc < seg.fileFirstDocOf(file)) {
       fileSeg = s;
@@ -78,7 +85,7 @@ export function rankChunks(
     while (doc >= fileEnd) fileEnd = seg.fileFirstDocOf(++file + 1);
     if (!(allowedFiles[s] as Uint8Array)[file]) return;
     if (!filters.docAllowed(seg, doc)) return;
-    total++;
+    if (++total === exactTotalUpTo) raiseThreshold();
     // Not even the largest boost would lift it past the k-th best: skip the boosts (they may
     // read the chunk's symbol).
     if (heap.isFull && base * (namedByQuery ? maxBoost : maxBoostUnnamed) < (heap.worst as Ranked).score) return;
@@ -86,13 +93,8 @@ export function rankChunks(
     // Most matches of a common word score below the k kept so far: skip them without allocating.
     if (heap.isFull && score < (heap.worst as Ranked).score) return;
     heap.push({ c: { seg: s, doc, base, bits, namedByQuery }, score });
-  }, {
-    // Every match is counted up to EXACT_TOTAL_UP_TO; past it, only chunks that can still beat
-    // the k-th best matter. Ties are kept (a tie can still win on path order).
-    threshold: () => (total < exactTotalUpTo || !heap.isFull ? -Infinity : (heap.worst as Ranked).score),
-    maxBoost,
-    maxBoostUnnamed,
-  });
+    raiseThreshold();
+  }, { threshold, maxBoost, maxBoostUnnamed });
   warnings.push(...scoring.warnings);
   const first = definitionsFirst(heap.sorted(), definitions, scorer, scoring, boostContext, k);
   return { run: { ranked: first.ranked, total: total + first.unmatched, pruned: scoring.pruned, scoring, boostContext, filters }, compiled, warnings };

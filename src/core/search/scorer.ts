@@ -8,6 +8,7 @@ import type { Postings } from '../index/postingsCodec';
 import type { Segment } from '../index/segment';
 import type { Snapshot } from '../store/store';
 import { distanceWithin } from './query';
+import { docsWithShortField, EMPTY_DOCS, nameLengthBound, SYMBOL_FIELD, unionDocs } from './namedDocs';
 import type { CompiledQuery, CompiledWildcard } from './compiled';
 import type { ScoreComponent } from './types';
 
@@ -42,20 +43,24 @@ export interface Candidate {
 
 /**
  * Receives every matching live document that meets the presence rules, in segment then
- * document order. A callback rather than a list: a common word matches a hundred thousand
- * chunks, and in a fresh process every page of memory a list touches costs a fault.
+ * document order, its base score in `base[0]`. A callback rather than a list: a common word
+ * matches a hundred thousand chunks, and in a fresh process every page of memory a list touches
+ * costs a fault. The score comes in a cell, not as an argument: a fractional number passed to a
+ * call that is not inlined is allocated, once per visited document.
  */
-export type CandidateVisitor = (seg: number, doc: number, base: number, bits: number, namedByQuery: boolean) => void;
+export type CandidateVisitor = (seg: number, doc: number, bits: number, namedByQuery: boolean, base: Float64Array) => void;
 
 /**
- * Lets scoring skip documents that cannot make the results. `threshold()` is the final score a
+ * Lets scoring skip documents that cannot make the results. `threshold[0]` is the final score a
  * document must reach (the k-th best so far, or -Infinity while every match must be seen, for
- * instance to count them); `maxBoost` is the largest factor boosts can multiply a base score by,
- * and `maxBoostUnnamed` the largest for a document no whole query word names (no symbol-field
- * hit), which is most of them: the name boost is the largest, so their bounds are much tighter.
+ * instance to count them), kept current by the visitor: a cell rather than a call, because a
+ * number returned by a call that is not inlined is allocated, once per visited document.
+ * `maxBoost` is the largest factor boosts can multiply a base score by, and `maxBoostUnnamed`
+ * the largest for a document no whole query word names (no symbol-field hit), which is most of
+ * them: the name boost is the largest, so their bounds are much tighter.
  */
 export interface Pruning {
-  threshold(): number;
+  threshold: Float64Array;
   maxBoost: number;
   maxBoostUnnamed: number;
 }
@@ -88,7 +93,6 @@ const ALL_FIELDS_MASK = (1 << FIELD_COUNT) - 1;
 const PROSE_MASK = FIELDS.reduce((m, f, i) => (PROSE_FIELDS.has(f) ? m | (1 << i) : m), 0);
 const CODE_MASK = ALL_FIELDS_MASK & ~PROSE_MASK;
 const PATH_FIELD = FIELDS.indexOf('path');
-export const SYMBOL_FIELD = FIELDS.indexOf('symbol');
 const PATH_BIT = 1 << PATH_FIELD;
 
 export class SnapshotScorer {
@@ -589,6 +593,7 @@ function scoreSegment(
   visit: CandidateVisitor,
 ): void {
   const n = cursors.length;
+  const cell = new Float64Array(1);
   for (;;) {
     let doc = NO_DOC;
     for (let c = 0; c < n; c++) {
@@ -611,9 +616,19 @@ function scoreSegment(
     }
     if (score <= 0 || deleted[doc]) continue;
     if ((bits & required) !== required) continue;
-    if (prohibited.length > 0 && prohibited.some((g) => (bits & g) === g)) continue;
-    visit(s, doc, score, bits, named);
+    if (prohibited.length > 0 && matchesAnyGroup(bits, prohibited)) continue;
+    cell[0] = score;
+    visit(s, doc, bits, named, cell);
   }
+}
+
+/** True when `bits` has every bit of some group (a loop, not `some`: no closure per document). */
+function matchesAnyGroup(bits: number, groups: readonly number[]): boolean {
+  for (let i = 0; i < groups.length; i++) {
+    const g = groups[i] as number;
+    if ((bits & g) === g) return true;
+  }
+  return false;
 }
 
 /**
@@ -647,14 +662,12 @@ function scoreSegmentPruned(s: number, cursors: readonly TermCursor[], norms: No
   /** What each term adds to the current document, by query index, and which ones do. */
   const parts = new Float64Array(n);
   const present = new Int32Array(n);
-  let essentialFrom = 0;
-  let threshold = -Infinity;
+  const cell = new Float64Array(1);
+  // Plain locals, not captured by a closure: a captured number lives boxed in a context, and
+  // every update would allocate one.
+  let threshold = pruning.threshold[0] as number;
+  let essentialFrom = firstEssential(prefix, 0, n, pruning.maxBoostUnnamed, threshold);
   let skipped = false;
-  const update = () => {
-    threshold = pruning.threshold();
-    while (essentialFrom < n && (prefix[essentialFrom + 1] as number) * pruning.maxBoostUnnamed < threshold) essentialFrom++;
-  };
-  update();
   for (;;) {
     if (essentialFrom > 0) skipped = true;
     let doc = nextNamed < named.length ? (named[nextNamed] as number) : NO_DOC;
@@ -729,9 +742,21 @@ function scoreSegmentPruned(s: number, cursors: readonly TermCursor[], norms: No
     let score = 0;
     for (let r = 0; r < found; r++) score += parts[present[r] as number] as number;
     if (score <= 0) continue;
-    visit(s, doc, score, bits, isNamed);
-    update();
+    cell[0] = score;
+    visit(s, doc, bits, isNamed, cell);
+    threshold = pruning.threshold[0] as number;
+    essentialFrom = firstEssential(prefix, essentialFrom, n, pruning.maxBoostUnnamed, threshold);
   }
+}
+
+/**
+ * The first essential term from `from` on: the cheapest terms whose bounds sum (times the
+ * unnamed boost) below the threshold cannot lift a document on their own.
+ */
+function firstEssential(prefix: Float64Array, from: number, n: number, maxBoostUnnamed: number, threshold: number): number {
+  let e = from;
+  while (e < n && (prefix[e + 1] as number) * maxBoostUnnamed < threshold) e++;
+  return e;
 }
 
 /** Sorts `a[0..n)` ascending: insertion sort, for the handful of terms one document has. */
@@ -757,7 +782,7 @@ function namedDocuments(cursors: readonly TermCursor[]): Uint32Array {
   for (const c of cursors) {
     if (c.term.nameField < 0) continue;
     const mine = docsNamedBy(c);
-    named = named.length === 0 ? mine : union(named, mine);
+    named = named.length === 0 ? mine : unionDocs(named, mine);
   }
   return named;
 }
@@ -772,74 +797,11 @@ function docsNamedBy(cursor: TermCursor): Uint32Array {
 }
 
 /**
- * Lists the chunks a term whose postings a segment keeps decoded may name, as the first query
- * with the term as a whole word would: for a warm-up while idle, so that the first long query
- * of common words does not build these lists itself.
- */
-export function warmNamedDocuments(seg: Segment, termIndex: number): void {
-  docsWithShortField(seg, seg.postings(termIndex), SYMBOL_FIELD, nameLengthBound(seg.termAt(termIndex)));
-}
-
-
-/**
- * The documents of `postings` (ascending) that have the term in `field` and at most
- * `maxLength` tokens in it. Kept with the postings: a segment keeps common words' postings
- * decoded, and the same words name chunks query after query.
- */
-export function docsWithShortField(seg: Segment, postings: Postings, field: number, maxLength: number): Uint32Array {
-  let byKey = withField.get(postings);
-  if (!byKey) withField.set(postings, (byKey = new Map()));
-  const key = field * 0x10000 + Math.min(maxLength, 0xffff);
-  let docs = byKey.get(key);
-  if (!docs) {
-    const found = new Uint32Array(postings.docs.length);
-    let m = 0;
-    for (let i = 0; i < postings.docs.length; i++) {
-      if ((postings.tfs[i * FIELD_COUNT + field] as number) === 0) continue;
-      const doc = postings.docs[i] as number;
-      if (seg.fieldLength(doc, field) <= maxLength) found[m++] = doc;
-    }
-    docs = found.slice(0, m);
-    byKey.set(key, docs);
-  }
-  return docs;
-}
-
-/**
- * The most tokens the symbol field of a chunk named `token` can hold. A symbol whose
- * normalised name is the token is one word: the tokenizer emits it whole, then its distinct
- * parts of two or more characters, disjoint pieces of the word, so at most half its length.
- */
-export function nameLengthBound(token: string): number {
-  return 1 + Math.floor(token.length / 2);
-}
-
-const withField = new WeakMap<Postings, Map<number, Uint32Array>>();
-
-/**
  * Live document frequencies by postings list, for one set of tombstones (a segment's postings
  * and its tombstones are each one object for as long as they are unchanged). The term's path
  * files are part of its postings' segment and term, so one count each, with and without them.
  */
 const liveCounts = new WeakMap<Postings, { deleted: Uint8Array; withPath: number; withoutPath: number }>();
-
-/** The union of two ascending lists, ascending and without repeats (each list is one term's documents). */
-function union(a: Uint32Array, b: Uint32Array): Uint32Array {
-  const out = new Uint32Array(a.length + b.length);
-  let i = 0;
-  let j = 0;
-  let n = 0;
-  while (i < a.length || j < b.length) {
-    const x = i < a.length ? (a[i] as number) : NO_DOC;
-    const y = j < b.length ? (b[j] as number) : NO_DOC;
-    out[n++] = x < y ? x : y;
-    if (x <= y) i++;
-    if (y <= x) j++;
-  }
-  return out.subarray(0, n);
-}
-
-const EMPTY_DOCS = new Uint32Array(0);
 
 /** The most one term can add to a document's base score. */
 function bound(cursor: TermCursor): number {

@@ -14,7 +14,7 @@ import { forEachToken, identifierParts } from '../index/tokenizer';
 import { CorruptDataError } from '../index/varint';
 import type { Snapshot } from '../store/store';
 import { distanceWithin } from './query';
-import { docsWithShortField, nameLengthBound, SYMBOL_FIELD } from './scorer';
+import { docsWithShortField, nameLengthBound, SYMBOL_FIELD } from './namedDocs';
 import { compilePathFilter } from './filters';
 import { resolveLanguageFilter } from '../languages';
 import type { ChunkKind, NestedDefinition } from '../types';
