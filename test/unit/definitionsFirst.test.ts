@@ -3,6 +3,7 @@
 // unnamed chunk; anything else (other words, another spelling) is ranked as before.
 import * as assert from 'node:assert/strict';
 import type { Engine } from '../../src/core/engine/engine';
+import { SymbolDictionary } from '../../src/core/index/symbolDict';
 import { checkAll } from './check';
 import { TempWorkspace } from './helpers/workspace';
 
@@ -117,6 +118,28 @@ describe('definitions first in search', function () {
     for (let i = 1; i < hits.length; i++) assert.ok((hits[i - 1] as { score: number }).score >= (hits[i] as { score: number }).score);
     const total = (hits[0]?.scoreBreakdown ?? []).reduce((t, p) => t + p.value, 0);
     assert.ok(Math.abs(total - (hits[0]?.score ?? 0)) < 1e-3, 'the breakdown adds up to the score');
+  });
+
+  it('a one-word search reads only that name\'s rows of the symbol table, defined or not', async () => {
+    // The near-name tiers (prefix, initials, edit distance over every name) find nothing a
+    // pinned definition can use; reading them cost a one-word query a walk of every name.
+    const proto = SymbolDictionary.prototype as unknown as Record<string, (...args: unknown[]) => unknown>;
+    const tiers = ['named', 'prefixed', 'keyed', 'withInitials', 'all'] as const;
+    const originals = tiers.map((t) => [t, proto[t]] as const);
+    const asked: string[] = [];
+    for (const [t, original] of originals) {
+      proto[t] = function (this: unknown, ...args: unknown[]) {
+        asked.push(t);
+        return original?.apply(this, args);
+      };
+    }
+    try {
+      for (const q of ['template_rendered', 'walrus', 'rendered']) await engine.search(q, { refresh: 'never', previewLines: 0 });
+    } finally {
+      for (const [t, original] of originals) proto[t] = original as (...args: unknown[]) => unknown;
+    }
+    assert.ok(asked.length > 0, 'the symbol table was asked');
+    assert.deepEqual([...new Set(asked)], ['named']);
   });
 
   it('a filter that excludes the definition leaves the other hits in plain order', async () => {

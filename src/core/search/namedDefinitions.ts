@@ -36,7 +36,7 @@ export function queryName(query: string): string | undefined {
  * table orders them.
  */
 export function namedDefinitions(symbols: SymbolIndex, name: string, limit = MAX_NAMED_DEFINITIONS): NamedDefinition[] {
-  const { candidates } = symbols.find(name, { limit });
+  const { candidates } = symbols.find(name, { limit, exactOnly: true });
   const seen = new Set<string>();
   const out: NamedDefinition[] = [];
   for (const c of candidates) {
