@@ -1,5 +1,5 @@
 // Human-readable rendering shared by commands.
-import { displayBreadcrumb, type FileHit, type SearchHit } from '../core/api';
+import { displayBreadcrumb, type FileHit, type SearchHit, type SymbolHit } from '../core/api';
 import { visible, type Output } from './output';
 
 export function formatBytes(n: number): string {
@@ -24,6 +24,19 @@ export function formatHit(hit: SearchHit, extra = ''): string[] {
   const at = hit.previewLine !== undefined && hit.preview ? `  ${hit.path}:${hit.previewLine}` : '';
   const head = `${hit.path}:${hit.startLine}-${hit.endLine}${at}  ${hit.kind}${name ? ` ${name}` : ''}  (${hit.score.toFixed(2)})${extra}${hit.stale ? `  [stale: ${hit.staleReason}]` : ''}`;
   const preview = hit.preview ? hit.preview.split('\n').map((l) => `    ${l}`) : [];
+  return [head, ...preview];
+}
+
+/**
+ * `path:line:column  kind Name  (lines a-b, score)  [match]`: the name's place first, as editors
+ * and terminals open `file:line:column`, then the definition's whole range.
+ */
+export function formatSymbolHit(hit: SymbolHit): string[] {
+  if (hit.nameLine === undefined) return formatHit(hit, `  [${hit.match}]`);
+  const [, ...preview] = formatHit(hit);
+  const name = displayBreadcrumb(hit.context || hit.symbol, hit.language);
+  const stale = hit.stale ? `  [stale: ${hit.staleReason}]` : '';
+  const head = `${hit.path}:${hit.nameLine}:${hit.nameColumn ?? 1}  ${hit.kind}${name ? ` ${name}` : ''}  (lines ${hit.startLine}-${hit.endLine}, ${hit.score.toFixed(2)})  [${hit.match}]${stale}`;
   return [head, ...preview];
 }
 

@@ -3,8 +3,7 @@ import { intOption, UsageError, type CommandSpec, type ParsedArgs } from '../arg
 import type { Command } from '../command';
 import { JSON_OPTION, NO_SERVER_OPTION, openQueryEngine, resolveRoot, ROOT_OPTION, STORE_OPTIONS } from '../engineSetup';
 import type { Output } from '../output';
-import { formatHit } from '../format';
-import type { SymbolHit } from '../../core/api';
+import { formatSymbolHit } from '../format';
 import { FILTER_OPTIONS, filterValues, refreshMode } from '../filterOptions';
 
 const spec: CommandSpec = {
@@ -44,19 +43,6 @@ async function run(args: ParsedArgs, out: Output): Promise<number> {
   } finally {
     await engine.close();
   }
-}
-
-/**
- * `path:line:column  kind Name  (lines a-b, score)  [match]`: the name's place first, as editors
- * and terminals open `file:line:column`, then the definition's whole range.
- */
-function formatSymbolHit(hit: SymbolHit): string[] {
-  if (hit.nameLine === undefined) return formatHit(hit, `  [${hit.match}]`);
-  const [, ...preview] = formatHit(hit);
-  const name = hit.context || hit.symbol;
-  const stale = hit.stale ? `  [stale: ${hit.staleReason}]` : '';
-  const head = `${hit.path}:${hit.nameLine}:${hit.nameColumn ?? 1}  ${hit.kind}${name ? ` ${name}` : ''}  (lines ${hit.startLine}-${hit.endLine}, ${hit.score.toFixed(2)})  [${hit.match}]${stale}`;
-  return [head, ...preview];
 }
 
 export const command: Command = { spec, run };
