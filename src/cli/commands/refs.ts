@@ -8,7 +8,7 @@ import { intOption, UsageError, type CommandSpec, type ParsedArgs } from '../arg
 import type { Command } from '../command';
 import { JSON_OPTION, NO_SERVER_OPTION, openQueryEngine, resolveRoot, ROOT_OPTION, STORE_OPTIONS } from '../engineSetup';
 import type { Output } from '../output';
-import type { ReferenceCallerGroup, ReferenceHit, ReferencesResponse } from '../../core/api';
+import { displayBreadcrumb, type ReferenceCallerGroup, type ReferenceHit, type ReferencesResponse } from '../../core/api';
 import { placeOf } from '../../core/engineApi';
 import { currentContext } from '../../command/context';
 import { FILTER_OPTIONS, filterValues, refreshMode } from '../filterOptions';
@@ -103,7 +103,7 @@ export function formatReferences(refs: readonly ReferenceHit[], several = false)
     path = r.path;
     const to = several && r.resolvesTo && !(r.resolvesTo.path === r.path && r.resolvesTo.line === r.line) ? ` → ${r.resolvesTo.path}:${r.resolvesTo.line}` : '';
     const tags = [r.certainty === 'certain' ? `certain${to}` : 'name', ...(r.role === 'import' || r.role === 'definition' ? [r.role] : []), ...(r.stale ? ['stale'] : [])];
-    lines.push(`${r.path}:${r.line}:${r.column}  [${tags.join(', ')}]  ${r.context || '-'}  ${r.text}`.trimEnd());
+    lines.push(`${r.path}:${r.line}:${r.column}  [${tags.join(', ')}]  ${displayBreadcrumb(r.context, r.language) || '-'}  ${r.text}`.trimEnd());
   }
   return lines;
 }
