@@ -114,6 +114,21 @@ describe('search ranking', () => {
     );
   });
 
+  it('a name joined by colons (an ESLint visitor "Program:exit") ranks above definitions of its first word', () => {
+    // Thirty rules define a `Program` visitor and many an `X:exit` one: the query's words alone
+    // gave every `Program` definition the exact-name boost, above the one chunk named by both.
+    const chunks: Chunk[] = [];
+    for (let r = 0; r < 30; r++) {
+      chunks.push(c(`lib/rules/r${r}.js:4-6 method Program`, 'Program(node) {\n  check(node);\n}', 'create.Program'));
+      for (const [k, line] of [['BlockStatement', 10], ['ForStatement', 20], ['SwitchStatement', 30]] as const) {
+        chunks.push(c(`lib/rules/r${r}.js:${line}-${line + 2} method ${k}:exit`, `"${k}:exit"(node) {\n  leave(node);\n}`, `create.${k}:exit`));
+      }
+    }
+    chunks.push(c('lib/rules/semi.js:40-42 method Program:exit', '"Program:exit"() {\n  done();\n}', 'create.Program:exit'));
+    const first = searcher(chunks)('Program:exit', { limit: 3 }).hits[0];
+    assert.equal(`${first?.path}:${first?.startLine}`, 'lib/rules/semi.js:40');
+  });
+
   it('every score breakdown adds up to the score', () => {
     for (const q of ['fetchUserName', 'parse config', 'Server Start', 'renderProf*', '+config +error']) {
       for (const h of search(q).hits) {

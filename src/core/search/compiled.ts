@@ -5,7 +5,7 @@
 // none of them analyses query text again, so what scores a hit is what its preview marks.
 import { FIELDS, type FieldName } from '../index/fields';
 import { looksLikeIdentifier, MAX_TOKEN_LENGTH, proseForm } from '../index/tokenizer';
-import { parseQuery, wildcardMatcher, type Presence, type QueryClause } from './query';
+import { colonNames, parseQuery, wildcardMatcher, type Presence, type QueryClause } from './query';
 import type { TermRarity } from './queryText';
 
 /** One word of a clause, in every form the index may hold it in. */
@@ -161,6 +161,7 @@ export function compileQuery(input: string, options: CompileOptions = {}): Compi
   const words = clauses.filter((c) => c.presence !== 'prohibited').flatMap((c) => c.words);
   const short = words.length <= 2;
   const identifiers = new Set(words.filter((w) => short || looksLikeIdentifier(w.original)).map((w) => w.whole));
+  for (const name of colonNames(input)) identifiers.add(name);
   const joins = joinAdjacent(syntax, options.joinWeight ?? 1);
   weighStopWords(clauses, options.stopWordWeight ?? DEFAULT_STOP_WORD_WEIGHT);
   const positive = clauses.filter((c) => c.presence !== 'prohibited').flatMap(positiveTerms);

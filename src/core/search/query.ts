@@ -107,6 +107,20 @@ export function boundQuery(query: string): { query: string; warning?: string } {
 const FIELD_NAMES: ReadonlySet<string> = new Set(Object.keys(FIELD_ALIASES));
 
 /**
+ * Names joined by colons that are not `field:term` (`Program:exit`, `eslint:recommended`,
+ * `node:fs`), lower-cased: the query splits them into words, but a definition may be named by
+ * the whole (an ESLint visitor `"Program:exit"() {}`).
+ */
+export function colonNames(input: string): string[] {
+  const names: string[] = [];
+  for (const m of input.matchAll(/(?<![\p{L}\p{N}_$:-])[\p{L}_$][\p{L}\p{N}_$-]*(?::[\p{L}\p{N}_$-]+)+/gu)) {
+    const name = m[0].toLowerCase();
+    if (!FIELD_NAMES.has(name.slice(0, name.indexOf(':')))) names.push(name);
+  }
+  return names;
+}
+
+/**
  * The clauses of any text; never throws. A short line written in the query language is parsed
  * as one; any other text is plain text, its operators just characters (readQueryText).
  */
