@@ -24,6 +24,9 @@ const FILES: Record<string, string> = {
   'rs/rt.rs': ["pub struct Runtime;", "", "impl Runtime {", "    pub fn block_on_inner(&self) {}", "", "    pub fn run(&self) {", "        self.block_on_inner();", "    }", "}", "", "pub struct Handle;", "", "impl Handle {", "    pub fn block_on_inner(&self) {}", "", "    pub fn go(&self) {", "        self.block_on_inner();", "        Self::block_on_inner(self);", "    }", "}", "", "pub fn other(h: &Handle) {", "    h.block_on_inner();", "}", ''].join('\n'),  // A local of the definition's name, an object key, and what a module does not export.
   'lib/k.js': ['function range(size) {', '  var range = size * 2;', '  return { range: range };', '}', 'exports.range = range;', 'exports.secret = makeSecret();', 'const r = range(1);', ''].join('\n'),
   'lib/hidden.js': ['function secret() {', '  return 1;', '}', 'module.exports = {};', ''].join('\n'),
+  // ESLint's ast-utils: methods and values come before the shorthand export in the literal.
+  'lib/utils.js': ['function isNode(node) {', '  return node !== null;', '}', 'module.exports = {', '  isEmpty(node) {', '    return !node.body.length;', '  },', "  BREAKS: new Set(['}']),", '  isNode,', '};', ''].join('\n'),
+  'lib/p.js': ["const astUtils = require('./utils');", 'astUtils.isNode(8);', ''].join('\n'),
   'lib/uses.js': ["const k = require('./k');", "const hidden = require('./hidden');", 'k.range(2) + hidden.secret();', ''].join('\n'),
 };
 
@@ -70,6 +73,11 @@ describe('references resolve to one definition', function () {
         expected: A_IS_FUNCTION,
       },
       { name: 'from a definition given with its column', input: 'lib/a.js:1:12', expected: A_IS_FUNCTION },
+      {
+        name: 'commonjs, a member of a require whose module.exports literal holds methods before the shorthand key',
+        input: 'lib/utils.js:1',
+        expected: ['lib/p.js:2:10 member certain → lib/utils.js:1', 'lib/utils.js:1:10 definition certain → lib/utils.js:1', 'lib/utils.js:9:3 code certain → lib/utils.js:1'],
+      },
       {
         name: "commonjs, from e.js's own definition: its call only, never a.js's importers",
         input: 'lib/e.js:2',

@@ -134,8 +134,60 @@ export function exportsName(text: string, name: string): boolean {
     String.raw`\bexport\s+(?:default\s+)?(?:declare\s+)?(?:async\s+)?(?:abstract\s+)?(?:function\s*\*?|class|const|let|var|interface|type|enum|namespace)\s+${n}${b}`,
     String.raw`\bexport\s*\{[^}]*(?<![\p{L}\p{N}_$])${n}${b}[^}]*\}`,
     String.raw`\bexports\s*\.\s*${n}\s*=\s*(?:${n}${b}|(?:async\s+)?function\b|class\b)`,
-    String.raw`\bmodule\s*\.\s*exports\s*=\s*\{[^}]*(?<![\p{L}\p{N}_$.])${n}${b}`,
-  ].some((re) => new RegExp(re, 'u').test(text));
+  ].some((re) => new RegExp(re, 'u').test(text)) || moduleExportsKeys(text).has(name);
+}
+
+/**
+ * The keys of `module.exports = { … }` at its top level: shorthand (`isFunction,`), `key:` and
+ * methods (`key(…) {`). Brackets are matched, so a method's body or a nested object does not
+ * end the literal (ESLint's ast-utils exports a 500-line one); strings and comments are skipped.
+ */
+export function moduleExportsKeys(text: string): Set<string> {
+  const keys = new Set<string>();
+  for (const m of text.matchAll(/\bmodule\s*\.\s*exports\s*=\s*\{/g)) {
+    let depth = 1;
+    let expectKey = true;
+    let i = m.index + m[0].length;
+    while (i < text.length && depth > 0) {
+      const ch = text[i] as string;
+      if (ch === '"' || ch === "'" || ch === '`') {
+        i = stringEnd(text, i);
+        expectKey = false;
+        continue;
+      }
+      if (ch === '/' && text[i + 1] === '/') {
+        const eol = text.indexOf('\n', i);
+        i = eol < 0 ? text.length : eol;
+        continue;
+      }
+      if (ch === '/' && text[i + 1] === '*') {
+        const end = text.indexOf('*/', i + 2);
+        i = end < 0 ? text.length : end + 2;
+        continue;
+      }
+      if (ch === '{' || ch === '(' || ch === '[') depth++;
+      else if (ch === '}' || ch === ')' || ch === ']') depth--;
+      else if (depth === 1 && ch === ',') expectKey = true;
+      else if (depth === 1 && expectKey && /[\p{L}_$]/u.test(ch)) {
+        const word = /^[\p{L}\p{N}_$]+/u.exec(text.slice(i, i + 200))?.[0] ?? ch;
+        const after = /^\s*(.)/su.exec(text.slice(i + word.length, i + word.length + 200))?.[1];
+        if (after === ',' || after === '}' || after === ':' || after === '(') keys.add(word);
+        i += word.length;
+        expectKey = false;
+        continue;
+      } else if (!/\s/.test(ch)) expectKey = false;
+      i++;
+    }
+  }
+  return keys;
+}
+
+/** The index just past the string literal that opens at `start` (its quote), escapes honoured. */
+function stringEnd(text: string, start: number): number {
+  const quote = text[start];
+  let i = start + 1;
+  while (i < text.length && text[i] !== quote) i += text[i] === '\\' ? 2 : 1;
+  return i + 1;
 }
 
 /**
