@@ -17,6 +17,7 @@ export function breadcrumbSeparator(language: string | undefined): string {
  * that are prose (Markdown heading paths, joined with ` > `), as they are.
  */
 export function displayBreadcrumb(breadcrumb: string, language: string | undefined): string {
+  if (!breadcrumb) return '';
   if (language && QUOTED_KEYS.has(language)) return keyPath(breadcrumb);
   const separator = breadcrumbSeparator(language);
   if (separator === '.' || breadcrumb.includes(' > ')) return breadcrumb;

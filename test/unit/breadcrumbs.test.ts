@@ -15,6 +15,7 @@ describe('breadcrumbs in the language\'s own spelling', () => {
       { name: 'C keeps dots', input: { crumb: 'point.x', language: 'c' }, expected: 'point.x' },
       { name: 'no language known', input: { crumb: 'Greeter.greet', language: undefined }, expected: 'Greeter.greet' },
       { name: 'a heading path with a dot is prose', input: { crumb: 'Guide > Version 1.2', language: 'rust' }, expected: 'Guide > Version 1.2' },
+      { name: 'an unnamed JavaScript chunk has no name to show, not ""', input: { crumb: '', language: 'javascript' }, expected: '' },
       { name: 'an ESLint visitor key is quoted after ›', input: { crumb: 'create.Program:exit', language: 'javascript' }, expected: 'create › "Program:exit"' },
       { name: 'a selector key with spaces and >', input: { crumb: 'create.CallExpression > MemberExpression', language: 'javascript' }, expected: 'create › "CallExpression > MemberExpression"' },
       { name: 'a quoted key inside, identifiers after it keep their dots', input: { crumb: 'rules.no-unused-vars.create.fix', language: 'typescript' }, expected: 'rules › "no-unused-vars" › create.fix' },
