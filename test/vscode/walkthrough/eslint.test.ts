@@ -2,13 +2,14 @@
 // new user met there, asked again through the same commands and views. Run it with the ESLint
 // working tree as the workspace (test/vscode/walkthrough/README.md); each case prints what it saw.
 import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import type { SearchHit } from '../../../src/core/api';
 import { hitTitle } from '../../../src/vscode/format';
 import type { MergedReferences } from '../../../src/vscode/references/findReferences';
 import { api, closeEditors, fixturePath, folder, poll, ready, sleep } from '../suite/cairnHelpers';
-import { screenshot, uiAvailable } from '../suite/ui';
+import { click, getText, press, screenshot, uiAvailable } from '../suite/ui';
 
 const saw = (what: string) => console.log(`      saw: ${what}`);
 
@@ -124,6 +125,52 @@ describe('walkthrough: issue #38 on ESLint', function () {
       }
     }
     if (uiAvailable()) await screenshot('walkthrough-no-results');
+  });
+
+  it("the editor's menu: Cairn's items sit in a Cairn submenu", async function () {
+    if (!uiAvailable()) this.skip();
+    const doc = await vscode.workspace.openTextDocument(fixturePath('lib/rules/no-unused-vars.js'));
+    await vscode.window.showTextDocument(doc);
+    await click({ selector: '.part.editor .monaco-editor .view-lines', button: 'right' });
+    const top = await getText({ selector: '.monaco-menu' });
+    await click({ selector: '.monaco-menu .action-item:has-text("Cairn")' });
+    const sub = await getText({ selector: '.monaco-menu .action-item:has-text("Copy Span Reference")' });
+    await screenshot('walkthrough-editor-menu');
+    await press('Escape');
+    await press('Escape');
+    saw(`top level: ${top.split('\n').filter((l) => /cairn|span|context pack/i.test(l)).join(' | ')}; submenu item: ${sub.trim()}`);
+    assert.doesNotMatch(top, /Copy Span Reference|Add to Context Pack/);
+  });
+
+  it('one state during a checkout: the Index view never says "up to date" while the status bar counts', async function () {
+    if (!uiAvailable()) this.skip();
+    const a = await api();
+    await vscode.commands.executeCommand('workbench.view.extension.cairn');
+    const git = (...args: string[]) => execFileSync('git', ['-C', folder().uri.fsPath, ...args], { stdio: 'ignore' });
+    const disagreements: string[] = [];
+    let samples = 0;
+    let busy = 0;
+    git('checkout', 'HEAD~300', '--', 'lib', 'docs');
+    try {
+      const deadline = Date.now() + 60_000;
+      while (Date.now() < deadline) {
+        const bar = await getText({ selector: '.part.statusbar .statusbar-item:has-text("Cairn")' }).catch(() => '');
+        const row = await getText({ selector: '.pane-body .monaco-list-row:has-text("walk-eslint")' }).catch(() => '');
+        samples++;
+        if (/\d+\s*%/.test(bar) || /refreshing|indexing/i.test(bar)) {
+          busy++;
+          if (/up to date/i.test(row)) disagreements.push(`bar "${bar}" / view "${row}"`);
+        }
+        const s = a.indexState.current;
+        if (busy > 0 && s.folders.every((f) => f.state.kind === 'ready')) break;
+        await sleep(150);
+      }
+    } finally {
+      git('checkout', 'HEAD', '--', 'lib', 'docs');
+    }
+    await ready(a, 120_000);
+    saw(`${samples} samples, ${busy} with the status bar counting, ${disagreements.length} disagreeing`);
+    assert.deepEqual(disagreements, []);
   });
 
   it('labels are plain text: no HTML anchors or Markdown marks in docs hits', async () => {
