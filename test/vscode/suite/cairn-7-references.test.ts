@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import type { MergedReferences } from '../../../src/vscode/references/findReferences';
 import type { RefFileNode, RefNode } from '../../../src/vscode/views/referenceNodes';
-import { api, closeEditors, fixturePath, folder, poll, ready, setSetting, sleep } from './cairnHelpers';
+import { api, closeEditors, fixturePath, folder, poll, ready, referencesAt, setSetting, sleep } from './cairnHelpers';
 import { screenshot, uiAvailable, waitForText } from './ui';
 
 /** Another class's `length`, used in another file: the same name, not Vector's method. */
@@ -105,18 +105,11 @@ describe('Cairn: references', function () {
   });
 
   /** Runs Find References with the caret at `line:column` (1-based) of a file, as a user does. */
-  async function fromCursor(rel: string, line: number, word: string): Promise<MergedReferences> {
-    const doc = await vscode.workspace.openTextDocument(vscode.Uri.joinPath(folder().uri, ...rel.split('/')));
-    const editor = await vscode.window.showTextDocument(doc);
-    const column = doc.lineAt(line - 1).text.indexOf(word) + 1;
-    editor.selection = new vscode.Selection(line - 1, column, line - 1, column);
-    return (await vscode.commands.executeCommand('cairn.findReferences')) as MergedReferences;
-  }
   /** The files of an answer's certain references. */
   const certainIn = (a: MergedReferences) => [...new Set(a.references.filter((r) => r.certainty === 'certain').map((r) => r.path))].sort();
 
   it('from the cursor on a definition: only what resolves to that one (Ruler.length, not Vector.length)', async () => {
-    const answer = await fromCursor(RULER_PATH, 2, 'length');
+    const answer = await referencesAt(RULER_PATH, 2, 'length');
     assert.deepEqual(answer.definitions.map((d) => `${d.path}:${d.line}`), [`${RULER_PATH}:2`]);
     assert.deepEqual(certainIn(answer), [RULER_PATH], JSON.stringify(answer.references));
     assert.equal(at(answer, RULER_PATH, 8)?.certainty, 'certain', JSON.stringify(answer.references));
@@ -127,11 +120,11 @@ describe('Cairn: references', function () {
   });
 
   it('from the cursor on a use the index resolves: the references of the definition it names', async () => {
-    const ruler = await fromCursor(RULER_PATH, 8, 'length');
+    const ruler = await referencesAt(RULER_PATH, 8, 'length');
     assert.deepEqual(ruler.definitions.map((d) => `${d.path}:${d.line}`), [`${RULER_PATH}:2`]);
     assert.deepEqual(certainIn(ruler), [RULER_PATH], JSON.stringify(ruler.references));
     assert.equal(at(ruler, 'src/math/vector.ts', 24), undefined, JSON.stringify(ruler.references));
-    const vector = await fromCursor('src/math/vector.ts', 24, 'length');
+    const vector = await referencesAt('src/math/vector.ts', 24, 'length');
     assert.deepEqual(vector.definitions.map((d) => `${d.path}:${d.line}`), ['src/math/vector.ts:19']);
     assert.ok(vector.references.every((r) => r.path === 'src/math/vector.ts'), JSON.stringify(vector.references));
     assert.ok(at(vector, 'src/math/vector.ts', 38), JSON.stringify(vector.references));

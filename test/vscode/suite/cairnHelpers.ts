@@ -6,6 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { CairnApi } from '../../../src/vscode/extension';
+import type { MergedReferences } from '../../../src/vscode/references/findReferences';
 
 import { ui } from './ui';
 
@@ -108,4 +109,13 @@ export function activeSpan(): { path: string; startLine: number; endLine: number
 export async function waitForQuickInput(): Promise<void> {
   const r = await ui({ waitForSelector: '.quick-input-widget .quick-input-box input' });
   if (!r.ok) throw new Error(`quick input did not open: ${r.error}`);
+}
+
+/** Cairn: Find References with the caret on `word` in line `line` (1-based) of `rel`. */
+export async function referencesAt(rel: string, line: number, word: string): Promise<MergedReferences> {
+  const doc = await vscode.workspace.openTextDocument(vscode.Uri.joinPath(folder().uri, ...rel.split('/')));
+  const editor = await vscode.window.showTextDocument(doc);
+  const column = doc.lineAt(line - 1).text.indexOf(word) + 1;
+  editor.selection = new vscode.Selection(line - 1, column, line - 1, column);
+  return (await vscode.commands.executeCommand('cairn.findReferences')) as MergedReferences;
 }

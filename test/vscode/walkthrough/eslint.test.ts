@@ -7,8 +7,7 @@ import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import type { SearchHit } from '../../../src/core/api';
 import { hitTitle } from '../../../src/vscode/format';
-import type { MergedReferences } from '../../../src/vscode/references/findReferences';
-import { api, closeEditors, fixturePath, folder, poll, ready, sleep } from '../suite/cairnHelpers';
+import { api, closeEditors, fixturePath, folder, poll, ready, referencesAt, sleep } from '../suite/cairnHelpers';
 import { click, getText, press, screenshot, uiAvailable } from '../suite/ui';
 
 const saw = (what: string) => console.log(`      saw: ${what}`);
@@ -19,16 +18,6 @@ function lineOf(rel: string, pattern: RegExp): number {
   const i = lines.findIndex((l) => pattern.test(l));
   assert.ok(i >= 0, `${rel} has no line matching ${pattern}`);
   return i + 1;
-}
-
-async function fromCursor(rel: string, line: number, word: string): Promise<{ answer: MergedReferences; ms: number }> {
-  const doc = await vscode.workspace.openTextDocument(vscode.Uri.joinPath(folder().uri, ...rel.split('/')));
-  const editor = await vscode.window.showTextDocument(doc);
-  const column = doc.lineAt(line - 1).text.indexOf(word) + 1;
-  editor.selection = new vscode.Selection(line - 1, column, line - 1, column);
-  const started = Date.now();
-  const answer = (await vscode.commands.executeCommand('cairn.findReferences')) as MergedReferences;
-  return { answer, ms: Date.now() - started };
 }
 
 describe('walkthrough: issue #38 on ESLint', function () {
@@ -47,7 +36,9 @@ describe('walkthrough: issue #38 on ESLint', function () {
 
   it('references of isFunction: none certain in tests/bench/large.js, which defines its own', async () => {
     const line = lineOf('lib/rules/utils/ast-utils.js', /^function isFunction\(/);
-    const { answer, ms } = await fromCursor('lib/rules/utils/ast-utils.js', line, 'isFunction');
+    const started = Date.now();
+    const answer = await referencesAt('lib/rules/utils/ast-utils.js', line, 'isFunction');
+    const ms = Date.now() - started;
     const certain = answer.references.filter((r) => r.certainty === 'certain');
     const inLarge = answer.references.filter((r) => r.path === 'tests/bench/large.js');
     saw(`${answer.references.length} references in ${ms} ms, ${certain.length} certain; in large.js: ${inLarge.length} (${inLarge.filter((r) => r.certainty === 'certain').length} certain); definitions ${answer.definitions.map((d) => `${d.path}:${d.line}`).join(', ')}`);
