@@ -4,7 +4,7 @@
 import * as assert from 'node:assert/strict';
 import { checkAll } from './check';
 import { parseQuery } from '../../src/core/search/query';
-import { TEXT_MAX_WORDS, type TermRarity } from '../../src/core/search/queryText';
+import { COMMON_PART_SHARE, TEXT_MAX_WORDS, type TermRarity } from '../../src/core/search/queryText';
 import { c, searcher } from './helpers/snapshot';
 
 /** A clause as `[field:][+|-]word,word` (`*pattern` for a wildcard, `~n`/`^n` when fuzzy or boosted). */
@@ -143,6 +143,20 @@ describe('any text is a query', () => {
       assert.ok(words.length <= TEXT_MAX_WORDS, `${words.length} words`);
       assert.equal(new Set(words).size, words.length);
       assert.match(p.warnings.join('\n'), /searched for \d+ of its \d+ distinct words/);
+    });
+    describe(`a name's parts most of the index holds are not searched (over ${COMMON_PART_SHARE * 100} % of its chunks)`, () => {
+      /** `solve` and `system` are in a tenth of the index's chunks, `poly` and `reduced` in a few, each whole name in three. */
+      const partRarity: TermRarity = { documents: 1000, documentFrequency: (t) => (['solve', 'system'].includes(t) ? 100 : ['poly', 'reduced'].includes(t) ? 4 : rarity.documentFrequency(t)) };
+      const partsOf = (text: string, r: TermRarity | undefined, whole: string): string[] | undefined => parseQuery(text, { rarity: r }).clauses.flatMap((k) => k.words).find((w) => w.whole === whole)?.parts.slice();
+      checkAll(
+        [
+          { name: 'in a long text: only the rare parts', input: { text: issue, rarity: partRarity, whole: 'solve_poly_system' }, expected: ['poly'] },
+          { name: 'in a long text: every part of a name whose parts are all rare', input: { text: issue, rarity: partRarity, whole: 'solve_reduced_system' }, expected: ['reduced'] },
+          { name: 'in a short query: every part, common or not', input: { text: 'solve_poly_system fails', rarity: partRarity, whole: 'solve_poly_system' }, expected: ['solve', 'poly', 'system'] },
+          { name: 'without an index to ask: every part', input: { text: issue, rarity: undefined, whole: 'solve_poly_system' }, expected: ['solve', 'poly', 'system'] },
+        ],
+        ({ text, rarity: r, whole }) => partsOf(text, r, whole),
+      );
     });
   });
 

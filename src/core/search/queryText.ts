@@ -82,10 +82,25 @@ export function textTerms(text: string, rarity?: TermRarity): { terms: TextTerm[
   const out: TextTerm[] = [];
   let previous = -2;
   for (const c of kept) {
-    out.push({ raw: c.word.original, words: [c.word], ...(c.first !== previous + 1 ? { gapBefore: true } : {}) });
+    out.push({ raw: c.word.original, words: [withTellingParts(c.word, rarity)], ...(c.first !== previous + 1 ? { gapBefore: true } : {}) });
     previous = c.first;
   }
   return { terms: out, warnings: [`a long text: searched for ${out.length} of its ${candidates.length} distinct words, those rarest in this index (code-shaped words first)`] };
+}
+
+/**
+ * In a long text, a part of a name that more than this share of the index's chunks hold is not
+ * searched for: among thirty names it tells nothing, and its postings would make nearly every
+ * chunk a candidate.
+ */
+export const COMMON_PART_SHARE = 0.05;
+
+/** `word` without the parts most of the index holds (COMMON_PART_SHARE). */
+function withTellingParts(word: QueryWord, rarity?: TermRarity): QueryWord {
+  if (!rarity || word.parts.length === 0) return word;
+  const most = COMMON_PART_SHARE * rarity.documents;
+  const parts = word.parts.filter((p) => rarity.documentFrequency(p) <= most);
+  return parts.length === word.parts.length ? word : { ...word, parts };
 }
 
 /** A distinct word of a long text. */

@@ -204,7 +204,7 @@ export class SnapshotScorer {
         if (j.stem && mask & PROSE_MASK) terms.push({ token: j.stem, fieldMask: mask & PROSE_MASK, weight: j.weight, presenceBit: -1, label: `${label}→${j.stem}` });
       }
     }
-    return { terms, warnings };
+    return { terms: mergedParts(terms), warnings };
   }
 
   private expandWildcard({ prefix, test }: CompiledWildcard): string[] {
@@ -804,6 +804,31 @@ function docsNamedBy(cursor: TermCursor): Uint32Array {
 const liveCounts = new WeakMap<Postings, { deleted: Uint8Array; withPath: number; withoutPath: number }>();
 
 /** The most one term can add to a document's base score. */
+/**
+ * One term per identifier part: a long text's names share parts (`test`, `impl`, `query`), and
+ * each repeat would walk the same postings again. A term's score is linear in its weight, so the
+ * merged term scores what its repeats summed; it keeps the first one's place in the query.
+ */
+function mergedParts(terms: ScoredTerm[]): ScoredTerm[] {
+  const first = new Map<string, ScoredTerm>();
+  const out: ScoredTerm[] = [];
+  for (const t of terms) {
+    if (t.presenceBit >= 0 || t.whole) {
+      out.push(t);
+      continue;
+    }
+    const key = `${t.fieldMask} ${t.token} ${t.label}`;
+    const seen = first.get(key);
+    if (seen) seen.weight += t.weight;
+    else {
+      const own = { ...t };
+      first.set(key, own);
+      out.push(own);
+    }
+  }
+  return out;
+}
+
 function bound(cursor: TermCursor): number {
   return cursor.term.factor * (K1 + 1);
 }
