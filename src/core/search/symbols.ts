@@ -186,7 +186,20 @@ export class SymbolIndex {
     take((d) => filtered(d.named(lowerQuery), (e) => e.name === q), 'exact', 0, true);
     take((d) => d.named(lowerQuery), 'exact-ignore-case', 0, true);
     if (qualifiedQuery && lastName) {
-      take((d, t) => filtered(d.named(lastName), (e) => isQualifiedMatch(normaliseQualified(e.display), qualifiedQuery, this.segment(t).pathOf(e.doc))), 'qualified');
+      // A row can match only if its breadcrumb or its path holds the qualifier's last part: a
+      // plain search passes over most rows of a common name (`append`, `get`) before the
+      // normalising and path work a match needs.
+      const qualifier = qualifiedQuery.slice(0, Math.max(0, qualifiedQuery.lastIndexOf('.')));
+      const needle = qualifier.slice(qualifier.lastIndexOf('.') + 1);
+      take(
+        (d, t) =>
+          filtered(d.named(lastName), (e) => {
+            const path = this.segment(t).pathOf(e.doc);
+            if (!e.display.toLowerCase().includes(needle) && !path.toLowerCase().includes(needle)) return false;
+            return isQualifiedMatch(normaliseQualified(e.display), qualifiedQuery, path);
+          }),
+        'qualified',
+      );
     }
     const exact = out.length > 0;
     if (options.exactOnly) return { exact, candidates: out };
