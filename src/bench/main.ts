@@ -23,7 +23,8 @@ import { compareBuilds } from './compare';
 import { assembleCorpus, defaultSources, type Corpus } from './corpus';
 import { generateTree } from './generate';
 import { fmt, mb, percentile, table, timed } from './stats';
-import { serveFreshProcesses, serveSection, serveSocketTimes } from './serve';
+import { serveFreshProcesses, serveSection, serveSocketTimes, serveTaskTimes } from './serve';
+import type { TaskTextSource } from './taskTexts';
 import { coldRounds, printGoalTable, type ServedRounds } from './goalTable';
 
 const repoRoot = path.resolve(__dirname, '..');
@@ -386,6 +387,23 @@ function sampleIdentifiers(root: string): (storeDir: string) => Promise<string[]
   };
 }
 
+/** Definitions of an index the task texts quote: name, place and first lines, in index order. */
+function sampleTaskSources(root: string): (storeDir: string) => Promise<TaskTextSource[]> {
+  return async (storeDir) => {
+    const engine = engineFor(root, storeDir);
+    const sources: TaskTextSource[] = [];
+    try {
+      for await (const c of engine.exportChunks()) {
+        if (!c.symbol || c.kind === 'section' || !/^[A-Za-z_]\w{3,}$/.test(c.symbol)) continue;
+        sources.push({ path: c.path, startLine: c.startLine, symbol: c.symbol, context: c.context, language: c.language, lines: c.text.split('\n').slice(0, 6) });
+      }
+    } finally {
+      await engine.close();
+    }
+    return sources;
+  };
+}
+
 async function runChild(args: string[]): Promise<void> {
   const [task, root, storeDir, query] = args as [string, string, string, string?];
   if (task === 'cold-index') {
@@ -417,6 +435,9 @@ async function runChild(args: string[]): Promise<void> {
   } else if (task === 'serve-socket') {
     const { idents, unasked } = JSON.parse(query ?? '{}') as { idents: string[]; unasked: string[] };
     process.stdout.write(`${JSON.stringify(await serveSocketTimes(root, storeDir, idents, unasked))}\n`);
+  } else if (task === 'serve-tasks') {
+    const { texts, rounds } = JSON.parse(query ?? '{}') as { texts: Parameters<typeof serveTaskTimes>[2]; rounds: number };
+    process.stdout.write(`${JSON.stringify(await serveTaskTimes(root, storeDir, texts, rounds))}\n`);
   } else if (task === 'fresh-processes') {
     process.stdout.write(`${JSON.stringify(freshProcesses(root, storeDir, JSON.parse(query ?? '[]') as string[]))}\n`);
   }
@@ -505,6 +526,7 @@ async function main(): Promise<void> {
       runs: Math.min(Number(values.runs) || 20, 20),
       rounds: Math.max(3, Number(values.rounds) || 3),
       identifiers: sampleIdentifiers(corpus.root),
+      taskSources: sampleTaskSources(corpus.root),
       child,
       log,
       goals,
