@@ -667,13 +667,16 @@ function scoreSegmentPruned(s: number, cursors: readonly TermCursor[], norms: No
   // every update would allocate one.
   let threshold = pruning.threshold[0] as number;
   let essentialFrom = firstEssential(prefix, 0, n, pruning.maxBoostUnnamed, threshold);
+  // Each cursor's document, as the loop last moved it: the next document is a scan of plain
+  // numbers, not of a hundred cursors' fields (a long text keeps that many terms essential).
+  const docs = Float64Array.from(sorted, (c) => c.doc);
   let skipped = false;
   for (;;) {
     if (essentialFrom > 0) skipped = true;
     let doc = nextNamed < named.length ? (named[nextNamed] as number) : NO_DOC;
     let m = 0;
     for (let k = essentialFrom; k < n; k++) {
-      const d = (sorted[k] as TermCursor).doc;
+      const d = docs[k] as number;
       if (d < doc) {
         doc = d;
         m = 0;
@@ -687,7 +690,11 @@ function scoreSegmentPruned(s: number, cursors: readonly TermCursor[], norms: No
       nextNamed++;
     }
     if (deleted[doc]) {
-      for (let j = 0; j < m; j++) (sorted[atDoc[j] as number] as TermCursor).skip(doc);
+      for (let j = 0; j < m; j++) {
+        const k = atDoc[j] as number;
+        (sorted[k] as TermCursor).skip(doc);
+        docs[k] = (sorted[k] as TermCursor).doc;
+      }
       continue;
     }
     // The document's bound: its essential terms' and every cheap term's. Terms are taken from
@@ -735,6 +742,10 @@ function scoreSegmentPruned(s: number, cursors: readonly TermCursor[], norms: No
       parts[queryIndex[k] as number] = v;
       present[found++] = queryIndex[k] as number;
       bits |= cursor.term.presence;
+    }
+    for (let j = 0; j < m; j++) {
+      const k = atDoc[j] as number;
+      docs[k] = (sorted[k] as TermCursor).doc;
     }
     if (hopeless || found === 0) continue;
     // In query order, as scoreSegment adds them (floating-point sums depend on the order).
