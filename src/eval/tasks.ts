@@ -1,7 +1,7 @@
 // Localization tasks in SWE-bench's format, one JSON object per line:
 //
 //   {"instance_id", "repo": "owner/name", "base_commit", "problem_statement",
-//    "gold_files": [paths]  or  "patch": "a unified diff"}
+//    "gold_files": [paths]  or  "patch": "a unified diff" (the patch is read when both are there)}
 //
 // A patch says more than a list of files: the lines its hunks remove or insert at, located in
 // the base commit's version of each file, which is what gold *functions* are read from. A
@@ -115,17 +115,19 @@ export function taskOf(value: unknown, where: string, line: number): Localizatio
   const problemStatement = stringField(o, 'problem_statement', at);
   let goldFiles: GoldFile[];
   let fromPatch = false;
-  if (o.gold_files !== undefined) {
+  // A patch says more than a list of files, so a task with both is read from its patch
+  // (scripts/derive-task-patches.mjs adds a fix's patch to tasks that keep their gold_files).
+  if (o.patch !== undefined) {
+    if (typeof o.patch !== 'string') throw new TaskFileError(`${at}: "patch" must be a string (a unified diff)`);
+    goldFiles = goldOfPatch(o.patch);
+    if (goldFiles.length === 0) throw new TaskFileError(`${at}: "patch" changes no file of the base commit (is it a unified diff?)`);
+    fromPatch = true;
+  } else if (o.gold_files !== undefined) {
     const list = o.gold_files;
     if (!Array.isArray(list) || list.length === 0 || list.some((p) => typeof p !== 'string' || p === '')) {
       throw new TaskFileError(`${at}: "gold_files" must be a non-empty list of paths`);
     }
     goldFiles = [...new Set(list as string[])].map((p) => ({ path: p.replace(/^\.\//, '') }));
-  } else if (o.patch !== undefined) {
-    if (typeof o.patch !== 'string') throw new TaskFileError(`${at}: "patch" must be a string (a unified diff)`);
-    goldFiles = goldOfPatch(o.patch);
-    if (goldFiles.length === 0) throw new TaskFileError(`${at}: "patch" changes no file of the base commit (is it a unified diff?)`);
-    fromPatch = true;
   } else {
     throw new TaskFileError(`${at}: needs "gold_files" (a list of paths) or "patch" (a unified diff)`);
   }

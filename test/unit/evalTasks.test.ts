@@ -78,6 +78,21 @@ describe('eval --tasks: the task file', () => {
           },
         ],
       },
+      {
+        name: 'both gold_files and patch: the patch is read',
+        input: task({ gold_files: ['pkg/core.py', 'pkg/util.py', 'pkg/new.py'], patch: PATCH }),
+        expected: [
+          {
+            id: 'o__r-1',
+            line: 1,
+            gold: [
+              { path: 'pkg/core.py', ranges: [{ start: 13, end: 14 }, { start: 41, end: 42 }] },
+              { path: 'pkg/util.py', ranges: [{ start: 5, end: 6 }] },
+            ],
+            fromPatch: true,
+          },
+        ],
+      },
       { name: 'not JSON: the line is named', input: `${task({ gold_files: ['a.py'] })}\n{"instance_id": `, expected: 'error: tasks.jsonl:2: not valid JSON (…)' },
       { name: 'neither gold_files nor patch', input: task({}), expected: 'error: tasks.jsonl:1 (o__r-1): needs "gold_files" (a list of paths) or "patch" (a unified diff)' },
       { name: 'gold_files empty', input: task({ gold_files: [] }), expected: 'error: tasks.jsonl:1 (o__r-1): "gold_files" must be a non-empty list of paths' },
