@@ -9,7 +9,7 @@ import { readRegularSync } from '../core/clientApi';
 import { RootWatcher, type SubscribeFn } from './watch';
 import { AlreadyServedError, serveSocket } from './server';
 import type { CommandRunner } from '../command/context';
-import { pidFileFor, serverStarting } from './protocol';
+import { fullCollection, pidFileFor, serverStarting } from './protocol';
 import { recordServer } from './registry';
 
 export const DEFAULT_IDLE_TIMEOUT_MS = 30 * 60_000;
@@ -91,9 +91,9 @@ async function serve(o: DaemonOptions, log: Log, listening: () => void): Promise
   const { root, storeDir } = o.engine;
   const startedAtMs = Date.now();
   const key = root;
-  // A full collection after a release hands the freed memory back (given --expose-gc, SERVER_NODE_FLAGS).
+  // Full collections after a release hand the freed memory back (given --expose-gc, SERVER_NODE_FLAGS).
   const gc = (globalThis as { gc?: () => void }).gc;
-  const host = new EngineHost({}, { debounceMs: SERVER_DEBOUNCE_MS, minIntervalMs: 0, log }, { releaseIdleMs: o.releaseIdleMs ?? DEFAULT_RELEASE_IDLE_MS, ...(gc ? { collectGarbage: gc } : {}) });
+  const host = new EngineHost({}, { debounceMs: SERVER_DEBOUNCE_MS, minIntervalMs: 0, log }, { releaseIdleMs: o.releaseIdleMs ?? DEFAULT_RELEASE_IDLE_MS, ...(gc ? { collectGarbage: fullCollection(gc) } : {}) });
   await host.open(key, o.engine);
   const watcher = new RootWatcher({ host, key, root, storeDir, log, ...(o.subscribe ? { subscribe: o.subscribe } : {}), ...(o.watcherPrecheck ? { precheck: o.watcherPrecheck } : {}) });
   const idleTimeoutMs = o.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
