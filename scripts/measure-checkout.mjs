@@ -6,6 +6,11 @@
 // and when answers converged (nothing pending, every file's new word found).
 //
 //   node scripts/measure-checkout.mjs [--files 2000] [--keep]
+//   node scripts/measure-checkout.mjs --repo DIR --to REV [--word WORD] [--keep]
+//
+// With --repo, a clone of that git repository (its HEAD) is watched and checked out at REV
+// instead (the issue's case: about 2,000 files of ESLint between v8.0.0 and today); answers
+// have converged when a served query that had reported pending files reports none.
 import { execFileSync, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -14,7 +19,12 @@ import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 
 const args = process.argv.slice(2);
-const FILES = Number(args[args.indexOf('--files') + 1] || 0) || 2000;
+const option = (name) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
+const REPO = option('--repo');
+const TO = option('--to');
+const WORD = option('--word') ?? (REPO ? 'function' : 'zebraquux');
+if (REPO && !TO) throw new Error('--repo needs --to REV');
+let FILES = Number(option('--files') || 0) || 2000;
 const KEEP = args.includes('--keep');
 const CLI = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'dist', 'cli.js');
 const INTERVAL_MS = 200;
@@ -46,20 +56,25 @@ function cairn(argv) {
   });
 }
 
-fs.mkdirSync(root, { recursive: true });
-git('init', '-q', '-b', 'one');
-writeTree('walrusold');
-git('add', '-A');
-git('commit', '-q', '-m', 'one');
-git('checkout', '-q', '-b', 'two');
-writeTree('zebraquux');
-git('add', '-A');
-git('commit', '-q', '-m', 'two');
-git('checkout', '-q', 'one');
+if (REPO) {
+  execFileSync('git', ['clone', '-q', path.resolve(REPO), root], { stdio: 'ignore' });
+  FILES = execFileSync('git', ['diff', '--name-only', 'HEAD', TO], { cwd: root, encoding: 'utf8', maxBuffer: 64 << 20 }).split('\n').filter(Boolean).length;
+} else {
+  fs.mkdirSync(root, { recursive: true });
+  git('init', '-q', '-b', 'one');
+  writeTree('walrusold');
+  git('add', '-A');
+  git('commit', '-q', '-m', 'one');
+  git('checkout', '-q', '-b', 'two');
+  writeTree('zebraquux');
+  git('add', '-A');
+  git('commit', '-q', '-m', 'two');
+  git('checkout', '-q', 'one');
+}
 
 const indexed = await cairn(['index', root]);
 if (indexed.code !== 0) throw new Error(indexed.stderr);
-await cairn(['search', 'walrusold']); // starts the server
+await cairn(['search', WORD]); // starts the server
 for (let waited = 0; ; waited += 200) {
   const s = await cairn(['status', '--json']);
   if (JSON.parse(s.stdout).freshness?.watching) break;
@@ -67,16 +82,17 @@ for (let waited = 0; ; waited += 200) {
   await new Promise((r) => setTimeout(r, 200));
 }
 const idle = [];
-for (let i = 0; i < 5; i++) idle.push((await cairn(['search', 'walrusold', '--json'])).ms);
+for (let i = 0; i < 5; i++) idle.push((await cairn(['search', WORD, '--json'])).ms);
 
 const t0 = performance.now();
-execFileSync('git', ['checkout', '-q', 'two'], { cwd: root });
+execFileSync('git', ['checkout', '-q', REPO ? TO : 'two'], { cwd: root });
 const checkoutMs = performance.now() - t0;
 const rows = [];
 let convergedAt;
+let sawPending = false;
 while (performance.now() - t0 < GIVE_UP_MS) {
   const at = performance.now() - t0;
-  const r = await cairn(['search', 'zebraquux', '--json', '--limit', '5']);
+  const r = await cairn(['search', WORD, '--json', '--limit', '5']);
   const served = /answered by the server/.test(r.stderr);
   let answer = {};
   try {
@@ -86,7 +102,8 @@ while (performance.now() - t0 < GIVE_UP_MS) {
   }
   const pending = answer.index?.pending ?? 0;
   rows.push({ at, ms: r.ms, served, pending, total: answer.total ?? -1 });
-  if (served && pending === 0 && (answer.total ?? 0) >= FILES) {
+  sawPending ||= pending > 0;
+  if (served && pending === 0 && (REPO ? sawPending : (answer.total ?? 0) >= FILES)) {
     convergedAt = at;
     break;
   }
@@ -94,7 +111,7 @@ while (performance.now() - t0 < GIVE_UP_MS) {
 }
 
 const fmt = (n) => `${Math.round(n)}`;
-console.log(`files ${FILES}; checkout took ${fmt(checkoutMs)} ms; idle served query ${idle.map(fmt).join(', ')} ms`);
+console.log(`${REPO ? `${REPO} HEAD -> ${TO}: ` : ''}files ${FILES}; checkout took ${fmt(checkoutMs)} ms; idle served query ${idle.map(fmt).join(', ')} ms`);
 console.log('at ms\tquery ms\tserved\tpending\tfound');
 for (const r of rows) console.log(`${fmt(r.at)}\t${fmt(r.ms)}\t${r.served ? 'yes' : 'NO'}\t${r.pending}\t${r.total}`);
 const lat = rows.map((r) => r.ms).sort((a, b) => a - b);
