@@ -5,7 +5,7 @@ import { StoreCorruptError, type IndexStore, type Snapshot, type StateTable } fr
 import { SnapshotScorer } from '../search/scorer';
 import { SymbolIndex } from '../search/symbols';
 import { ChunkLocator } from '../search/locate';
-import { ImportGraph } from '../pack/graph';
+import { ImportGraph, pathTablesInSteps } from '../pack/graph';
 import { FileReader } from '../search/hydrate';
 
 export interface View {
@@ -75,18 +75,34 @@ export function importGraph(store: IndexStore, view: View): ImportGraph {
   return graph;
 }
 
+/** A long-lived host's warm-up works in slices of about this long between pauses. */
+export const WARM_SLICE_MS = 15;
+
+/** How long a slice of idle work may run, and the clock it is measured by. */
+export interface WorkSlice {
+  ms: number;
+  now: () => number;
+}
+
 /**
- * `importGraph` built in steps of `step` files, pausing between them: a long-lived host builds
- * it while idle (warm.ts), and a query asked meanwhile waits for one step, not the whole graph.
+ * `importGraph` built in slices of work, pausing between them: a long-lived host builds it
+ * while idle (warm.ts), and a query asked meanwhile waits for one slice, not the whole graph.
+ * Slices are measured in time, not files: on a big Java tree a thousand files' imports took
+ * hundreds of milliseconds, long enough for a client to give up on the server's hello.
  */
-export async function importGraphInSteps(store: IndexStore, view: View, pause: () => Promise<unknown>, step = 1000): Promise<ImportGraph> {
+export async function importGraphInSteps(store: IndexStore, view: View, pause: () => Promise<unknown>, slice: WorkSlice = { ms: WARM_SLICE_MS, now: () => performance.now() }): Promise<ImportGraph> {
   if (view.previousGraph && ImportGraph.covers(view.previousGraph, view.locator.paths())) return importGraph(store, view);
+  let sliceStart = slice.now();
+  const due = () => slice.now() - sliceStart >= slice.ms;
+  const next = async () => {
+    await pause();
+    sliceStart = slice.now();
+  };
   const imports = importLists(store, view);
-  await pause();
-  const graph = new ImportGraph(new Map(), view.locator.paths());
-  let n = 0;
+  await next();
+  const graph = new ImportGraph(new Map(), [], await pathTablesInSteps(view.locator.paths(), due, next));
   for (const [from, specs] of imports) {
-    if (++n % step === 0) await pause();
+    if (due()) await next();
     graph.addImports(from, specs);
   }
   return graph;

@@ -6,7 +6,7 @@ import * as posix from 'node:path/posix';
 const RESOLVE_SUFFIXES = ['', '.ts', '.tsx', '.d.ts', '.js', '.jsx', '.mjs', '.cjs', '.mts', '.cts', '/index.ts', '/index.tsx', '/index.js', '/index.mjs', '.py', '/__init__.py', '.go', '.rs', '/mod.rs', '.rb', '.php', '.java', '.cs', '.swift', '.h', '.hpp', '.c', '.cc', '.cpp', '.css', '.scss', '.json'];
 
 /** What resolving a specifier reads: the indexed paths alone, so graphs over one path set share it. */
-interface PathTables {
+export interface PathTables {
   /** The indexed paths in code-point order: ties between equally good resolutions go to the first. */
   paths: ReadonlySet<string>;
   /** Directory -> files directly in it (Go packages, Java/C# namespaces by folder). */
@@ -218,18 +218,36 @@ export class ImportGraph {
 const PACKAGE_STEMS = ['__init__', 'index', 'mod'];
 
 function pathTables(indexedPaths: Iterable<string>): PathTables {
-  const paths = new Set([...indexedPaths].sort(byCodePoint));
-  const t: PathTables = { paths, byDir: new Map(), byTail: new Map(), dirByTail: new Map(), suffixResolved: new Map() };
-  for (const p of paths) {
-    const dir = posix.dirname(p);
-    if (!t.byDir.has(dir)) forEachTail(dir, (tail) => setFirst(t.dirByTail, tail, dir));
-    push(t.byDir, dir, p);
-    forEachTail(p, (tail) => {
-      const had = t.byTail.get(tail);
-      if (had === undefined || p.length < had.length) t.byTail.set(tail, p);
-    });
+  const t = emptyTables(indexedPaths);
+  for (const p of t.paths) addPath(t, p);
+  return t;
+}
+
+/**
+ * The tables of `indexedPaths`, built by a long-lived host while idle: `pause` is awaited
+ * whenever `due` says the thread has worked long enough, so a query waits for one slice.
+ */
+export async function pathTablesInSteps(indexedPaths: Iterable<string>, due: () => boolean, pause: () => Promise<unknown>): Promise<PathTables> {
+  const t = emptyTables(indexedPaths);
+  for (const p of t.paths) {
+    if (due()) await pause();
+    addPath(t, p);
   }
   return t;
+}
+
+function emptyTables(indexedPaths: Iterable<string>): PathTables {
+  return { paths: new Set([...indexedPaths].sort(byCodePoint)), byDir: new Map(), byTail: new Map(), dirByTail: new Map(), suffixResolved: new Map() };
+}
+
+function addPath(t: PathTables, p: string): void {
+  const dir = posix.dirname(p);
+  if (!t.byDir.has(dir)) forEachTail(dir, (tail) => setFirst(t.dirByTail, tail, dir));
+  push(t.byDir, dir, p);
+  forEachTail(p, (tail) => {
+    const had = t.byTail.get(tail);
+    if (had === undefined || p.length < had.length) t.byTail.set(tail, p);
+  });
 }
 
 function byCodePoint(a: string, b: string): number {
