@@ -9,6 +9,7 @@
 // goal table of issue #40 (cold index vs ctags -R, served search/symbol vs rg -w) and what it needs.
 //   node dist/bench.js --compare BASE [--corpus DIR ...] [--rounds N] [--runs N]   (compare.ts: the regression gate)
 import { execFileSync, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -514,13 +515,15 @@ async function main(): Promise<void> {
   if (!['all', 'chunking', 'index', 'serve', 'goals'].includes(section)) throw new Error(`--section takes chunking, index, serve, goals or all, not ${section}`);
   // The goal table's rounds: three at least, so one noisy round decides neither end of a spread.
   const goalRounds = Math.max(3, Number(values.rounds) || 3);
-  const cold = section === 'all' || section === 'goals' ? coldRounds({ cli, root: corpus.root, storeDir: path.join(benchDir, 'store-goals'), rounds: goalRounds, log }) : undefined;
+  // Stores per measured folder: a store serves one root, and the bench measures several in turn.
+  const storesDir = path.join(benchDir, `stores-${path.basename(corpus.root).slice(0, 24)}-${createHash('sha256').update(corpus.root).digest('hex').slice(0, 8)}`);
+  const cold = section === 'all' || section === 'goals' ? coldRounds({ cli, root: corpus.root, storeDir: path.join(storesDir, 'goals'), rounds: goalRounds, log }) : undefined;
   let served: ServedRounds | undefined;
   if (section === 'all' || section === 'serve' || section === 'goals') {
     served = await serveSection({
       root: corpus.root,
       // Its own store, built by `cairn index` with the CLI's discovery rules (the server refreshes with those).
-      storeDir: path.join(benchDir, 'store-serve'),
+      storeDir: path.join(storesDir, 'serve'),
       cli,
       rg: rgPath(),
       runs: Math.min(Number(values.runs) || 20, 20),
