@@ -10,7 +10,7 @@ export { DEFAULT_EXCLUDE_DIRS, DEFAULT_MAX_FILE_BYTES, type DiscoveryOptions } f
 export { checkEligibility, discoverFiles, isEligiblePath, isIgnoreRuleFile, loadDocuments, readEligibleFile, refusalOfSkip, resolveDiscoveryOptions } from './discovery';
 export { bucketOf, languageName, LANGUAGES_BY_FILENAME, LANGUAGES_BY_SUFFIX, resolveLanguageFilter, type Bucket } from './languages';
 export { discoveryWithoutStore } from './discovery/withoutStore';
-export { FLOOD_EVENTS, planWatchEvents, rootRelative, WatchBatcher, watchIgnoreGlobs, type WatchEvent, type WatchPlan, type WatchScope } from './discovery/watchPlan';
+export { FLOOD_EVENTS, planWatchEvents, rootRelative, WatchBatcher, watchIgnore, type WatchEvent, type WatchPlan, type WatchScope } from './discovery/watchPlan';
 export { ensureDirectoryInside, readRegularSync } from './fsRead';
 export { writeFileAtomic, writeFileAtomicAsync } from './store/atomic';
 export { DEFAULT_POLICY, resolvePolicy, type ChunkingPolicy } from './chunking/policy';

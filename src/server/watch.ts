@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import { createRequire } from 'node:module';
 import * as path from 'node:path';
 import type { EngineHost } from '../core/engineApi';
-import { planWatchEvents, resolveDiscoveryOptions, rootRelative, watchIgnoreGlobs, type DiscoveryOptions, type WatchEvent } from '../core/clientApi';
+import { planWatchEvents, resolveDiscoveryOptions, rootRelative, watchIgnore, type DiscoveryOptions, type WatchEvent } from '../core/clientApi';
 
 export type { WatchEvent };
 
@@ -43,7 +43,7 @@ export interface Subscription {
 }
 
 /** `@parcel/watcher`'s subscribe, or a stand-in with the same contract. */
-export type SubscribeFn = (dir: string, fn: (err: Error | null, events: WatchEvent[]) => unknown, opts: { ignore: string[]; backend?: NativeBackend }) => Promise<Subscription>;
+export type SubscribeFn = (dir: string, fn: (err: Error | null, events: WatchEvent[]) => unknown, opts: { ignore: Array<string | RegExp>; backend?: NativeBackend }) => Promise<Subscription>;
 
 export type NativeBackend = 'inotify' | 'fs-events' | 'windows';
 
@@ -165,7 +165,7 @@ export class RootWatcher {
   private async subscribeNow(): Promise<void> {
     const subscribe = this.o.subscribe ?? (await loadParcel(this.o.watcherModule));
     const backend = nativeBackend(process.platform);
-    this.subscription = await subscribe(this.o.root, (err, events) => this.onEvents(err, events), { ignore: watchIgnoreGlobs(this.o.root, this.o.storeDir), ...(backend ? { backend } : {}) });
+    this.subscription = await subscribe(this.o.root, (err, events) => this.onEvents(err, events), { ignore: watchIgnore(this.o.root, this.o.storeDir), ...(backend ? { backend } : {}) });
   }
 
   /** A whole-root check from `startedAt` on, after which the watcher is trusted. */

@@ -4,7 +4,7 @@
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { checkAll } from './check';
-import { FLOOD_EVENTS, planWatchEvents, WatchBatcher, type WatchEvent, type WatchPlan } from '../../src/core/discovery/watchPlan';
+import { FLOOD_EVENTS, planWatchEvents, WatchBatcher, watchIgnore, type WatchEvent, type WatchPlan } from '../../src/core/discovery/watchPlan';
 import { resolveDiscoveryOptions } from '../../src/core/discovery';
 
 const root = path.resolve('/w');
@@ -78,4 +78,32 @@ describe('watcher planner: events arriving one at a time (the editor)', () => {
     ],
     ({ events, dropped }) => batch(events, dropped),
   );
+});
+
+describe('native watcher: the folders it never enters', () => {
+  const root = path.resolve('/work/app');
+  const [pattern, ...rest] = watchIgnore(root, path.join(root, '.cairn-store'));
+  /** As @parcel/watcher matches a RegExp ignore: the whole root-relative path against `^[\s\S]*(?:source)[\s\S]*$`. */
+  const ignored = (rel: string) => new RegExp(`^[\\s\\S]*(?:${(pattern as RegExp).source})[\\s\\S]*$`).test(rel);
+  checkAll(
+    [
+      { name: 'a pruned folder at the top', input: 'node_modules', expected: true },
+      { name: 'a pruned folder deep down, and what is in it', input: 'packages/web/node_modules/react/index.js', expected: true },
+      { name: 'a dot folder', input: 'src/.git', expected: true },
+      { name: 'a folder matching a pruned pattern (*.egg-info)', input: 'pkg/acme.egg-info/PKG-INFO', expected: true },
+      { name: 'a Windows separator', input: 'lib\\build\\out.js', expected: true },
+      { name: 'a file named like a pruned folder with more to its name', input: 'src/build.ts', expected: false },
+      { name: 'a folder whose name only starts like one', input: 'src/distance/km.ts', expected: false },
+      { name: 'a folder whose name only ends like one', input: 'src/rebuild/x.ts', expected: false },
+      { name: 'a dot in a pruned name is a dot, not any character', input: 'src/xgit/a.ts', expected: false },
+    ],
+    ignored,
+  );
+
+  it('is one expression for every pruned folder, with the store inside the root as a path', () => {
+    assert.ok(pattern instanceof RegExp);
+    assert.equal(pattern.flags, '');
+    assert.deepEqual(rest, [path.join(root, '.cairn-store')]);
+    assert.deepEqual(watchIgnore(root, path.resolve('/elsewhere/store')).length, 1);
+  });
 });

@@ -71,11 +71,22 @@ export function rootRelative(root: string, abs: string): string | undefined {
   return path.sep === '/' ? rel : rel.split(path.sep).join('/');
 }
 
-/** Native ignore globs for the folders discovery prunes (and the store inside the root), so a watcher never enters them. */
-export function watchIgnoreGlobs(root: string, storeDir: string): string[] {
-  const globs = DEFAULT_EXCLUDE_DIRS.map((d) => `**/${d}`);
-  if (rootRelative(root, storeDir) !== undefined) globs.push(storeDir);
-  return globs;
+/**
+ * What a native watcher leaves out: the folders discovery prunes, wherever they are, as one
+ * regular expression over a root-relative path, and the store when it lies inside the root. One
+ * expression, not a glob per folder: the watcher matches every path of its first crawl against
+ * each pattern with C++'s std::regex, so each glob added its whole cost again.
+ */
+export function watchIgnore(root: string, storeDir: string): Array<string | RegExp> {
+  const ignore: Array<string | RegExp> = [prunedFolderPattern(DEFAULT_EXCLUDE_DIRS)];
+  if (rootRelative(root, storeDir) !== undefined) ignore.push(storeDir);
+  return ignore;
+}
+
+/** A path with a segment named like one of `names` (`*` any characters but a separator). */
+export function prunedFolderPattern(names: readonly string[]): RegExp {
+  const segment = names.map((n) => n.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/\\\\]*')).join('|');
+  return new RegExp(`(?:^|[/\\\\])(?:${segment})(?:[/\\\\]|$)`);
 }
 
 function statIsDirectory(abs: string): boolean {
