@@ -374,34 +374,24 @@ function freshProcesses(root: string, storeDir: string, idents: string[]): Fresh
   return times;
 }
 
-/** Identifiers defined in an index (the symbols of its chunks), in a fixed pseudo-random order. */
-function sampleIdentifiers(root: string): (storeDir: string) => Promise<string[]> {
+/**
+ * The definitions of an index the serve section asks about (chunks named by a plain word of four
+ * characters or more), in index order, with their place and first lines: one pass over the
+ * index gives both the identifiers it looks up and the definitions its task texts quote.
+ */
+function exportDefinitions(root: string): (storeDir: string) => Promise<TaskTextSource[]> {
   return async (storeDir) => {
     const engine = engineFor(root, storeDir);
-    const symbols: string[] = [];
-    try {
-      for await (const c of engine.exportChunks()) if (c.symbol && /^[A-Za-z_]\w{5,}$/.test(c.symbol) && c.kind !== 'section') symbols.push(c.symbol);
-    } finally {
-      await engine.close();
-    }
-    return Array.from({ length: Math.min(100, symbols.length) }, (_, i) => symbols[(i * 7919 + 17) % symbols.length] as string);
-  };
-}
-
-/** Definitions of an index the task texts quote: name, place and first lines, in index order. */
-function sampleTaskSources(root: string): (storeDir: string) => Promise<TaskTextSource[]> {
-  return async (storeDir) => {
-    const engine = engineFor(root, storeDir);
-    const sources: TaskTextSource[] = [];
+    const definitions: TaskTextSource[] = [];
     try {
       for await (const c of engine.exportChunks()) {
         if (!c.symbol || c.kind === 'section' || !/^[A-Za-z_]\w{3,}$/.test(c.symbol)) continue;
-        sources.push({ path: c.path, startLine: c.startLine, symbol: c.symbol, context: c.context, language: c.language, lines: c.text.split('\n').slice(0, 6) });
+        definitions.push({ path: c.path, startLine: c.startLine, symbol: c.symbol, context: c.context, language: c.language, lines: c.text.split('\n').slice(0, 6) });
       }
     } finally {
       await engine.close();
     }
-    return sources;
+    return definitions;
   };
 }
 
@@ -528,8 +518,7 @@ async function main(): Promise<void> {
       rg: rgPath(),
       runs: Math.min(Number(values.runs) || 20, 20),
       rounds: Math.max(3, Number(values.rounds) || 3),
-      identifiers: sampleIdentifiers(corpus.root),
-      taskSources: sampleTaskSources(corpus.root),
+      definitions: exportDefinitions(corpus.root),
       child,
       log,
       goals,

@@ -34,10 +34,8 @@ export interface ServeBenchOptions {
   /** Identifiers per round. */
   runs: number;
   rounds: number;
-  /** Identifiers defined in the tree (symbols of its index). */
-  identifiers: (storeDir: string) => Promise<string[]>;
-  /** Definitions of the tree the task texts quote. */
-  taskSources: (storeDir: string) => Promise<TaskTextSource[]>;
+  /** Definitions of the tree (of its index): the identifiers asked for and the task texts' quotes. */
+  definitions: (storeDir: string) => Promise<TaskTextSource[]>;
   /** Runs a task in a small child process (forking the bench process itself is slow). */
   child: (args: string[]) => Record<string, unknown>;
   log: (line?: string) => void;
@@ -62,7 +60,9 @@ export async function serveSection(o: ServeBenchOptions): Promise<ServedRounds> 
   const built = spawnSync(process.execPath, [o.cli, 'index', o.root, '--store', o.storeDir], { encoding: 'utf8', env: { ...process.env, CAIRN_SERVER: '0' } });
   if (built.status !== 0) throw new Error(`cairn index failed: ${built.stderr}`);
   const files = (JSON.parse(spawnSync(process.execPath, [o.cli, 'status', o.root, '--store', o.storeDir, '--json', '--no-server'], { encoding: 'utf8' }).stdout) as { files: number }).files;
-  const sampled = await o.identifiers(o.storeDir);
+  const definitions = await o.definitions(o.storeDir);
+  const sampled = sampleIdentifiers(definitions);
+  const texts = taskTexts(definitions);
   const idents = sampled.slice(0, Math.max(3, o.runs));
   // Names no command has asked for yet: a first lookup reads its pages (a reference figure).
   const unasked = sampled.slice(idents.length, idents.length + 50);
@@ -94,7 +94,6 @@ export async function serveSection(o: ServeBenchOptions): Promise<ServedRounds> 
     // the server's own answer time, five passes over the names the fresh processes asked, then
     // names not asked before.
     const { inServer, firstAsked } = o.child(['serve-socket', o.root, o.storeDir, JSON.stringify({ idents, unasked })]) as unknown as ServeSocketTimes;
-    const texts = taskTexts(await o.taskSources(o.storeDir));
     const tasks = o.child(['serve-tasks', o.root, o.storeDir, JSON.stringify({ texts, rounds: TASK_TEXT_ROUNDS })]) as unknown as ServeTaskTimes;
     const edits = await saveToSearchable(socket, o.root, o.storeDir);
     const inUseMb = server.pid ? rssMb(server.pid) : undefined;
@@ -156,6 +155,12 @@ export async function serveSection(o: ServeBenchOptions): Promise<ServedRounds> 
   } finally {
     server.kill('SIGTERM');
   }
+}
+
+/** Identifiers of six characters or more among `definitions`, in a fixed pseudo-random order. */
+function sampleIdentifiers(definitions: readonly TaskTextSource[]): string[] {
+  const symbols = definitions.map((d) => d.symbol).filter((name) => /^[A-Za-z_]\w{5,}$/.test(name));
+  return Array.from({ length: Math.min(100, symbols.length) }, (_, i) => symbols[(i * 7919 + 17) % symbols.length] as string);
 }
 
 /** The commands measured, each at the limit an agent would ask for (rg prints every match; search and symbol a first page). */
