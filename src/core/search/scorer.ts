@@ -814,7 +814,6 @@ function docsNamedBy(cursor: TermCursor): Uint32Array {
  */
 const liveCounts = new WeakMap<Postings, { deleted: Uint8Array; withPath: number; withoutPath: number }>();
 
-/** The most one term can add to a document's base score. */
 /**
  * One term per identifier part: a long text's names share parts (`test`, `impl`, `query`), and
  * each repeat would walk the same postings again. A term's score is linear in its weight, so the
@@ -840,6 +839,7 @@ function mergedParts(terms: ScoredTerm[]): ScoredTerm[] {
   return out;
 }
 
+/** The most one term can add to a document's base score. */
 function bound(cursor: TermCursor): number {
   return cursor.term.factor * (K1 + 1);
 }
