@@ -158,7 +158,7 @@ export function freshnessWarnings(state: FreshnessState, lastError?: string, upd
     const n = state.pending.length;
     const message = n > 0
       ? `${refreshingFiles(n)}: answered from the index as it is, hits from those files marked stale; the next query sees more`
-      : `answered from the index as it is: a refresh has been running for ${Math.round(state.startedAgoMs / 1000)}s`;
+      : `answered from the index as it is: ${state.startedAgoMs >= 1000 ? `a refresh has been running for ${Math.round(state.startedAgoMs / 1000)}s` : 'files changed and a refresh is under way'}`;
     return [{ code: 'refreshing', severity: 'warning', message }];
   }
   if (state.kind === 'failed') return [skipped(state.message, updatedAt)];

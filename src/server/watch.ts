@@ -191,7 +191,7 @@ export class RootWatcher {
     }
     const plan = planWatchEvents({ root: this.o.root, discovery: this.discovery, storeRel: this.storeRel }, events);
     if (plan.kind === 'none') return;
-    const request = plan.kind === 'paths' ? this.o.host.request(this.o.key, { only: plan.paths }, true) : this.o.host.request(this.o.key, {});
+    const request = this.o.host.request(this.o.key, plan.kind === 'paths' ? { only: plan.paths } : {}, true);
     if (plan.kind === 'whole-root') this.o.log?.(`checking the whole root: ${plan.reason}`);
     request.catch((e: Error) => this.o.log?.(`refresh after file events failed: ${e.message}`));
   }

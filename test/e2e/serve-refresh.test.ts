@@ -71,18 +71,20 @@ describe('cairn serve during a big refresh (bundled CLI, real processes)', funct
     return `\n--- last client stderr ---\n${last?.run.stderr ?? '(none)'}\n--- last answer ---\n${last?.run.stdout.slice(0, 600) ?? '(none)'}\n--- serve.log ---\n${log}`;
   };
 
-  it('answers within the bound with the pending files counted and their hits stale, then catches up', async function () {
-    // Each wait below has its own deadline, well inside the test's, so a stuck step fails by name
-    // with what the server logged rather than as the test's timeout.
-    const until = async <T>(what: string, ms: number, step: () => Promise<T | undefined>, last: () => { run: Run } | undefined): Promise<T> => {
-      const deadline = Date.now() + ms;
-      for (;;) {
-        const got = await step();
-        if (got !== undefined) return got;
-        assert.ok(Date.now() < deadline, `${what}: not within ${ms / 1000} s${diagnosis(last())}`);
-        await new Promise((r) => setTimeout(r, 200));
-      }
-    };
+  // Each wait below has its own deadline, well inside the test's, so a stuck step fails by name
+  // with what the server logged rather than as the test's timeout.
+  const until = async <T>(what: string, ms: number, step: () => Promise<T | undefined>, last: () => { run: Run } | undefined): Promise<T> => {
+    const deadline = Date.now() + ms;
+    for (;;) {
+      const got = await step();
+      if (got !== undefined) return got;
+      assert.ok(Date.now() < deadline, `${what}: not within ${ms / 1000} s${diagnosis(last())}`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  };
+
+  /** Starts the server, waits until it watches the root, and gives a served query's answer. */
+  const startWatched = async (): Promise<Awaited<ReturnType<typeof search>>> => {
     runCairn(['search', 'walrusold', '--store', store], { cwd: root, env }); // starts the server
     // Served and watching: status says so once the watcher has verified the tree.
     let status: Run | undefined;
@@ -96,7 +98,11 @@ describe('cairn serve during a big refresh (bundled CLI, real processes)', funct
       },
       () => (status ? { run: status } : undefined),
     );
-    const baseline = await search('walrusold');
+    return search('walrusold');
+  };
+
+  it('answers within the bound with the pending files counted and their hits stale, then catches up', async function () {
+    const baseline = await startWatched();
     assert.ok(baseline.served, baseline.run.stderr);
 
     for (let i = 0; i < FILES; i++) fs.writeFileSync(path.join(root, 'src', `f${i}.ts`), source(i, 'zebraquux'));
@@ -127,6 +133,39 @@ describe('cairn serve during a big refresh (bundled CLI, real processes)', funct
     assert.ok(caughtUp.results.every((h) => !h.stale));
     const old = await search('walrusold');
     assert.equal(old.answer.total, 0, `no old content is left: ${old.run.stderr}`);
+  });
+
+  it('a checkout that also changes .gitignore (a whole-root check, run on the index thread): every query is served and the index catches up', async function () {
+    fs.mkdirSync(path.join(root, 'gen'));
+    for (let i = 0; i < 50; i++) fs.writeFileSync(path.join(root, 'gen', `g${i}.ts`), source(i, 'walrusold'));
+    runCairn(['index', root, '--store', store]);
+    const baseline = await startWatched();
+    assert.ok(baseline.served, baseline.run.stderr);
+
+    fs.writeFileSync(path.join(root, '.gitignore'), 'gen/\n');
+    for (let i = 0; i < FILES; i++) fs.writeFileSync(path.join(root, 'src', `f${i}.ts`), source(i, 'zebraquux'));
+
+    let last: Awaited<ReturnType<typeof search>> | undefined;
+    let sawPending = false;
+    let sawStale = false;
+    const caughtUp = await until(
+      'the index caught up',
+      60_000,
+      async () => {
+        last = await search('walrusold');
+        // A server that blocked its own thread past the hello's timeout is answered for in-process.
+        assert.ok(last.served, `answered by the server: ${last.run.stderr}${diagnosis(last)}`);
+        const pending = last.answer.index.pending ?? 0;
+        sawPending ||= pending > 0;
+        sawStale ||= pending > 0 && last.answer.results.length > 0 && last.answer.results.every((h) => h.stale);
+        return sawPending && last.answer.index.fresh && last.answer.total === 0 ? last.answer : undefined;
+      },
+      () => last,
+    );
+    assert.ok(sawStale, 'while pending, hits of the old word were from rewritten files, marked stale');
+    assert.equal(caughtUp.index.pending, undefined);
+    const now = await search('zebraquux');
+    assert.equal(now.answer.total, FILES, 'every rewritten file is found');
   });
 
   it('without a server: each run answers within the bound, counts what it left, and the runs catch up', async function () {

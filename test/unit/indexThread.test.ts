@@ -1,4 +1,4 @@
-import type { RefreshProgress } from '../../src/core/api';
+import type { RefreshOptions, RefreshProgress } from '../../src/core/api';
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -86,7 +86,7 @@ describe('whole-index builds on the capped index thread', function () {
 
 describe('a big refresh of a long-lived host runs on the index thread, a save here', function () {
   this.timeout(60000);
-  // More named paths than a save (SMALL_REFRESH_FILES), committed in parts as a host's queue asks.
+  // More files than a save (SMALL_REFRESH_FILES), committed in parts as a host's queue asks.
   const MANY = 40;
   const file = (i: number): string => `src/m${String(i).padStart(2, '0')}.ts`;
   const paths = Array.from({ length: MANY }, (_, i) => file(i));
@@ -94,26 +94,29 @@ describe('a big refresh of a long-lived host runs on the index thread, a save he
   beforeEach(async () => {
     ws = new TempWorkspace(Object.fromEntries(paths.map((p, i) => [p, `export const v${i} = 'walrusold';\n`])));
     await ws.engine({ strategy: 'lines' }).refresh();
-    paths.forEach((p, i) => ws.write(p, `export const v${i} = 'zebraquux';\n`));
   });
   afterEach(() => ws.dispose());
 
   // An index thread too small to live tells which refreshes go to it: that one says it died
   // (and is done here instead); one run here never starts it.
-  // [what, the refresh's options, sent to the thread?]
-  const cases: Array<[string, { only: string[]; commitEveryFiles?: number }, boolean]> = [
-    ['many named paths in parts (a checkout the watcher saw): the thread', { only: paths, commitEveryFiles: 10 }, true],
-    ['a save (a few paths): here', { only: paths.slice(0, 2), commitEveryFiles: 10 }, false],
-    ['not in parts (a one-off refresh): here', { only: paths }, false],
+  // [what, files changed, the refresh's options, sent to the thread?]
+  const cases: Array<[string, number, RefreshOptions, boolean]> = [
+    ['many named paths in parts (a checkout the watcher saw): the thread', MANY, { only: paths, commitEveryFiles: 10 }, true],
+    ['a save (a few paths): here', 2, { only: paths.slice(0, 2), commitEveryFiles: 10 }, false],
+    ['not in parts (a one-off refresh): here', MANY, { only: paths }, false],
+    ['a whole-root check in parts that finds many changed (a checkout): the thread', MANY, { commitEveryFiles: 10 }, true],
+    ['a whole-root check in parts that finds a few changed: here', 2, { commitEveryFiles: 10 }, false],
+    ['a whole-root check with a deadline (a one-shot query): here', MANY, { commitEveryFiles: 10, deadlineAtMs: Date.now() + 600_000 }, false],
   ];
-  for (const [name, options, toThread] of cases) {
+  for (const [name, changed, options, toThread] of cases) {
     it(name, async () => {
+      paths.slice(0, changed).forEach((p, i) => ws.write(p, `export const v${i} = 'zebraquux';\n`));
       const engine = ws.engine({ strategy: 'lines', indexWorkerScript: INDEX_WORKER, indexHeapMb: 1 });
       const report = await engine.refresh(options);
       const found = (await engine.search('zebraquux', { refresh: 'never', limit: MANY })).total;
       assert.deepEqual(
         { changed: report.changed, found, toThread: report.diagnostics.some((d) => d.code === 'index-thread-died') },
-        { changed: options.only.length, found: options.only.length, toThread },
+        { changed, found: changed, toThread },
       );
       await engine.close();
     });

@@ -49,6 +49,28 @@ describe('a big refresh lands in parts', function () {
     assert.equal((await engine.search('walrusold', { refresh: 'never' })).results.length, 0, 'no old chunk is left behind');
   });
 
+  it('the last files land before the segments are merged: nothing is pending while the merge runs', async () => {
+    rewriteAll();
+    const events: string[] = [];
+    let landedGeneration = -1;
+    await engine.refresh({
+      commitEveryFiles: 1,
+      onPending: (paths) => {
+        events.push(`pending ${paths.length}`);
+        if (paths.length === 0) landedGeneration = engine.store.readManifest()?.generation ?? -1;
+      },
+      onProgress: (p) => {
+        if (p.phase === 'merge' && events.at(-1) !== 'merge') events.push('merge');
+      },
+    });
+    // A segment per file is more than a generation keeps: the final commit merges them.
+    assert.ok(events.includes('merge'), events.join(', '));
+    assert.ok(events.indexOf('pending 0') >= 0 && events.indexOf('pending 0') < events.indexOf('merge'), events.join(', '));
+    const landed = engine.store.readManifest();
+    assert.ok(landed && landedGeneration > 0 && landedGeneration < landed.generation, 'the merge is a generation of its own, after the one the files landed in');
+    assert.equal(await newHits(), FILES);
+  });
+
   it('past its deadline, a refresh commits the part under way, lists the files it left, and the next one finishes', async () => {
     rewriteAll();
     const stopped = await engine.refresh({ commitEveryFiles: 4, deadlineAtMs: Date.now() });

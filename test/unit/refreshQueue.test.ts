@@ -363,12 +363,97 @@ describe('refresh queue: a query never waits long behind a big refresh', () => {
 
   it('once the refresh ends, nothing is pending and the next query waits for nothing', async () => {
     const { q, index } = watchedBusy(bigChange);
-    void q.request({ only: bigChange }, true);
+    void q.request({ only: bigChange });
+    await tick();
     assert.equal((await q.ensureFresh({ waitMs: 10 })).kind, 'refreshing');
     index.finishAll();
     await q.whenIdle();
     assert.equal(q.state().pending, 0);
     assert.equal((await q.ensureFresh()).kind, 'recent');
+    await q.close();
+  });
+
+  it('a refresh whose files have all landed (merging, recording its summary) is not waited for', async () => {
+    const index = new FakeIndex();
+    index.autoFinish = false;
+    const refresh = index.refresh.bind(index);
+    index.refresh = (options: RefreshOptions) => {
+      options.onPending?.(bigChange);
+      options.onPending?.([]);
+      return refresh(options);
+    };
+    const q = new RefreshQueue(index, { debounceMs: 0 });
+    q.watching = true;
+    q.markVerified();
+    void q.request({ only: bigChange }).catch(() => undefined);
+    await tick();
+    const started = Date.now();
+    const state = await q.ensureFresh();
+    assert.deepEqual({ kind: state.kind, atOnce: Date.now() - started < 100 }, { kind: 'recent', atOnce: true });
+    index.finishAll();
+    await q.close();
+  });
+});
+
+describe('refresh queue: a big change from file events waits until they are quiet', () => {
+  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+  const QUIET = { quietMs: 120, maxMs: 400 };
+  const many = Array.from({ length: 40 }, (_, i) => `src/f${i}.ts`);
+
+  /** A watched root with the server's debounce (none) and short quiet times; when each refresh started, from the first request. */
+  function watched(): { q: RefreshQueue; index: FakeIndex; startedAt: () => number[] } {
+    const index = new FakeIndex();
+    const q = new RefreshQueue(index, { debounceMs: 0, bigChangeQuiet: QUIET });
+    q.watching = true;
+    q.markVerified();
+    const t0 = Date.now();
+    const times: number[] = [];
+    const refresh = index.refresh.bind(index);
+    index.refresh = (options: RefreshOptions) => {
+      times.push(Date.now() - t0);
+      return refresh(options);
+    };
+    return { q, index, startedAt: () => times };
+  }
+
+  // [what, the requests' gaps in ms and what each asks for, when the first refresh may start (from, to)]
+  const cases: Array<[string, Array<[number, string[] | undefined]>, [number, number]]> = [
+    ['a save starts at once', [[0, ['src/a.ts']]], [0, 60]],
+    ['a whole-root check (a flood, an ignore file changed) waits for quiet', [[0, undefined]], [QUIET.quietMs - 10, QUIET.quietMs + 80]],
+    ['more paths than a save wait for quiet', [[0, many]], [QUIET.quietMs - 10, QUIET.quietMs + 80]],
+    ['events that go on push the start back', [[0, undefined], [80, ['src/a.ts']], [80, ['src/b.ts']]], [160 + QUIET.quietMs - 10, 160 + QUIET.quietMs + 80]],
+    ['…but no further than the longest wait', [[0, undefined], ...Array.from({ length: 8 }, (): [number, string[]] => [80, ['src/a.ts']])], [QUIET.maxMs - 10, QUIET.maxMs + 80]],
+  ];
+  for (const [name, requests, [from, to]] of cases) {
+    it(name, async () => {
+      const { q, startedAt } = watched();
+      for (const [gap, only] of requests) {
+        if (gap) await sleep(gap);
+        void q.request(only ? { only } : {}, true);
+      }
+      while (startedAt().length === 0) await sleep(5);
+      const at = startedAt()[0] as number;
+      assert.ok(at >= from && at <= to, `started at ${at} ms, expected ${from}–${to}`);
+      // Events that came before the start are one refresh.
+      if (requests.reduce((n, [gap]) => n + gap, 0) < at) assert.equal(startedAt().length, 1, 'one refresh for all the events');
+      await q.close();
+    });
+  }
+
+  it('a query meanwhile answers at once from the index as it is, saying a refresh is coming', async () => {
+    const { q, startedAt } = watched();
+    void q.request({ only: many }, true);
+    const started = Date.now();
+    const state = await q.ensureFresh();
+    assert.deepEqual({ kind: state.kind, pending: state.kind === 'refreshing' ? state.pending.length : -1, atOnce: Date.now() - started < 50, ran: startedAt().length }, { kind: 'refreshing', pending: 40, atOnce: true, ran: 0 });
+    await q.close();
+  });
+
+  it('an explicit refresh does not wait for quiet', async () => {
+    const { q, startedAt } = watched();
+    void q.request({}, true);
+    await q.refreshNow();
+    assert.ok((startedAt()[0] as number) < 60, `started at ${startedAt()[0]} ms`);
     await q.close();
   });
 });

@@ -28,6 +28,7 @@ describe('served freshness: what an answer from a stale index says', () => {
         expected: [`answered from the index as it is (last refreshed ${AT}): the store /s is not writable`],
       },
       { name: 'a long refresh still running, its files not known yet', input: { state: { kind: 'refreshing', startedAgoMs: 26_000, pending: [] } }, expected: ['answered from the index as it is: a refresh has been running for 26s'] },
+      { name: 'a big change still being written, its refresh not started yet', input: { state: { kind: 'refreshing', startedAgoMs: 0, pending: [] } }, expected: ['answered from the index as it is: files changed and a refresh is under way'] },
       {
         name: 'a refresh with 1,500 files still to index: the count, and that their hits are stale',
         input: { state: { kind: 'refreshing', startedAgoMs: 2_000, pending: Array.from({ length: 1500 }, (_, i) => `src/f${i}.ts`) } },

@@ -16,6 +16,7 @@ import type { FileSearchResponse, IndexFreshness, ReferenceOptions, ReferencesRe
 import { findReferences } from '../search/refs';
 import { Chunkers } from './chunkers';
 import { refreshHere } from './localRefresh';
+import { bigRefreshInParts, type IndexerRunOptions, RefreshHandedOff, wholeRefreshInParts } from './refreshHandOff';
 import { refreshingFiles } from './pendingFiles';
 import { COMMIT_EVERY_FILES, SMALL_REFRESH_FILES } from './refreshQueue';
 import type { ContextPack, GuidanceEntry, PackOptions } from '../pack/types';
@@ -88,14 +89,39 @@ export class Engine {
 
   private async refreshOnce(options: RefreshOptions): Promise<RefreshReport> {
     let threadDied: Diagnostic | undefined;
-    if (this.options.indexWorkerScript && ((!options.only && this.buildsFromNothing(options)) || bigRefreshInParts(options))) {
-      const answer = await this.refreshOnIndexThread(this.options.indexWorkerScript, options);
+    const script = this.options.indexWorkerScript;
+    if (script && ((!options.only && this.buildsFromNothing(options)) || bigRefreshInParts(options))) {
+      const answer = await this.refreshOnIndexThread(script, options);
       if ('report' in answer) return answer.report;
       threadDied = answer.died;
+    } else if (script && wholeRefreshInParts(options)) {
+      return this.refreshHandingOff(script, options);
     }
+    const report = await this.refreshHere(options);
+    if (threadDied) report.diagnostics.push(threadDied);
+    return report;
+  }
+
+  /**
+   * A whole-root refresh planned here, usually a few files; when it finds many changed, the
+   * whole refresh runs again on the index thread, which plans it anew and commits in parts.
+   */
+  private async refreshHandingOff(script: string, options: RefreshOptions): Promise<RefreshReport> {
+    try {
+      return await this.refreshHere({ ...options, handOffAbove: SMALL_REFRESH_FILES });
+    } catch (e) {
+      if (!(e instanceof RefreshHandedOff)) throw e;
+    }
+    const answer = await this.refreshOnIndexThread(script, options);
+    if ('report' in answer) return answer.report;
+    const report = await this.refreshHere(options);
+    report.diagnostics.push(answer.died);
+    return report;
+  }
+
+  private async refreshHere(options: IndexerRunOptions): Promise<RefreshReport> {
     const report = await refreshHere({ root: this.root, store: this.store, options: this.options, policy: this.policy, chunkers: this.chunkers }, options);
     this.lastRefreshGeneration = report.generation;
-    if (threadDied) report.diagnostics.push(threadDied);
     return report;
   }
 
@@ -456,15 +482,6 @@ export { compareHits };
 
 /** Error codes of a store that cannot be written now although it can be read. */
 const UNWRITABLE = new Set(['EACCES', 'EPERM', 'EROFS', 'ENOSPC', 'EDQUOT']);
-
-/**
- * A long-lived host's refresh of many named paths (a checkout, a branch switch): run on the index
- * thread, so its reading, building, merging and fsyncs never hold up a query on this thread. A
- * save is refreshed here (starting a thread costs more than a few files).
- */
-function bigRefreshInParts(options: RefreshOptions): boolean {
-  return options.commitEveryFiles !== undefined && options.only !== undefined && options.only.length > SMALL_REFRESH_FILES;
-}
 
 /** Why a refresh could not run, for errors a query can answer despite; undefined for others. */
 function refreshBlocker(e: unknown): string | undefined {

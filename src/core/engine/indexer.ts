@@ -10,7 +10,7 @@
 //   4. chunks of changed, deleted and newly ignored files are tombstoned; small or
 //      tombstone-heavy segments are merged (refreshMerge.ts); the state table and manifest are
 //      committed atomically                                         (refreshCommit.ts)
-import type { RefreshOptions, RefreshReport } from '../api';
+import type { RefreshReport } from '../api';
 import type { Diagnostic, SkippedFile } from '../types';
 import { acquireLock } from '../store/lock';
 import { readTimings, startTimings, timingsOn, timingsSince } from '../timings';
@@ -20,14 +20,16 @@ import { type CommitTarget, commitRefresh } from './refreshCommit';
 import { configHash, type IndexerConfig } from './refreshConfig';
 import { loadGeneration } from './refreshLoad';
 import { planRefresh } from './refreshPlan';
+import { type IndexerRunOptions, RefreshHandedOff } from './refreshHandOff';
 
 export { configHash, type Chunker, type IndexerConfig } from './refreshConfig';
+export type { IndexerRunOptions } from './refreshHandOff';
 
 /**
  * Brings the index of `config.root` in `config.store` up to date, under the store's lock: load
  * the generation to build on, plan from what changed, build new segments, commit. Gives what it did.
  */
-export async function refreshIndex(config: IndexerConfig, options: RefreshOptions = {}): Promise<RefreshReport> {
+export async function refreshIndex(config: IndexerConfig, options: IndexerRunOptions = {}): Promise<RefreshReport> {
   const started = Date.now();
   startTimings();
   const timingsBefore = readTimings();
@@ -47,6 +49,12 @@ export async function refreshIndex(config: IndexerConfig, options: RefreshOption
     const generation = loadGeneration(store, target.configHash, options.rebuild, diagnostics);
     const meter = new ProgressMeter(progress);
     const plan = await planRefresh(config, options, generation.state, generation.rechunkAll, meter);
+    // Racy entries are re-read and hashed here: their files most likely hold what was read before.
+    if (options.handOffAbove !== undefined && !plan.only && plan.toRead.length - plan.racy + plan.removed.size > options.handOffAbove) {
+      const paths = [...plan.toRead.map((f) => f.path), ...plan.removed].sort();
+      options.onPending?.(paths);
+      throw new RefreshHandedOff(paths);
+    }
     const built = await readAndBuild(config, options, target, generation, plan, meter, diagnostics);
     const { manifest, summary, skipped } = commitRefresh(
       target,

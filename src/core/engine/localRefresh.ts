@@ -3,7 +3,8 @@
 // index exactly alike without the index thread running an engine of its own.
 import type { ChunkingPolicy } from '../chunking/policy';
 import type { IndexStore } from '../store/store';
-import type { EngineOptions, RefreshOptions, RefreshReport } from '../api';
+import type { EngineOptions, RefreshReport } from '../api';
+import type { IndexerRunOptions } from './indexer';
 import type { Chunkers } from './chunkers';
 import { discoveryWithoutStore } from '../discovery/withoutStore';
 
@@ -16,7 +17,7 @@ export interface LocalRefreshContext {
   chunkers: Chunkers;
 }
 
-export async function refreshHere(ctx: LocalRefreshContext, refresh: RefreshOptions): Promise<RefreshReport> {
+export async function refreshHere(ctx: LocalRefreshContext, refresh: IndexerRunOptions): Promise<RefreshReport> {
   const { refreshIndex } = await import('./indexer');
   const report = await refreshIndex(
     {

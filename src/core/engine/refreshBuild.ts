@@ -139,7 +139,10 @@ class BuildRun {
       await this.addChunks(inFlight.toChunk, await waited('wait-chunks', inFlight.results));
       signal?.throwIfAborted();
     }
-    this.writer.flush();
+    // A long refresh's last files land as a part of their own, so that nothing is pending while
+    // the final commit merges segments (a query waits for a refresh with a few files left).
+    if (this.commitEvery !== undefined && this.readAtLastCommit > 0 && !left) this.commitPart(batches.length);
+    else this.writer.flush();
     return { changes: this.changes, counts: this.counts, skipped: this.skipped, left };
   }
 

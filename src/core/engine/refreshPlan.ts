@@ -24,6 +24,8 @@ export interface RefreshPlan {
   toRead: DiscoveredFile[];
   /** Files skipped as unchanged by their stat alone. */
   unchanged: number;
+  /** Of `toRead`, the files read only because their entry was recorded racily (same stat). */
+  racy: number;
   /** Indexed files (under `only`) no longer listed. */
   removed: Set<string>;
   /** Files discovery skipped, with why. */
@@ -51,9 +53,13 @@ export async function planRefresh(
 
   const toRead: DiscoveredFile[] = [];
   let unchanged = 0;
+  let racy = 0;
   for (const f of discovery.files) {
     if (!rechunkAll && state.sameStat(f.path, f)) unchanged++;
-    else toRead.push(f);
+    else {
+      toRead.push(f);
+      if (!rechunkAll && state.sameStat(f.path, f, true)) racy++;
+    }
   }
   const removed = new Set<string>();
   for (const p of only ? state.pathsUnder(only) : state.paths()) {
@@ -61,5 +67,5 @@ export async function planRefresh(
   }
   meter.listed(toRead.reduce((n, f) => n + f.size, 0));
   meter.report('discover', discovery.files.length, discovery.files.length, undefined, true);
-  return { readStartedAtMs, only, listed, filesScanned: discovery.files.length, toRead, unchanged, removed, skipped: discovery.skipped };
+  return { readStartedAtMs, only, listed, filesScanned: discovery.files.length, toRead, unchanged, racy, removed, skipped: discovery.skipped };
 }

@@ -33,6 +33,8 @@ export interface RefreshQueueOptions {
   commitEveryFiles?: number;
   /** How long file events must be quiet before the refresh they asked for starts. */
   debounceMs?: number;
+  /** A big change from file events: how long they must be quiet, and the longest it waits for that. */
+  bigChangeQuiet?: { quietMs: number; maxMs: number };
   now?: () => number;
   /** Where failures are reported. */
   log?: (message: string) => void;
@@ -64,6 +66,16 @@ export const DEFAULT_WAIT_MS = 25_000;
  * (one synchronous step on the host's thread) well within a query's wait, and lands soon.
  */
 export const COMMIT_EVERY_FILES = 100;
+/**
+ * A big change file events ask for (a whole-root check after a flood of events or a changed
+ * ignore file, or more than SMALL_REFRESH_FILES paths) starts once they have been quiet this
+ * long: a checkout goes on writing after its first events, and a refresh planned halfway
+ * through is followed by another for the rest, each reading files too fresh for their stat to
+ * vouch for them.
+ */
+export const BIG_CHANGE_QUIET_MS = 250;
+/** …but no later than this after it was first asked for (a tree written to all the time). */
+export const BIG_CHANGE_QUIET_MAX_MS = 2000;
 /** How often a query waiting for a small refresh looks whether it grew. */
 const SMALL_RECHECK_MS = 50;
 export const DEFAULT_DEBOUNCE_MS = 300;
@@ -80,6 +92,8 @@ interface Pending {
   waiters: Waiter[];
   /** Not started before this time (file events wait for quiet). */
   notBeforeMs: number;
+  /** Set once the request is a big change from file events: its quiet wait ends by then. */
+  latestStartMs?: number;
 }
 
 interface Running {
@@ -89,6 +103,8 @@ interface Running {
   progress?: RefreshProgress;
   /** What the refresh said it has still to index (undefined until it knows). */
   pending?: readonly string[];
+  /** Every file it had to index is committed; what is left is merging and its summary. */
+  landed?: boolean;
   done: Promise<void>;
 }
 
@@ -101,6 +117,7 @@ export class RefreshQueue implements FreshnessPolicy {
   private readonly waitMs: number;
   private readonly refreshWaitMs: number;
   private readonly debounceMs: number;
+  private readonly bigChangeQuiet: { quietMs: number; maxMs: number };
   private readonly now: () => number;
   private pending?: Pending;
   private running?: Running;
@@ -124,6 +141,7 @@ export class RefreshQueue implements FreshnessPolicy {
     this.waitMs = options.waitMs ?? QUERY_WAIT_MS;
     this.refreshWaitMs = options.refreshWaitMs ?? DEFAULT_WAIT_MS;
     this.debounceMs = options.debounceMs ?? DEFAULT_DEBOUNCE_MS;
+    this.bigChangeQuiet = options.bigChangeQuiet ?? { quietMs: BIG_CHANGE_QUIET_MS, maxMs: BIG_CHANGE_QUIET_MAX_MS };
     this.now = options.now ?? Date.now;
   }
 
@@ -139,7 +157,13 @@ export class RefreshQueue implements FreshnessPolicy {
     if (request.only === undefined) p.all = true;
     else for (const path of request.only) p.paths.add(path);
     // Anything not from file events starts now, taking queued file events along.
-    p.notBeforeMs = afterQuiet ? Math.max(p.notBeforeMs, this.now() + this.debounceMs) : 0;
+    if (!afterQuiet) p.notBeforeMs = 0;
+    else if (!isBig(p)) p.notBeforeMs = Math.max(p.notBeforeMs, this.now() + this.debounceMs);
+    else {
+      const { quietMs, maxMs } = this.bigChangeQuiet;
+      p.latestStartMs ??= this.now() + maxMs;
+      p.notBeforeMs = Math.min(Math.max(p.notBeforeMs, this.now() + Math.max(this.debounceMs, quietMs)), p.latestStartMs);
+    }
     const done = new Promise<RefreshReport | undefined>((resolve, reject) => {
       if (this.paused) resolve(undefined);
       else p.waiters.push({ resolve, reject });
@@ -213,8 +237,12 @@ export class RefreshQueue implements FreshnessPolicy {
     const waitMs = answerable ? Math.max(0, Math.min(options.waitMs ?? this.waitMs, this.waitMs)) : this.refreshWaitMs;
     // A refresh known to leave more than a few files will not land within the bound: answer now.
     if (answerable && this.bigRefresh()) return this.refreshingState(0);
+    // One whose files have all landed (it is merging, recording its summary) holds nothing an answer lacks.
+    if (answerable && this.nothingLeft()) return this.recent();
     if (this.watching || this.checkedRecently()) {
       if (this.isIdle()) return this.recent();
+      // A big change still being written would not land within the bound either: answer now.
+      if (answerable && this.bigChangeWaiting()) return this.refreshingState(0);
       // A query does not wait for file events to go quiet: what they asked for runs now.
       this.startQueuedNow();
       return this.awaitBounded(this.whenIdle().then(() => this.lastReport), waitMs);
@@ -317,6 +345,17 @@ export class RefreshQueue implements FreshnessPolicy {
     return this.running?.pending !== undefined && this.pendingPaths().length > SMALL_REFRESH_FILES;
   }
 
+  /** A refresh running with every file it read committed, and nothing queued behind it. */
+  private nothingLeft(): boolean {
+    return this.running?.landed === true && this.pending === undefined;
+  }
+
+  /** A big change from file events queued, waiting for them to go quiet. */
+  private bigChangeWaiting(): boolean {
+    const p = this.pending;
+    return p !== undefined && p.latestStartMs !== undefined && p.notBeforeMs > this.now();
+  }
+
   /** Pending work known, and small enough to wait for (SMALL_REFRESH_FILES). */
   private smallRefresh(): boolean {
     const n = this.pendingPaths().length;
@@ -380,6 +419,7 @@ export class RefreshQueue implements FreshnessPolicy {
           this.options.onProgress?.(p);
         },
         onPending: (paths) => {
+          running.landed = paths.length === 0 && (running.pending?.length ?? 0) > 0;
           running.pending = paths;
           this.changed();
         },
@@ -442,4 +482,9 @@ export class RefreshQueue implements FreshnessPolicy {
   private changed(): void {
     this.options.onChange?.();
   }
+}
+
+/** A whole-root check, or more paths than a query waits for. */
+function isBig(p: Pending): boolean {
+  return p.all || p.paths.size > SMALL_REFRESH_FILES;
 }

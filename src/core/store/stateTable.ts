@@ -85,8 +85,8 @@ export class StateColumns {
     return this.data.languages[this.data.language[i] as number] as string;
   }
 
-  /** True when entry `i` was recorded with exactly this stat and not racily. */
-  sameStat(i: number, stat: FileStat): boolean {
+  /** True when entry `i` was recorded with exactly this stat, and not racily unless `evenRacy`. */
+  sameStat(i: number, stat: FileStat, evenRacy = false): boolean {
     const d = this.data;
     return (
       d.size[i] === stat.size &&
@@ -94,7 +94,7 @@ export class StateColumns {
       d.ctimeMs[i] === stat.ctimeMs &&
       d.ino[i] === stat.ino &&
       d.dev[i] === stat.dev &&
-      ((d.flags[i] as number) & RACY) === 0
+      (evenRacy || ((d.flags[i] as number) & RACY) === 0)
     );
   }
 
@@ -170,14 +170,15 @@ export class StateTable {
 
   /**
    * True when the table holds `path` with exactly this stat, recorded not racily: the refresh's
-   * test for skipping the read.
+   * test for skipping the read. `evenRacy`: a racy entry counts too (its file is read again, but
+   * most likely holds what was read last time).
    */
-  sameStat(path: string, stat: FileStat): boolean {
+  sameStat(path: string, stat: FileStat, evenRacy = false): boolean {
     const changed = this.changes.get(path);
-    if (changed !== undefined) return changed !== null && !changed.racy && sameFileStat(changed, stat);
+    if (changed !== undefined) return changed !== null && (evenRacy || !changed.racy) && sameFileStat(changed, stat);
     if (!this.base) return false;
     const i = this.base.indexOf(path);
-    return i >= 0 && this.base.sameStat(i, stat);
+    return i >= 0 && this.base.sameStat(i, stat, evenRacy);
   }
 
   /** Every path, sorted by UTF-16 code units (as discovery sorts them). */
