@@ -64,7 +64,7 @@ export class FileReader {
     const open = this.opener(file.path);
     if (cached) {
       // Known unchanged without its lines (a hit read it from an offset): no second stat.
-      if (needLines && !cached.lines && cached.unchanged) cached.lines = LazyLines.fromFile(open);
+      if (needLines && !cached.lines && cached.unchanged) cached.lines = this.linesOf(file.path, open);
       return cached;
     }
     const v: FileView = {};
@@ -80,7 +80,7 @@ export class FileReader {
           : st.size === file.size && Math.floor(st.mtimeMs) === Math.floor(file.mtimeMs);
         if (sameStat) {
           v.unchanged = true;
-          if (needLines) v.lines = LazyLines.fromFile(open);
+          if (needLines) v.lines = this.linesOf(file.path, open);
         } else {
           const bytes = this.tree.readSync(file.path);
           // The index's own content hash: the same bytes are the content indexed, so the chunk's
@@ -95,6 +95,15 @@ export class FileReader {
     }
     this.files.set(file.path, v);
     return v;
+  }
+
+  /**
+   * The lines of a file its stat vouches for: from the bytes this reader read of it already (a
+   * references lookup reads a file whole for its imports, then lines of it), else read as asked.
+   */
+  private linesOf(relPath: string, open: Opener): LazyLines {
+    const bytes = this.whole.get(relPath);
+    return bytes ? LazyLines.of(bytes) : LazyLines.fromFile(open);
   }
 
   /**

@@ -83,27 +83,42 @@ export function jsBindings(text: string): JsBindings {
   const names = new Map<string, ImportedName>();
   const instances = new Map<string, string>();
   const wholes = new Map<string, string>();
-  for (const m of text.matchAll(INSTANCE)) instances.set(m[1] as string, m[2] as string);
-  for (const m of text.matchAll(MODULE_REQUIRE)) {
-    modules.set(m[1] as string, m[3] as string);
-    wholes.set(m[1] as string, m[3] as string);
+  // A references lookup reads every file its name occurs in: a pattern whose keyword the text
+  // lacks cannot match, and most files of a large tree have no `require` or `import` at all.
+  const requires = text.includes('require');
+  const imports = text.includes('from');
+  if (text.includes('new')) for (const m of text.matchAll(INSTANCE)) instances.set(m[1] as string, m[2] as string);
+  if (requires) {
+    for (const m of text.matchAll(MODULE_REQUIRE)) {
+      modules.set(m[1] as string, m[3] as string);
+      wholes.set(m[1] as string, m[3] as string);
+    }
   }
-  for (const m of text.matchAll(MODULE_IMPORT)) {
-    modules.set((m[1] ?? m[2]) as string, m[4] as string);
-    if (m[2] !== undefined) wholes.set(m[2], m[4] as string);
+  if (imports) {
+    for (const m of text.matchAll(MODULE_IMPORT)) {
+      modules.set((m[1] ?? m[2]) as string, m[4] as string);
+      if (m[2] !== undefined) wholes.set(m[2], m[4] as string);
+    }
   }
-  for (const m of text.matchAll(DESTRUCTURED_REQUIRE)) {
-    const lines = linesOf(text, m);
-    for (const [local, imported] of pairs(m[1] as string, ':')) names.set(local, { spec: m[3] as string, imported, ...lines });
+  if (requires) {
+    for (const m of text.matchAll(DESTRUCTURED_REQUIRE)) {
+      const lines = linesOf(text, m);
+      for (const [local, imported] of pairs(m[1] as string, ':')) names.set(local, { spec: m[3] as string, imported, ...lines });
+    }
+    for (const m of text.matchAll(MEMBER_REQUIRE)) names.set(m[1] as string, { spec: m[3] as string, imported: m[4] as string, ...linesOf(text, m) });
   }
-  for (const m of text.matchAll(MEMBER_REQUIRE)) names.set(m[1] as string, { spec: m[3] as string, imported: m[4] as string, ...linesOf(text, m) });
-  for (const m of text.matchAll(NAMED_IMPORT)) {
-    const lines = linesOf(text, m);
-    for (const [local, imported] of pairs(m[1] as string, 'as')) names.set(local, { spec: m[3] as string, imported, ...lines });
+  if (imports) {
+    for (const m of text.matchAll(NAMED_IMPORT)) {
+      const lines = linesOf(text, m);
+      for (const [local, imported] of pairs(m[1] as string, 'as')) names.set(local, { spec: m[3] as string, imported, ...lines });
+    }
   }
-  for (const m of text.matchAll(MEMBER_ALIAS)) {
-    const spec = modules.get(m[2] as string);
-    if (spec !== undefined) names.set(m[1] as string, { spec, imported: m[3] as string, ...linesOf(text, m) });
+  // An alias is of a module's member: without a module binding there is none.
+  if (modules.size > 0) {
+    for (const m of text.matchAll(MEMBER_ALIAS)) {
+      const spec = modules.get(m[2] as string);
+      if (spec !== undefined) names.set(m[1] as string, { spec, imported: m[3] as string, ...linesOf(text, m) });
+    }
   }
   return { modules, wholes, names, instances };
 }
