@@ -133,6 +133,19 @@ export class FileReader {
   }
 
   /**
+   * A whole file's text as `text` gives it (its lines joined by `\n`: no BOM, no CR before a
+   * line break), decoded at once rather than line by line; undefined when unreadable.
+   */
+  wholeText(relPath: string): string | undefined {
+    const bytes = this.bytesOf(relPath);
+    if (!bytes) return undefined;
+    const bom = bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
+    let text = bytes.toString('utf8', bom ? 3 : 0);
+    if (text.includes('\r')) text = text.replace(/\r\n/g, '\n').replace(/\r$/, '');
+    return text;
+  }
+
+  /**
    * A document's own text as the working tree has it: the bytes its record says it stands for
    * (a chunk sharing its line, a piece of a minified line), else its lines. A file changed since
    * it was indexed is read at the same place (`hit` says it is stale): the same bytes, or the

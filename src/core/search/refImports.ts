@@ -78,7 +78,7 @@ export class ImportResolver {
     for (const t of this.src.resolveImport(from, spec)) {
       if (t === from) continue;
       const own = this.ownDefinitions(t).filter((d) => !this.isBinding(d) && !MEMBER_KINDS.has(d.kind));
-      if (own.length > 0 && exportsWhole(this.src.reader.text(t, 1, Number.MAX_SAFE_INTEGER) ?? '', this.name)) return this.pick(own);
+      if (own.length > 0 && exportsWhole(this.src.reader.wholeText(t) ?? '', this.name)) return this.pick(own);
     }
     return undefined;
   }
@@ -86,14 +86,14 @@ export class ImportResolver {
   /** Whether a script file exports the name as its own (exportsName), read once per lookup. */
   private exports(path: string): boolean {
     let e = this.exportCache.get(path);
-    if (e === undefined) this.exportCache.set(path, (e = exportsName(this.src.reader.text(path, 1, Number.MAX_SAFE_INTEGER) ?? '', this.name)));
+    if (e === undefined) this.exportCache.set(path, (e = exportsName(this.src.reader.wholeText(path) ?? '', this.name)));
     return e;
   }
 
   /** A script file's module and export bindings, read once per lookup. */
   bindingsOf(path: string): JsBindings {
     let b = this.bindingCache.get(path);
-    if (!b) this.bindingCache.set(path, (b = jsBindings(this.src.reader.text(path, 1, Number.MAX_SAFE_INTEGER) ?? '')));
+    if (!b) this.bindingCache.set(path, (b = jsBindings(this.src.reader.wholeText(path) ?? '')));
     return b;
   }
 
