@@ -3,13 +3,14 @@
 // (SIGINT/SIGTERM, or a client of another version asking), and removes its socket on the way out.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import * as v8 from 'node:v8';
 import { EngineHost, claimStore } from '../core/engineApi';
 import type { HostOpenOptions } from '../core/api';
 import { readRegularSync } from '../core/clientApi';
 import { RootWatcher, type SubscribeFn } from './watch';
 import { AlreadyServedError, serveSocket } from './server';
 import type { CommandRunner } from '../command/context';
-import { fullCollection, pidFileFor, serverStarting } from './protocol';
+import { fullCollection, pidFileFor, serverStarting, unshrinkYoungGenerationOfThreads } from './protocol';
 import { recordServer } from './registry';
 
 export const DEFAULT_IDLE_TIMEOUT_MS = 30 * 60_000;
@@ -93,6 +94,7 @@ async function serve(o: DaemonOptions, log: Log, listening: () => void): Promise
   const key = root;
   // Full collections after a release hand the freed memory back (given --expose-gc, SERVER_NODE_FLAGS).
   const gc = (globalThis as { gc?: () => void }).gc;
+  unshrinkYoungGenerationOfThreads(v8.setFlagsFromString);
   const host = new EngineHost({}, { debounceMs: SERVER_DEBOUNCE_MS, minIntervalMs: 0, log }, { releaseIdleMs: o.releaseIdleMs ?? DEFAULT_RELEASE_IDLE_MS, ...(gc ? { collectGarbage: fullCollection(gc) } : {}) });
   await host.open(key, o.engine);
   const watcher = new RootWatcher({ host, key, root, storeDir, log, ...(o.subscribe ? { subscribe: o.subscribe } : {}), ...(o.watcherPrecheck ? { precheck: o.watcherPrecheck } : {}) });
