@@ -11,6 +11,7 @@ import { rankByQueryWords } from './baselines';
 import { DEFAULT_MAX_FILES, mineCases } from './cases';
 import { TreeCorpus } from './corpus';
 import { git, locateRepository } from './git';
+import { objectsDir, pinHistory } from './history';
 import { meanMetrics, outcomeOf, scoreAnswer, type CaseScores, type Span, type SystemAnswer } from './metrics';
 import { ScratchTree } from './scratch';
 import { SYSTEM_KINDS, type CaseReport, type EvalCase, type EvalReport, type RefreshSummaryLine, type SystemKind, type SystemReport } from './types';
@@ -132,6 +133,7 @@ export async function runEvaluation(options: EvalOptions): Promise<EvalReport> {
   }
 
   const scratch = ScratchTree.create(gitDir, options.scratchParent);
+  const objects = await objectsDir(gitDir);
   const groups = new Map<string, StoreGroup>();
   for (const variant of variants) {
     const key = storeKey(variant);
@@ -165,6 +167,9 @@ export async function runEvaluation(options: EvalOptions): Promise<EvalReport> {
       signal?.throwIfAborted();
       progress({ phase: 'evaluating', done: i, total: mined.cases.length, message: `${c.commit.slice(0, 8)} ${c.subject}` });
       const move = await scratch.moveTo(c.parent, signal);
+      // The tree's history ends at the parent: what the engine reads from git (past commits)
+      // is what a user at that commit would have.
+      await pinHistory(scratch.tree, objects, c.parent, signal);
       for (const p of move.missingPaths) missingBlobPaths.add(p);
       await corpus.sync(move.changedPaths, signal);
       const refresh: Record<string, RefreshSummaryLine> = {};

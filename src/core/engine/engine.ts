@@ -6,6 +6,7 @@ import * as path from 'node:path';
 // Indexing (discovery, chunk workers, grammars), the ripgrep provider and context packs load
 // on first use: a one-shot `cairn search` on an up-to-date index never initialises them.
 import type { Diagnostic } from '../types';
+import { PastCommits } from '../history/commitLog';
 import type { DiscoveryOptions } from '../discovery';
 import { resolvePolicy, type ChunkingPolicy } from '../chunking/policy';
 import type { FieldName, FieldParams } from '../index/fields';
@@ -53,10 +54,13 @@ export class Engine {
   private lastRefreshGeneration = -1;
   /** Files the last whole refresh before a query left at its budget (queryRefreshBudgetMs). */
   private leftBehind = 0;
+  /** The root's repository's past commits, read once per HEAD. */
+  private readonly pastCommits: PastCommits;
 
   constructor(private readonly options: EngineOptions) {
     this.root = path.resolve(options.root);
     this.store = new IndexStore(path.resolve(options.storeDir), this.root);
+    this.pastCommits = new PastCommits(this.root, this.store.dir);
     this.policy = resolvePolicy(options.policy);
     this.ranking = { ...DEFAULT_RANKING, ...options.ranking };
     this.fieldParams = { ...DEFAULT_FIELD_PARAMS, ...options.fieldParams };
@@ -357,7 +361,7 @@ export class Engine {
 
   /** What search answers read besides a view. */
   private get searchSetting(): SearchSetting {
-    return { root: this.root, store: this.store, ranking: this.ranking, ripgrepPath: this.options.ripgrepPath, discoveryRules: () => this.discoveryRules() };
+    return { root: this.root, store: this.store, ranking: this.ranking, ripgrepPath: this.options.ripgrepPath, discoveryRules: () => this.discoveryRules(), commitLog: () => this.pastCommits.atHead() };
   }
 
   /** Discovery's rules as this engine's index applies them (loaded for ripgrep answers only). */

@@ -7,7 +7,11 @@ import { groupHitsByFile, searchFilesSnapshot, searchSnapshot, type RankingParam
 import type { FileReader } from '../search/hydrate';
 import type { FileHit, SearchHit, SearchOptions } from '../search/types';
 import type { ProviderAnswer, ProviderContext } from '../providers/providers';
-import { DEFINITION_KINDS } from '../index/fields';
+import { DEFINITION_KINDS, isTestPath } from '../index/fields';
+import { bucketOf, languageInfo } from '../languages';
+import type { CommitLog } from '../history/commitLog';
+import { hasMessageWords, pastCommitEvidence, type PastCommitEvidence } from '../history/similarCommits';
+import { withPastCommits } from '../search/pastCommitFiles';
 import { isTaskText } from '../search/taskEvidence';
 import { liftInlineFilters, withLiftedFilters } from '../search/inlineFilters';
 import { localizeFiles, type LocalizeContext } from '../search/localize';
@@ -21,6 +25,8 @@ export interface SearchSetting {
   ripgrepPath?: string;
   /** Discovery's rules as the index applies them (loaded for ripgrep answers only). */
   discoveryRules: () => Promise<DiscoveryOptions>;
+  /** The repository's past commits, when the root is in one (history/commitLog.ts). */
+  commitLog?: () => Promise<CommitLog | undefined>;
 }
 
 export type SearchAsked = SearchOptions & { signal?: AbortSignal };
@@ -104,16 +110,25 @@ export function taskPoolFiles(limit: number, offset: number): number {
 export async function fileAnswer(setting: SearchSetting, view: View, query: string, options: SearchAsked, text: string = query): Promise<FileAnswer> {
   if ((options.provider ?? 'index') === 'index') {
     const reader = viewReader(setting.root, setting.store, view);
+    const past = await pastCommitsLike(setting, view, text);
+    const limit = Math.max(1, options.limit ?? 20);
+    const offset = Math.max(0, options.offset ?? 0);
     if (isTaskText(text)) {
       // Rank a deeper pool by keywords, then let the text's structure reorder it.
-      const limit = Math.max(1, options.limit ?? 20);
-      const offset = Math.max(0, options.offset ?? 0);
       // Only the files shown need spans: the pool is there to be reordered, so none are read
       // before localization says which files are shown.
       const r = searchFilesSnapshot(view.scorer, reader, query, { ...options, limit: taskPoolFiles(limit, offset), offset: 0 }, setting.ranking, view.symbols, 0);
       const localize = localizeContext(setting, view, reader, options.previewLines ?? 3);
-      const files = localize.withPreviews(r.withPreviews(localizeFiles(localize, text, r.files, offset + limit).slice(offset)));
+      const localized = withPastCommits(localizeFiles(localize, text, r.files, taskPoolFiles(limit, offset)), past, localize.firstChunk);
+      const files = localize.withPreviews(r.withPreviews(localized.slice(offset, offset + limit)));
       return { files, total: Math.max(r.total, offset + files.length), totalIsLowerBound: r.totalIsLowerBound, warnings: r.warnings, diagnostics: [] };
+    }
+    if (past.length > 0) {
+      // The page is ranked again with the history's files: from the first file on.
+      const r = searchFilesSnapshot(view.scorer, reader, query, { ...options, limit: offset + limit, offset: 0 }, setting.ranking, view.symbols, 0);
+      const localize = localizeContext(setting, view, reader, options.previewLines ?? 3);
+      const files = localize.withPreviews(r.withPreviews(withPastCommits(r.files, past, localize.firstChunk).slice(offset, offset + limit)));
+      return { files, total: Math.max(r.total, offset + files.length), totalIsLowerBound: r.totalIsLowerBound, ...(r.partialOnly ? { partialOnly: r.partialOnly } : {}), warnings: r.warnings, diagnostics: [] };
     }
     const r = searchFilesSnapshot(view.scorer, reader, query, options, setting.ranking, view.symbols);
     return { files: r.files, total: r.total, totalIsLowerBound: r.totalIsLowerBound, ...(r.partialOnly ? { partialOnly: r.partialOnly } : {}), warnings: r.warnings, diagnostics: [] };
@@ -124,6 +139,17 @@ export async function fileAnswer(setting: SearchSetting, view: View, query: stri
   const chunks = await chunkAnswer(setting, view, query, { ...options, limit: Math.min(10 * (limit + offset), 1000), offset: 0, maxPerFile: 0, crossReferences: false });
   const files = groupHitsByFile(chunks.hits, query, setting.ranking);
   return { files: files.slice(offset, offset + limit), total: files.length, totalIsLowerBound: chunks.total > chunks.hits.length, warnings: chunks.warnings, diagnostics: chunks.diagnostics };
+}
+
+/**
+ * The files past commits like `text` changed, among the indexed files that are not tests or
+ * prose (a test and a changelog change with everything); none outside a repository.
+ */
+async function pastCommitsLike(setting: SearchSetting, view: View, text: string): Promise<PastCommitEvidence[]> {
+  if (!hasMessageWords(text)) return [];
+  const log = await setting.commitLog?.();
+  if (!log || log.commits.length === 0) return [];
+  return pastCommitEvidence(log, text, (path) => view.locator.has(path) && !isTestPath(path) && bucketOf(languageInfo(path).id) !== 'prose');
 }
 
 /**
@@ -138,7 +164,7 @@ function localizeContext(setting: SearchSetting, view: View, reader: FileReader,
     if (previewLines > 0) unpreviewed.set(hit, { seg, doc });
     return hit;
   };
-  const baseNames = (view.baseNames ??= indexByBaseName(view.locator.paths()));
+  const baseNames = () => (view.baseNames ??= indexByBaseName(view.locator.paths()));
   return {
     withPreviews: (files) =>
       files.map((f) => {
@@ -149,7 +175,7 @@ function localizeContext(setting: SearchSetting, view: View, reader: FileReader,
         });
         return { ...f, spans };
       }),
-    filesNamed: (name) => baseNames.get(name) ?? [],
+    filesNamed: (name) => baseNames().get(name) ?? [],
     definitions: (name, limit) => {
       const { exact, candidates } = view.symbols.find(name, { limit: (limit + 1) * 3, exactOnly: true });
       if (!exact) return [];

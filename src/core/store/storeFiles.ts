@@ -13,6 +13,9 @@ export const LEGACY_STATE_FILE = /^state-\d+-[0-9a-f]{6}\.json$/;
 /** State deltas: `state-delta-<generation>-<random>.json`. */
 export const DELTA_FILE = /^state-delta-\d+-[0-9a-f]{6}\.json$/;
 
+/** The repository's past commits kept for one HEAD (history/commitLog.ts): `history-<commit>.json`. */
+export const HISTORY_FILE = /^history-[0-9a-f]{40,64}\.json$/;
+
 /** Files beside the index that Cairn writes and the index's rebuild leaves alone. */
 const COMPANION_FILES = new Set(['cairn-store.json', 'write.lock', 'serve.log', 'serve.pid', 'serve.sock', 'usage.json', 'registry-cache']);
 /** A lock file being broken (lock.ts): `write.lock.stale-<random>`. */
@@ -32,7 +35,7 @@ export function isCairnTemporary(name: string): boolean {
 }
 
 function isNamedByCairn(name: string): boolean {
-  return isIndexFile(name) || COMPANION_FILES.has(name) || BROKEN_LOCK.test(name);
+  return isIndexFile(name) || COMPANION_FILES.has(name) || BROKEN_LOCK.test(name) || HISTORY_FILE.test(name);
 }
 
 /** Any name Cairn writes into a store. */
