@@ -101,6 +101,14 @@ describe('file search with the repository\'s own history (a real git repository)
     assert.deepEqual(kept(), [`history-${git('rev-parse', 'HEAD').toString().trim()}.json`]);
   });
 
+  it('a long-lived host reads the past commits while idle, before any file search asks', async () => {
+    const engine = ws.engine();
+    await engine.refresh();
+    assert.deepEqual(fs.readdirSync(ws.storeDir).filter((n) => n.startsWith('history-')), []);
+    await engine.warmUp();
+    assert.deepEqual(fs.readdirSync(ws.storeDir).filter((n) => n.startsWith('history-')), [`history-${git('rev-parse', 'HEAD').toString().trim()}.json`]);
+  });
+
   it("HEAD read from the repository's files is git's own answer: a branch, packed refs, detached, a subfolder, none", async () => {
     const rev = () => git('rev-parse', 'HEAD').toString().trim();
     const seen: Array<[string, string | undefined, string]> = [];

@@ -164,12 +164,14 @@ export class Engine {
    * languages and parses a line of each: V8 optimises a freshly loaded parser in the background and
    * blocks this thread while it installs the result, about a second after first use and long enough
    * to stall whatever runs then. Then reads in the index sections queries would otherwise load
-   * mid-query, and builds what a task text's answer reads of the whole repository (warmView). Cheap
-   * once warm; never throws.
+   * mid-query, builds what a task text's answer reads of the whole repository (warmView) and reads
+   * the repository's past commits at its HEAD. Cheap once warm; never throws.
    */
   async warmUp(count = 3): Promise<void> {
     await warmChunker(this.store, this.chunkers, count);
     await this.warmIndex();
+    // The repository's past commits, read by git in its own process: a file search never waits for them.
+    await this.pastCommits.atHead().catch(() => undefined);
     // The view answers read (as currentView opens it, but never repairing a damaged store here).
     try {
       const snapshot = this.store.snapshot();
