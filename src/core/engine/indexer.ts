@@ -53,7 +53,7 @@ export async function refreshIndex(config: IndexerConfig, options: IndexerRunOpt
     if (options.handOffAbove !== undefined && !plan.only && plan.toRead.length - plan.racy + plan.removed.size > options.handOffAbove) {
       const paths = [...plan.toRead.map((f) => f.path), ...plan.removed].sort();
       options.onPending?.(paths);
-      throw new RefreshHandedOff(paths);
+      throw new RefreshHandedOff(paths.length);
     }
     const built = await readAndBuild(config, options, target, generation, plan, meter, diagnostics);
     const { manifest, summary, skipped } = commitRefresh(

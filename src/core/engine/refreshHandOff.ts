@@ -14,10 +14,10 @@ export interface IndexerRunOptions extends RefreshOptions {
   handOffAbove?: number;
 }
 
-/** A whole-root refresh found too much to do on this thread: these paths changed (sorted). */
+/** A whole-root refresh found too much to do on this thread (`count` files changed or gone). */
 export class RefreshHandedOff extends Error {
-  constructor(readonly paths: string[]) {
-    super(`${paths.length} files to refresh on the index thread`);
+  constructor(count: number) {
+    super(`${count} files to refresh on the index thread`);
     this.name = 'RefreshHandedOff';
   }
 }

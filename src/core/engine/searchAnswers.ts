@@ -113,22 +113,17 @@ export async function fileAnswer(setting: SearchSetting, view: View, query: stri
     const past = await pastCommitsLike(setting, view, text);
     const limit = Math.max(1, options.limit ?? 20);
     const offset = Math.max(0, options.offset ?? 0);
-    if (isTaskText(text)) {
-      // Rank a deeper pool by keywords, then let the text's structure reorder it.
-      // Only the files shown need spans: the pool is there to be reordered, so none are read
-      // before localization says which files are shown.
-      const r = searchFilesSnapshot(view.scorer, reader, query, { ...options, limit: taskPoolFiles(limit, offset), offset: 0 }, setting.ranking, view.symbols, 0);
+    const task = isTaskText(text);
+    if (task || past.length > 0) {
+      // Rank from the first file on (a task text: a deeper pool) and let the evidence reorder
+      // it. Only the files shown need spans: the pool is there to be reordered, so none are
+      // read before the evidence says which files are shown.
+      const pool = task ? taskPoolFiles(limit, offset) : offset + limit;
+      const r = searchFilesSnapshot(view.scorer, reader, query, { ...options, limit: pool, offset: 0 }, setting.ranking, view.symbols, 0);
       const localize = localizeContext(setting, view, reader, options.previewLines ?? 3);
-      const localized = withPastCommits(localizeFiles(localize, text, r.files, taskPoolFiles(limit, offset)), past, localize.firstChunk);
-      const files = localize.withPreviews(r.withPreviews(localized.slice(offset, offset + limit)));
-      return { files, total: Math.max(r.total, offset + files.length), totalIsLowerBound: r.totalIsLowerBound, warnings: r.warnings, diagnostics: [] };
-    }
-    if (past.length > 0) {
-      // The page is ranked again with the history's files: from the first file on.
-      const r = searchFilesSnapshot(view.scorer, reader, query, { ...options, limit: offset + limit, offset: 0 }, setting.ranking, view.symbols, 0);
-      const localize = localizeContext(setting, view, reader, options.previewLines ?? 3);
-      const files = localize.withPreviews(r.withPreviews(withPastCommits(r.files, past, localize.firstChunk).slice(offset, offset + limit)));
-      return { files, total: Math.max(r.total, offset + files.length), totalIsLowerBound: r.totalIsLowerBound, ...(r.partialOnly ? { partialOnly: r.partialOnly } : {}), warnings: r.warnings, diagnostics: [] };
+      const ranked = withPastCommits(task ? localizeFiles(localize, text, r.files, pool) : r.files, past, localize.firstChunk);
+      const files = localize.withPreviews(r.withPreviews(ranked.slice(offset, offset + limit)));
+      return { files, total: Math.max(r.total, offset + files.length), totalIsLowerBound: r.totalIsLowerBound, ...(!task && r.partialOnly ? { partialOnly: r.partialOnly } : {}), warnings: r.warnings, diagnostics: [] };
     }
     const r = searchFilesSnapshot(view.scorer, reader, query, options, setting.ranking, view.symbols);
     return { files: r.files, total: r.total, totalIsLowerBound: r.totalIsLowerBound, ...(r.partialOnly ? { partialOnly: r.partialOnly } : {}), warnings: r.warnings, diagnostics: [] };

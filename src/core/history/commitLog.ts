@@ -36,12 +36,12 @@ const CACHE_VERSION = 1;
 const COMMIT_ID = /^[0-9a-f]{40,64}$/;
 
 /** The commit HEAD of the repository holding `root` is at, or undefined (no repository, no git). */
-export async function headOf(root: string, signal?: AbortSignal): Promise<string | undefined> {
+export async function headOf(root: string): Promise<string | undefined> {
   // Read from the repository's files when they are plain (a query asks on every file search);
   // git itself answers anything else (a symbolic ref to a packed or missing ref, odd layouts).
   const read = headFromFiles(root);
   if (read !== 'ask-git') return read;
-  const r = await runGit(root, ['rev-parse', '--verify', '-q', 'HEAD'], signal);
+  const r = await runGit(root, ['rev-parse', '--verify', '-q', 'HEAD']);
   const head = r.stdout.toString('utf8').trim();
   return r.code === 0 && COMMIT_ID.test(head) ? head : undefined;
 }
@@ -73,12 +73,11 @@ export function headFromFiles(root: string): string | undefined | 'ask-git' {
 }
 
 /** The first MAX_COMMITS non-merge commits of HEAD's ancestry, paths relative to `root`. */
-export async function readCommitLog(root: string, head: string, signal?: AbortSignal): Promise<CommitLog | undefined> {
-  const timeout = AbortSignal.timeout(LOG_TIMEOUT_MS);
+export async function readCommitLog(root: string, head: string): Promise<CommitLog | undefined> {
   const r = await runGit(
     root,
     ['-c', 'core.quotepath=off', 'log', '--no-merges', '--no-renames', `-n${MAX_COMMITS}`, '--format=%x1e%s%x00%b%x00', '--name-only', '--relative', head, '--'],
-    signal ? AbortSignal.any([signal, timeout]) : timeout,
+    AbortSignal.timeout(LOG_TIMEOUT_MS),
   );
   if (r.code !== 0) return undefined;
   return { head, commits: parseLog(r.stdout.toString('utf8')) };
@@ -101,7 +100,7 @@ export function parseLog(out: string): PastCommit[] {
  * The commit log at `head`, from the store's copy for it or read anew (and kept there, replacing
  * the copy for an older HEAD). Undefined when git cannot read it.
  */
-export async function commitLogAt(root: string, storeDir: string, head: string, signal?: AbortSignal): Promise<CommitLog | undefined> {
+export async function commitLogAt(root: string, storeDir: string, head: string): Promise<CommitLog | undefined> {
   const file = path.join(storeDir, `history-${head}.json`);
   try {
     const kept = JSON.parse(fs.readFileSync(file, 'utf8')) as { version: number } & CommitLog;
@@ -109,7 +108,7 @@ export async function commitLogAt(root: string, storeDir: string, head: string, 
   } catch {
     // not kept yet, or unreadable: read the log again
   }
-  const log = await readCommitLog(root, head, signal);
+  const log = await readCommitLog(root, head);
   if (log) keep(storeDir, file, log);
   return log;
 }
@@ -140,12 +139,11 @@ export class PastCommits {
   ) {}
 
   /** None outside a repository, or when git is missing. */
-  async atHead(signal?: AbortSignal): Promise<CommitLog | undefined> {
-    const head = await headOf(this.root, signal);
+  async atHead(): Promise<CommitLog | undefined> {
+    const head = await headOf(this.root);
     if (!head) return undefined;
     if (this.last?.head !== head) {
-      // Read without the asking query's signal: the log is every later query's too. A log git
-      // could not give is asked for again next time.
+      // Shared by every later query at this HEAD. A log git could not give is asked for again next time.
       const log: Promise<CommitLog | undefined> = commitLogAt(this.root, this.storeDir, head).then((l) => {
         if (!l && this.last?.log === log) this.last = undefined;
         return l;

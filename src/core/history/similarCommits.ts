@@ -60,14 +60,18 @@ function vector(words: readonly string[], idf: (w: string) => number): Vector {
 
 /** Whether `text` has words enough to be like a past message at all (before the log is read). */
 export function hasMessageWords(text: string): boolean {
-  return new Set(messageWords(text)).size >= MIN_SHARED_WORDS;
+  return enoughWords(messageWords(text));
+}
+
+/** Distinct words enough to share MIN_SHARED_WORDS with a message. */
+function enoughWords(words: readonly string[]): boolean {
+  return new Set(words).size >= MIN_SHARED_WORDS;
 }
 
 /** The past commits most like `text` (cosine, best first), at most `limit`, none below `min`. */
 export function similarCommits(log: CommitLog, text: string, limit = SIMILAR_COMMITS, min = MIN_SIMILARITY): Array<{ index: number; similarity: number }> {
   const words = messageWords(text);
-  // Too few words to share MIN_SHARED_WORDS with any message: nothing to compare.
-  if (new Set(words).size < MIN_SHARED_WORDS) return [];
+  if (!enoughWords(words)) return [];
   const { idf, vectors } = vectorsOf(log);
   const q = vector(words, idf);
   if (q.norm === 0) return [];

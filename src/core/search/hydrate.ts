@@ -9,7 +9,7 @@ import type { FileStat } from '../types';
 import { NO_START_BYTE } from '../index/lineBytes';
 import type { Segment } from '../index/segment';
 import type { SegmentFile } from '../index/segmentFormat';
-import { LazyLines, textOfBytes, type Opener } from './lazyLines';
+import { bomLength, LazyLines, textOfBytes, type Opener } from './lazyLines';
 import { preview, type Preview, type PreviewContext } from './preview';
 import type { CompiledQuery } from './compiled';
 import type { NestedDefinition } from '../types';
@@ -139,8 +139,7 @@ export class FileReader {
   wholeText(relPath: string): string | undefined {
     const bytes = this.bytesOf(relPath);
     if (!bytes) return undefined;
-    const bom = bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
-    let text = bytes.toString('utf8', bom ? 3 : 0);
+    let text = bytes.toString('utf8', bomLength(bytes));
     if (text.includes('\r')) text = text.replace(/\r\n/g, '\n').replace(/\r$/, '');
     return text;
   }

@@ -23,6 +23,11 @@ function wholeBytes(bytes: Buffer): ByteSupply {
   return { bytes, complete: true, more: () => false };
 }
 
+/** Bytes of a UTF-8 byte-order mark at the start of `bytes` (0 or 3): not part of the first line. */
+export function bomLength(bytes: Uint8Array): number {
+  return bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+}
+
 /** First read of a file's prefix; each further read doubles what is known. */
 const FIRST_READ = 16 * 1024;
 /**
@@ -93,9 +98,7 @@ export class LazyLines {
     firstStart?: number,
   ) {
     if (!supply.complete && supply.bytes.length < 3) supply.more();
-    const b = supply.bytes;
-    const bom = b.length >= 3 && b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf;
-    this.starts = [firstStart ?? (bom ? 3 : 0)];
+    this.starts = [firstStart ?? bomLength(supply.bytes)];
   }
 
   static of(bytes: Buffer): LazyLines {

@@ -206,7 +206,8 @@ export function localizeFiles(ctx: LocalizeContext, text: string, ranked: readon
   return [...out.values()].sort(byScore).slice(0, limit);
 }
 
-const byScore = (a: FileHit, b: FileHit) => b.score - a.score || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
+/** Files best first; ties by path, so one query always gives one order. */
+export const byScore = (a: FileHit, b: FileHit) => b.score - a.score || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
 
 /**
  * The best files the evidence points at lend a share of their score to the ranked files they
@@ -234,8 +235,12 @@ function shareWithNeighbours(ctx: LocalizeContext, out: Map<string, FileHit>, ev
 
 function fileFromEvidence(ctx: LocalizeContext, path: string, ev: FileEvidence): FileHit | undefined {
   const first = ev.spans[0] ?? ctx.firstChunk(path);
-  if (!first) return undefined;
-  return { path, score: 0, scoreBreakdown: [], spans: [], matchedChunks: 0, language: first.language, ...(first.stale ? { stale: true } : {}) };
+  return first ? unrankedFile(first, []) : undefined;
+}
+
+/** The file of `chunk`, which the keyword ranking did not list: no score yet, these spans. */
+export function unrankedFile(chunk: SearchHit, spans: SearchHit[]): FileHit {
+  return { path: chunk.path, score: 0, scoreBreakdown: [], spans, matchedChunks: 0, language: chunk.language, ...(chunk.stale ? { stale: true } : {}) };
 }
 
 function mergeSpans(evidence: readonly SearchHit[], lexical: readonly SearchHit[]): SearchHit[] {

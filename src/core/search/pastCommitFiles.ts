@@ -2,6 +2,7 @@
 // ranking as one more named signal: `similar-past-commit`, a share of the best keyword score.
 import type { PastCommitEvidence } from '../history/similarCommits';
 import type { FileHit, SearchHit } from './types';
+import { byScore, unrankedFile } from './localize';
 import { round } from './search';
 
 /** What the strongest past-commit file adds, as a share of the best keyword score. */
@@ -19,13 +20,10 @@ export function withPastCommits(ranked: readonly FileHit[], evidence: readonly P
   for (const e of evidence) {
     const value = round(unit * e.strength);
     if (value <= 0) continue;
-    let base = out.get(e.path);
-    if (!base) {
-      const first = firstChunk(e.path);
-      if (!first) continue;
-      base = { path: e.path, score: 0, scoreBreakdown: [], spans: [first], matchedChunks: 0, language: first.language, ...(first.stale ? { stale: true } : {}) };
-    }
+    const first = out.has(e.path) ? undefined : firstChunk(e.path);
+    const base = out.get(e.path) ?? (first && unrankedFile(first, [first]));
+    if (!base) continue;
     out.set(e.path, { ...base, score: round(base.score + value), scoreBreakdown: [...base.scoreBreakdown, { kind: 'match', name: `similar-past-commit: ${e.what}`, value }] });
   }
-  return [...out.values()].sort((a, b) => b.score - a.score || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return [...out.values()].sort(byScore);
 }
