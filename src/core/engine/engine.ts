@@ -7,6 +7,7 @@ import * as path from 'node:path';
 // on first use: a one-shot `cairn search` on an up-to-date index never initialises them.
 import type { Diagnostic } from '../types';
 import { PastCommits } from '../history/commitLog';
+import { prepared } from '../history/prepared';
 import type { DiscoveryOptions } from '../discovery';
 import { resolvePolicy, type ChunkingPolicy } from '../chunking/policy';
 import type { FieldName, FieldParams } from '../index/fields';
@@ -170,8 +171,8 @@ export class Engine {
   async warmUp(count = 3): Promise<void> {
     await warmChunker(this.store, this.chunkers, count);
     await this.warmIndex();
-    // The repository's past commits, read by git in its own process: a file search never waits for them.
-    await this.pastCommits.atHead().catch(() => undefined);
+    // The repository's past commits (read by git in its own process) and what file search reads of them.
+    await this.pastCommits.atHead().then(prepared).catch(() => undefined);
     // The view answers read (as currentView opens it, but never repairing a damaged store here).
     try {
       const snapshot = this.store.snapshot();

@@ -10,8 +10,9 @@ import type { ProviderAnswer, ProviderContext } from '../providers/providers';
 import { DEFINITION_KINDS, isTestPath } from '../index/fields';
 import { bucketOf, languageInfo } from '../languages';
 import type { CommitLog } from '../history/commitLog';
-import { hasMessageWords, pastCommitEvidence, type PastCommitEvidence } from '../history/similarCommits';
-import { withPastCommits } from '../search/pastCommitFiles';
+import { hasMessageWords, pastCommitEvidence } from '../history/similarCommits';
+import { hasSubjectWords, pastWordEvidence } from '../history/messageWordFiles';
+import { withPastCommits, type PastSignal } from '../search/pastCommitFiles';
 import { isTaskText } from '../search/taskEvidence';
 import { liftInlineFilters, withLiftedFilters } from '../search/inlineFilters';
 import { localizeFiles, type LocalizeContext } from '../search/localize';
@@ -110,11 +111,11 @@ export function taskPoolFiles(limit: number, offset: number): number {
 export async function fileAnswer(setting: SearchSetting, view: View, query: string, options: SearchAsked, text: string = query): Promise<FileAnswer> {
   if ((options.provider ?? 'index') === 'index') {
     const reader = viewReader(setting.root, setting.store, view);
-    const past = await pastCommitsLike(setting, view, text);
+    const past = await historySignals(setting, view, text);
     const limit = Math.max(1, options.limit ?? 20);
     const offset = Math.max(0, options.offset ?? 0);
     const task = isTaskText(text);
-    if (task || past.length > 0) {
+    if (task || past.some((s) => s.evidence.length > 0)) {
       // Rank from the first file on (a task text: a deeper pool) and let the evidence reorder
       // it. Only the files shown need spans: the pool is there to be reordered, so none are
       // read before the evidence says which files are shown.
@@ -137,14 +138,22 @@ export async function fileAnswer(setting: SearchSetting, view: View, query: stri
 }
 
 /**
- * The files past commits like `text` changed, among the indexed files that are not tests or
- * prose (a test and a changelog change with everything); none outside a repository.
+ * What the history says of `text`: the files past commits like it changed, and the files its
+ * subject's words go with, among the indexed files that are not tests or prose (a test and a
+ * changelog change with everything); nothing outside a repository.
  */
-async function pastCommitsLike(setting: SearchSetting, view: View, text: string): Promise<PastCommitEvidence[]> {
-  if (!hasMessageWords(text)) return [];
+async function historySignals(setting: SearchSetting, view: View, text: string): Promise<PastSignal[]> {
+  const { pastCommit, pastCommitWords } = setting.ranking;
+  const similar = pastCommit > 0 && hasMessageWords(text);
+  const words = pastCommitWords > 0 && hasSubjectWords(text);
+  if (!similar && !words) return [];
   const log = await setting.commitLog?.();
   if (!log || log.commits.length === 0) return [];
-  return pastCommitEvidence(log, text, (path) => view.locator.has(path) && !isTestPath(path) && bucketOf(languageInfo(path).id) !== 'prose');
+  const counts = (path: string) => view.locator.has(path) && !isTestPath(path) && bucketOf(languageInfo(path).id) !== 'prose';
+  return [
+    { signal: 'similar-past-commit', weight: pastCommit, evidence: similar ? pastCommitEvidence(log, text, counts) : [] },
+    { signal: 'past-commit-words', weight: pastCommitWords, evidence: words ? pastWordEvidence(log, text, counts) : [] },
+  ];
 }
 
 /**

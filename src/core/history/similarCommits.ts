@@ -29,10 +29,10 @@ interface Vector {
   norm: number;
 }
 
-/** Per log, its words' document frequencies and each commit's vector (built once per HEAD). */
+/** Per log, its words' document frequencies and each commit's vector (built once per HEAD, see prepared.ts). */
 const vectorsByLog = new WeakMap<CommitLog, { idf: (w: string) => number; vectors: Vector[] }>();
 
-function vectorsOf(log: CommitLog): { idf: (w: string) => number; vectors: Vector[] } {
+export function vectorsOf(log: CommitLog): { idf: (w: string) => number; vectors: Vector[] } {
   let v = vectorsByLog.get(log);
   if (v) return v;
   const df = new Map<string, number>();

@@ -19,4 +19,6 @@ export const DEFAULT_RANKING: RankingParams = {
   fileName: 1.25,
   fileCoverage: 0,
   hybridRipgrep: 0.1,
+  pastCommit: 1.2,
+  pastCommitWords: 1,
 };

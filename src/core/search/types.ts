@@ -242,6 +242,16 @@ export interface RankingParams {
   hybridRipgrep: number;
   /** File ranking: a query word is the file's name (`router` → `lib/router.js`, `lib/router/index.js`). */
   fileName: number;
+  /**
+   * File ranking: the files past commits with a message like the text changed, at this share
+   * of the best keyword score (history/similarCommits.ts).
+   */
+  pastCommit: number;
+  /**
+   * File ranking: the files the words of the text's subject go with in past commits, at this
+   * share of the best keyword score (history/messageWordFiles.ts).
+   */
+  pastCommitWords: number;
 }
 
 // ---------------------------------------------------------------------------

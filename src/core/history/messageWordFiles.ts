@@ -1,0 +1,94 @@
+// "Which files do past commits whose messages use these words change?" A bridge learned from
+// the repository's own history between the words people write in messages and the files those
+// commits touched: `dependencies` → the manifests and pinned workflows, `lint` → the linter's
+// configuration, `router` → the router. Unlike similarCommits.ts it needs no whole message like
+// the text, only words that, in this repository, reliably go with a file.
+import type { CommitLog } from './commitLog';
+import type { PastCommitEvidence } from './similarCommits';
+import { messageWords } from './messageWords';
+
+/** A word's association is learned only from this many past commits using it at least. */
+export const MIN_WORD_COMMITS = 3;
+/** …of which at least this share changed the file (the word goes with the file, not by chance). */
+export const MIN_CONFIDENCE = 0.5;
+/** …and this many times the share of all commits that changed it (not a file everything changes). */
+export const MIN_LIFT = 2;
+/** Words of a text's subject read: a title or a message's first line says what a change is about. */
+const SUBJECT_WORDS = 24;
+const MIN_SUBJECT_WORDS = 2;
+
+interface WordFiles {
+  /** Per word, the commits (indices into the log) whose message uses it. */
+  commits: Map<string, number[]>;
+  /** Commits changing each file. */
+  changed: Map<string, number>;
+}
+
+const byLog = new WeakMap<CommitLog, WordFiles>();
+
+/** Built once per log; a word's files are counted when a text asks for it. */
+export function wordFilesOf(log: CommitLog): WordFiles {
+  const kept = byLog.get(log);
+  if (kept) return kept;
+  const wf: WordFiles = { commits: new Map(), changed: new Map() };
+  log.commits.forEach((c, i) => {
+    for (const f of c.files) wf.changed.set(f, (wf.changed.get(f) ?? 0) + 1);
+    for (const w of new Set(c.words)) {
+      const list = wf.commits.get(w);
+      if (list) list.push(i);
+      else wf.commits.set(w, [i]);
+    }
+  });
+  byLog.set(log, wf);
+  return wf;
+}
+
+/**
+ * Whether `text`'s subject has words enough to be read against the history (before the log is
+ * read): a one-word query is a name, which the keyword ranking and the symbol table answer.
+ */
+export function hasSubjectWords(text: string): boolean {
+  return subjectWords(text).length >= MIN_SUBJECT_WORDS;
+}
+
+/** The words of a text's subject: its first non-empty line, at most SUBJECT_WORDS of them. */
+export function subjectWords(text: string): string[] {
+  const first = text.split(/\r?\n/).find((line) => line.trim() !== '') ?? '';
+  return [...new Set(messageWords(first))].slice(0, SUBJECT_WORDS);
+}
+
+/**
+ * The files the words of `text`'s subject go with in past commits, among those `counts` accepts,
+ * strongest first. A file's strength (0..1) is the share of the subject's words the history
+ * knows (weighted by how rare each is among messages) that go with it, times how reliably.
+ */
+export function pastWordEvidence(log: CommitLog, text: string, counts: (path: string) => boolean): PastCommitEvidence[] {
+  const words = subjectWords(text);
+  if (words.length < MIN_SUBJECT_WORDS || log.commits.length === 0) return [];
+  const wf = wordFilesOf(log);
+  const total = log.commits.length;
+  const idf = (n: number) => Math.log((total + 1) / (n + 1));
+  let known = 0;
+  const byPath = new Map<string, { score: number; words: string[] }>();
+  for (const w of words) {
+    const using = wf.commits.get(w) ?? [];
+    const n = using.length;
+    if (n === 0) continue;
+    const weight = idf(n);
+    known += weight;
+    if (n < MIN_WORD_COMMITS) continue;
+    const files = new Map<string, number>();
+    for (const i of using) for (const f of log.commits[i]?.files ?? []) files.set(f, (files.get(f) ?? 0) + 1);
+    for (const [path, c] of files) {
+      const confidence = c / n;
+      const base = (wf.changed.get(path) ?? 0) / total;
+      if (confidence < MIN_CONFIDENCE || confidence < MIN_LIFT * base || !counts(path)) continue;
+      const had = byPath.get(path) ?? { score: 0, words: [] };
+      byPath.set(path, { score: had.score + weight * confidence, words: [...had.words, w] });
+    }
+  }
+  if (known === 0) return [];
+  return [...byPath]
+    .map(([path, e]) => ({ path, strength: Math.min(1, e.score / known), what: e.words.join(', ') }))
+    .sort((a, b) => b.strength - a.strength || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
