@@ -59,8 +59,10 @@ export function subjectWords(text: string): string[] {
 
 /**
  * The files the words of `text`'s subject go with in past commits, among those `counts` accepts,
- * strongest first. A file's strength (0..1) is the share of the subject's words the history
- * knows (weighted by how rare each is among messages) that go with it, times how reliably.
+ * strongest first. Each telling word adds its rarity among messages (idf) times how much more
+ * often than commits at large the commits using it changed the file; a file's strength (0..1)
+ * is that sum against the rarest word of the subject the history knows, so a subject's one rare
+ * word that goes with a file counts in full, and a common word less.
  */
 export function pastWordEvidence(log: CommitLog, text: string, counts: (path: string) => boolean): PastCommitEvidence[] {
   const words = subjectWords(text);
@@ -68,14 +70,14 @@ export function pastWordEvidence(log: CommitLog, text: string, counts: (path: st
   const wf = wordFilesOf(log);
   const total = log.commits.length;
   const idf = (n: number) => Math.log((total + 1) / (n + 1));
-  let known = 0;
+  let rarest = 0;
   const byPath = new Map<string, { score: number; words: string[] }>();
   for (const w of words) {
     const using = wf.commits.get(w) ?? [];
     const n = using.length;
     if (n === 0) continue;
     const weight = idf(n);
-    known += weight;
+    rarest = Math.max(rarest, weight);
     if (n < MIN_WORD_COMMITS) continue;
     const files = new Map<string, number>();
     for (const i of using) for (const f of log.commits[i]?.files ?? []) files.set(f, (files.get(f) ?? 0) + 1);
@@ -84,11 +86,13 @@ export function pastWordEvidence(log: CommitLog, text: string, counts: (path: st
       const base = (wf.changed.get(path) ?? 0) / total;
       if (confidence < MIN_CONFIDENCE || confidence < MIN_LIFT * base || !counts(path)) continue;
       const had = byPath.get(path) ?? { score: 0, words: [] };
-      byPath.set(path, { score: had.score + weight * confidence, words: [...had.words, w] });
+      // How much more often than commits at large: 0 at the file's base rate, 1 when every commit using the word changed it.
+      const excess = (confidence - base) / (1 - base);
+      byPath.set(path, { score: had.score + weight * excess, words: [...had.words, w] });
     }
   }
-  if (known === 0) return [];
+  if (rarest === 0) return [];
   return [...byPath]
-    .map(([path, e]) => ({ path, strength: Math.min(1, e.score / known), what: e.words.join(', ') }))
+    .map(([path, e]) => ({ path, strength: Math.min(1, e.score / rarest), what: e.words.join(', ') }))
     .sort((a, b) => b.strength - a.strength || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }

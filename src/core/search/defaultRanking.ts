@@ -20,5 +20,5 @@ export const DEFAULT_RANKING: RankingParams = {
   fileCoverage: 0,
   hybridRipgrep: 0.1,
   pastCommit: 1.2,
-  pastCommitWords: 1,
+  pastCommitWords: 0.7,
 };
