@@ -4,7 +4,6 @@
 // One scratch tree is moved from parent to parent (oldest case first) and every index store
 // beside it is refreshed with only the files that changed, so a run costs one cold index plus
 // small increments, not one cold index per case.
-import { Engine } from '../core/engine/engine';
 
 import type { DiscoveryOptions } from '../core/discovery';
 import { rankByQueryWords } from './baselines';
@@ -15,14 +14,15 @@ import { objectsDir, pinHistory } from './history';
 import { meanMetrics, outcomeOf, scoreAnswer, type CaseScores, type Span, type SystemAnswer } from './metrics';
 import { ScratchTree } from './scratch';
 import { SYSTEM_KINDS, type CaseReport, type EvalCase, type EvalReport, type RefreshSummaryLine, type SystemKind, type SystemReport } from './types';
-import { DEFAULT_VARIANT, storeKey, variantSettings, type EvalVariant } from './variants';
-import type { EngineOptions, RefreshReport } from '../core/api';
+import { DEFAULT_VARIANT, variantSettings, type EvalVariant } from './variants';
+import { closeAll, refreshGroups, variantEngines, type EvalEngineOptions, type StoreGroup } from './variantEngines';
+import type { RefreshReport } from '../core/api';
 
 export interface EvalOptions {
   /** A folder inside the repository's work tree. */
   repoDir: string;
   /** Where the engine finds its run-time files. */
-  engine: Pick<EngineOptions, 'grammarsDir' | 'workerScript' | 'workers' | 'ripgrepPath'>;
+  engine: EvalEngineOptions;
   /** Most cases to mine (the newest usable commits; default 50). */
   maxCases?: number;
   /** Commits changing more source files than this are skipped (default 5). */
@@ -56,17 +56,6 @@ export const DEFAULT_MAX_CASES = 50;
 export const DEFAULT_EVAL_BUDGET = 6000;
 /** The scratch tree is not a repository: discovery walks it (honouring its .gitignore files). */
 const EVAL_DISCOVERY: Partial<DiscoveryOptions> = { useGit: false };
-
-interface VariantEngine {
-  variant: EvalVariant;
-  engine: Engine;
-}
-
-/** Variants that chunk alike share one index store; the first of them refreshes it. */
-interface StoreGroup {
-  name: string;
-  engines: VariantEngine[];
-}
 
 const CAIRN_SYSTEMS: readonly SystemKind[] = ['index', 'files', 'hybrid', 'pack'];
 /** Systems that answer with whole files, not spans (no Hit@10). */
@@ -134,23 +123,7 @@ export async function runEvaluation(options: EvalOptions): Promise<EvalReport> {
 
   const scratch = ScratchTree.create(gitDir, options.scratchParent);
   const objects = await objectsDir(gitDir);
-  const groups = new Map<string, StoreGroup>();
-  for (const variant of variants) {
-    const key = storeKey(variant);
-    let group = groups.get(key);
-    if (!group) groups.set(key, (group = { name: variant.name, engines: [] }));
-    const engine = new Engine({
-      ...options.engine,
-      root: scratch.tree,
-      storeDir: scratch.storeDir(`${groups.size}-${group.name}`),
-      discovery: EVAL_DISCOVERY,
-      policy: variant.policy,
-      strategy: variant.strategy,
-      ranking: variant.ranking,
-      fieldParams: variant.fieldParams,
-    });
-    group.engines.push({ variant, engine });
-  }
+  const groups = variantEngines(variants, scratch, options.engine, EVAL_DISCOVERY);
   const corpus = new TreeCorpus(scratch.tree, EVAL_DISCOVERY, systems.includes('bm25'));
   const rows = new Map<string, { system: SystemKind; variant?: string; scores: CaseScores[]; ms: number[] }>();
   // Rows in table order: each variant's Cairn systems, then the baselines.
@@ -173,10 +146,8 @@ export async function runEvaluation(options: EvalOptions): Promise<EvalReport> {
       for (const p of move.missingPaths) missingBlobPaths.add(p);
       await corpus.sync(move.changedPaths, signal);
       const refresh: Record<string, RefreshSummaryLine> = {};
-      for (const group of move.changedPaths?.length === 0 ? [] : groups.values()) {
-        const first = group.engines[0] as VariantEngine;
-        const report = await first.engine.refresh(move.changedPaths ? { only: move.changedPaths, signal } : { signal });
-        refresh[group.name] = summarise(report, move.changedPaths?.length);
+      if (move.changedPaths?.length !== 0) {
+        for (const [name, report] of await refreshGroups(groups, move.changedPaths ? { only: move.changedPaths, signal } : { signal })) refresh[name] = summarise(report, move.changedPaths?.length);
       }
       const truth = c.truth.filter((t) => corpus.searchable.has(t.path));
       const unsearchableTruth = c.truth.filter((t) => !corpus.searchable.has(t.path)).map((t) => t.path);
@@ -207,7 +178,7 @@ export async function runEvaluation(options: EvalOptions): Promise<EvalReport> {
     }
     progress({ phase: 'evaluating', done: mined.cases.length, total: mined.cases.length, message: 'done' });
   } finally {
-    await Promise.all([...groups.values()].flatMap((g) => g.engines.map((e) => e.engine.close())));
+    await closeAll(groups);
     if (!options.keepScratch) scratch.dispose();
   }
 

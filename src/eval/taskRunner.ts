@@ -5,11 +5,10 @@
 // Tasks are taken oldest base commit first and one scratch tree is moved between them (see
 // scratch.ts), so the index store is refreshed with the files that differ, not rebuilt. The tree
 // carries a history ending at its commit (history.ts): nothing after the base commit is visible.
-import { Engine } from '../core/engine/engine';
 import { createAstChunker } from '../core/chunking/astLoader';
 import type { AstChunkerLike } from '../core/chunking/contract';
 import type { DiscoveryOptions } from '../core/discovery';
-import type { EngineOptions, Span } from '../core/api';
+import type { Span } from '../core/api';
 import { TreeCorpus } from './corpus';
 import { definitionsTouched, rankedDefinitions, readDefinitions, type Definition } from './definitions';
 import { git, locateRepository } from './git';
@@ -18,10 +17,18 @@ import { DEFAULT_EVAL_BUDGET } from './runner';
 import { ScratchTree } from './scratch';
 import { meanTaskMetrics, scoreTask, type TaskMetrics, type TaskScores } from './taskMetrics';
 import type { LocalizationTask } from './tasks';
+import { closeAll, refreshGroups, variantEngines, type EvalEngineOptions } from './variantEngines';
+import { DEFAULT_VARIANT, variantSettings, type EvalVariant } from './variants';
 
-/** The rankers compared, in table order. */
+/** The rankers compared, in table order (Cairn's once per variant, then the baseline). */
 export const TASK_SYSTEMS = ['cairn search', 'cairn search --group file', 'cairn pack mustInspect', 'bm25 whole-file'] as const;
 export type TaskSystem = (typeof TASK_SYSTEMS)[number];
+const CAIRN_TASK_SYSTEMS = TASK_SYSTEMS.filter((s) => s !== 'bm25 whole-file');
+
+/** A row's name: the system, and the variant unless it is the default (`cairn search --group file [w7]`). */
+export function taskRowName(system: TaskSystem, variant?: string): string {
+  return variant && variant !== DEFAULT_VARIANT.name ? `${system} [${variant}]` : system;
+}
 
 export interface TaskEvalOptions {
   /** A folder inside the repository's work tree. */
@@ -29,7 +36,9 @@ export interface TaskEvalOptions {
   tasks: readonly LocalizationTask[];
   /** Only tasks of this repository (`owner/name`); all tasks when absent. */
   repo?: string;
-  engine: Pick<EngineOptions, 'grammarsDir' | 'workerScript' | 'workers' | 'ripgrepPath'>;
+  engine: EvalEngineOptions;
+  /** Engine settings to compare; the defaults when absent. */
+  variants?: EvalVariant[];
   budgetTokens?: number;
   /** How many results each system returns per task (default 100). */
   resultLimit?: number;
@@ -64,11 +73,14 @@ export interface TaskCaseReport {
   goldFunctions?: string[];
   /** What the search said about the problem statement as a query (e.g. that it was cut to its first characters). */
   queryWarnings?: string[];
-  outcomes: Partial<Record<TaskSystem, TaskOutcome>>;
+  /** By row name (taskRowName). */
+  outcomes: Partial<Record<string, TaskOutcome>>;
 }
 
 export interface TaskSystemReport {
-  name: TaskSystem;
+  name: string;
+  system: TaskSystem;
+  variant?: string;
   metrics: TaskMetrics;
   meanMs: number;
 }
@@ -80,6 +92,7 @@ export interface TaskEvalReport {
   skipped: { otherRepo: number; missingCommit: string[]; noSearchableGold: string[] };
   evaluated: number;
   budgetTokens: number;
+  variants: Array<{ name: string; settings: Record<string, unknown> }>;
   systems: TaskSystemReport[];
   cases: TaskCaseReport[];
   warnings: string[];
@@ -137,9 +150,12 @@ export async function runTaskEvaluation(options: TaskEvalOptions): Promise<TaskE
 
   const scratch = ScratchTree.create(gitDir, options.scratchParent);
   const objects = await objectsDir(gitDir);
-  const engine = new Engine({ ...options.engine, root: scratch.tree, storeDir: scratch.storeDir('tasks'), discovery: EVAL_DISCOVERY });
+  const variants = options.variants?.length ? options.variants : [DEFAULT_VARIANT];
+  const groups = variantEngines(variants, scratch, options.engine, EVAL_DISCOVERY, 'tasks-');
   const corpus = new TreeCorpus(scratch.tree, EVAL_DISCOVERY, true);
-  const scores = new Map<TaskSystem, { scores: TaskScores[]; ms: number[] }>(TASK_SYSTEMS.map((s) => [s, { scores: [], ms: [] }]));
+  const rows = new Map<string, { system: TaskSystem; variant?: string; scores: TaskScores[]; ms: number[] }>();
+  for (const v of variants) for (const system of CAIRN_TASK_SYSTEMS) rows.set(taskRowName(system, v.name), { system, variant: v.name, scores: [], ms: [] });
+  rows.set(taskRowName('bm25 whole-file'), { system: 'bm25 whole-file', scores: [], ms: [] });
   const cases: TaskCaseReport[] = [];
   const noSearchableGold: string[] = [];
   let ast: AstChunkerLike | undefined;
@@ -153,7 +169,7 @@ export async function runTaskEvaluation(options: TaskEvalOptions): Promise<TaskE
       const move = await scratch.moveTo(oid, signal);
       await pinHistory(scratch.tree, objects, oid, signal);
       await corpus.sync(move.changedPaths, signal);
-      if (first || (move.changedPaths?.length ?? 1) > 0) await engine.refresh(first || !move.changedPaths ? { signal } : { only: move.changedPaths, signal });
+      if (first || (move.changedPaths?.length ?? 1) > 0) await refreshGroups(groups, first || !move.changedPaths ? { signal } : { only: move.changedPaths, signal });
       first = false;
 
       const gold = task.goldFiles.filter((g) => corpus.searchable.has(g.path));
@@ -197,7 +213,7 @@ export async function runTaskEvaluation(options: TaskEvalOptions): Promise<TaskE
       };
 
       const query = task.problemStatement;
-      const record = async (system: TaskSystem, work: () => Promise<{ results: Array<{ path: string }>; spans?: Span[] }>): Promise<void> => {
+      const record = async (row: string, work: () => Promise<{ results: Array<{ path: string }>; spans?: Span[] }>): Promise<void> => {
         const t0 = performance.now();
         let answer: { results: Array<{ path: string }>; spans?: Span[] };
         let error: string | undefined;
@@ -208,38 +224,40 @@ export async function runTaskEvaluation(options: TaskEvalOptions): Promise<TaskE
           // failed that task (and says so), the run goes on.
           if (signal?.aborted) throw e;
           error = e instanceof Error ? e.message : String(e);
-          warnings.push(`${system} failed on ${task.instanceId} (counted as a miss): ${error}`);
+          warnings.push(`${row} failed on ${task.instanceId} (counted as a miss): ${error}`);
           answer = { results: [], spans: [] };
         }
         const ms = performance.now() - t0;
         const s = scoreTask(answer.results, goldPaths, answer.spans ? await functionsOf(answer.spans) : undefined);
-        const row = scores.get(system) as { scores: TaskScores[]; ms: number[] };
-        row.scores.push(s);
-        row.ms.push(ms);
-        caseReport.outcomes[system] = { ...s, ms: Math.round(ms * 10) / 10, ...(error !== undefined ? { error } : {}) };
+        const kept = rows.get(row) as { scores: TaskScores[]; ms: number[] };
+        kept.scores.push(s);
+        kept.ms.push(ms);
+        caseReport.outcomes[row] = { ...s, ms: Math.round(ms * 10) / 10, ...(error !== undefined ? { error } : {}) };
       };
-      await record('cairn search', async () => {
-        const r = await engine.search(query, { provider: 'index', limit: resultLimit, previewLines: 0, refresh: 'never', signal });
-        if (r.warnings.length > 0) caseReport.queryWarnings = r.warnings;
-        const spans = spansOf(r.results);
-        return { results: spans, spans };
-      });
-      await record('cairn search --group file', async () => {
-        const r = await engine.searchFiles(query, { provider: 'index', limit: resultLimit, previewLines: 0, refresh: 'never', signal });
-        // A file's best spans stand for it, in file order, when functions are ranked.
-        return { results: r.files.map((f) => ({ path: f.path })), spans: r.files.flatMap((f) => spansOf(f.spans)) };
-      });
-      await record('cairn pack mustInspect', async () => {
-        const pack = await engine.buildPack(query, { budgetTokens, refresh: 'never' });
-        const spans = spansOf(pack.mustInspect);
-        return { results: spans, spans };
-      });
-      await record('bm25 whole-file', async () => ({ results: corpus.bm25.search(query, resultLimit) }));
+      for (const { variant, engine } of [...groups.values()].flatMap((g) => g.engines)) {
+        await record(taskRowName('cairn search', variant.name), async () => {
+          const r = await engine.search(query, { provider: 'index', limit: resultLimit, previewLines: 0, refresh: 'never', signal });
+          if (r.warnings.length > 0) caseReport.queryWarnings = r.warnings;
+          const spans = spansOf(r.results);
+          return { results: spans, spans };
+        });
+        await record(taskRowName('cairn search --group file', variant.name), async () => {
+          const r = await engine.searchFiles(query, { provider: 'index', limit: resultLimit, previewLines: 0, refresh: 'never', signal });
+          // A file's best spans stand for it, in file order, when functions are ranked.
+          return { results: r.files.map((f) => ({ path: f.path })), spans: r.files.flatMap((f) => spansOf(f.spans)) };
+        });
+        await record(taskRowName('cairn pack mustInspect', variant.name), async () => {
+          const pack = await engine.buildPack(query, { budgetTokens, refresh: 'never' });
+          const spans = spansOf(pack.mustInspect);
+          return { results: spans, spans };
+        });
+      }
+      await record(taskRowName('bm25 whole-file'), async () => ({ results: corpus.bm25.search(query, resultLimit) }));
     }
     progress({ done: runnable.length, total: runnable.length, elapsedMs: performance.now() - started, message: 'done' });
   } finally {
     ast?.dispose();
-    await engine.close();
+    await closeAll(groups);
     if (!options.keepScratch) scratch.dispose();
   }
 
@@ -254,10 +272,14 @@ export async function runTaskEvaluation(options: TaskEvalOptions): Promise<TaskE
     skipped: { otherRepo: options.tasks.length - wanted.length, missingCommit, noSearchableGold },
     evaluated: cases.length,
     budgetTokens,
-    systems: TASK_SYSTEMS.map((name) => {
-      const row = scores.get(name) as { scores: TaskScores[]; ms: number[] };
-      return { name, metrics: meanTaskMetrics(row.scores), meanMs: Math.round((row.ms.reduce((s, v) => s + v, 0) / Math.max(1, row.ms.length)) * 10) / 10 };
-    }),
+    variants: variants.map((v) => ({ name: v.name, settings: variantSettings(v) })),
+    systems: [...rows].map(([name, row]) => ({
+      name,
+      system: row.system,
+      ...(row.variant !== undefined ? { variant: row.variant } : {}),
+      metrics: meanTaskMetrics(row.scores),
+      meanMs: Math.round((row.ms.reduce((s, v) => s + v, 0) / Math.max(1, row.ms.length)) * 10) / 10,
+    })),
     cases,
     warnings,
     ...(options.keepScratch ? { scratch: scratch.base } : {}),

@@ -2,7 +2,7 @@
 // engine's ranking boosts, BM25F field parameters, chunking policy and strategy, written as
 // `key=value` settings:
 //
-//   ranking.exactDefinition=2         a RankingParams factor (> 0)
+//   ranking.exactDefinition=2         a RankingParams factor (> 0), or a signal's share (>= 0)
 //   fieldParams.symbol.weight=4       a field's BM25F weight (> 0) or b (0..1)
 //   policy.astMaxChars=1200           chunk sizes in characters (>= 50)
 //   policy.lineChunkChars.code=800    per bucket: code, prose, config
@@ -30,6 +30,8 @@ export class VariantError extends Error {
 }
 
 const RANKING_KEYS = Object.keys(DEFAULT_RANKING) as Array<keyof RankingParams>;
+/** Ranking settings that add a signal's share (0 turns it off); the others are factors (> 0). */
+const SIGNAL_SHARES: ReadonlySet<keyof RankingParams> = new Set(['fileCoverage', 'pastCommit', 'pastCommitWords']);
 const BUCKETS = Object.keys(DEFAULT_POLICY.lineChunkChars);
 
 function number(key: string, value: string, min: number, max = Number.POSITIVE_INFINITY, exclusiveMin = false): number {
@@ -56,7 +58,7 @@ export function applySetting(variant: EvalVariant, setting: string): void {
   if (group === 'ranking' && rest.length === 1) {
     const name = rest[0] as keyof RankingParams;
     if (!RANKING_KEYS.includes(name)) throw new VariantError(`unknown ranking parameter '${rest[0]}' (known: ${RANKING_KEYS.join(', ')})`);
-    variant.ranking = { ...variant.ranking, [name]: number(key, value, 0, Number.POSITIVE_INFINITY, true) };
+    variant.ranking = { ...variant.ranking, [name]: number(key, value, 0, Number.POSITIVE_INFINITY, !SIGNAL_SHARES.has(name)) };
     return;
   }
   if ((group === 'fieldParams' || group === 'fields') && rest.length === 2) {

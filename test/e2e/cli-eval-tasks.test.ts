@@ -68,7 +68,8 @@ const PATCH = `diff --git a/src/parser.py b/src/parser.py
 interface TaskJson {
   evaluated: number;
   skipped: { otherRepo: number; missingCommit: string[]; noSearchableGold: string[] };
-  systems: Array<{ name: string; metrics: Record<string, number | null> }>;
+  variants: Array<{ name: string; settings: Record<string, unknown> }>;
+  systems: Array<{ name: string; system: string; variant?: string; metrics: Record<string, number | null> }>;
   cases: Array<{ instanceId: string; goldFiles: string[]; goldFunctions?: string[]; outcomes: Record<string, { topFiles: string[] }> }>;
 }
 
@@ -156,6 +157,32 @@ describe('cairn eval --tasks (bundled CLI)', function () {
     // The first task's text says "stale", which only the later cache.py holds.
     for (const [system, outcome] of Object.entries(first?.outcomes ?? {})) assert.ok(!outcome.topFiles.includes('src/cache.py'), `${system} saw a file of a later commit: ${outcome.topFiles.join(', ')}`);
     assert.ok(second?.outcomes['bm25 whole-file']?.topFiles.includes('src/cache.py'));
+  });
+
+  it('compares --param and --config variants in the same run: their rows, then the baseline once', () => {
+    const config = path.join(dir, 'variants.json');
+    writeFileSync(config, JSON.stringify({ variants: [{ name: 'lines', strategy: 'lines' }] }));
+    const r = runCairn(['eval', '--tasks', tasksFile, repo, '--json', '--scratch', scratchParent, '--param', 'ranking.pastCommitWords=0', '--name', 'no-words', '--config', config]);
+    assert.equal(r.code, 0, r.stderr);
+    const report = JSON.parse(r.stdout) as TaskJson;
+    assert.deepEqual(report.variants, [
+      { name: 'default', settings: {} },
+      { name: 'lines', settings: { strategy: 'lines' } },
+      { name: 'no-words', settings: { ranking: { pastCommitWords: 0 } } },
+    ]);
+    const rankers = ['cairn search', 'cairn search --group file', 'cairn pack mustInspect'];
+    assert.deepEqual(
+      report.systems.map((s) => [s.name, s.system, s.variant, s.metrics.tasks]),
+      [
+        ...rankers.map((n) => [n, n, 'default', 2]),
+        ...rankers.map((n) => [`${n} [lines]`, n, 'lines', 2]),
+        ...rankers.map((n) => [`${n} [no-words]`, n, 'no-words', 2]),
+        ['bm25 whole-file', 'bm25 whole-file', undefined, 2],
+      ],
+    );
+    // Every task answered by every row; the default rows as in a run without variants.
+    for (const c of report.cases) assert.deepEqual(Object.keys(c.outcomes).sort(), report.systems.map((s) => s.name).sort());
+    assert.ok(report.systems.filter((s) => s.variant === 'default').every((s) => s.metrics.fileAccAt1 === 1), JSON.stringify(report.systems));
   });
 
   it('--repo keeps one repository\'s tasks; a base commit the repository lacks is skipped and named', () => {

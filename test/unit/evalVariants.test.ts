@@ -15,6 +15,11 @@ describe('eval: engine settings variants', () => {
     });
   });
 
+  it("a signal's share may be 0 (the signal off); a factor may not", () => {
+    assert.deepEqual(variantFromSettings(['ranking.pastCommitWords=0', 'ranking.pastCommit=0', 'ranking.fileCoverage=0']).ranking, { pastCommitWords: 0, pastCommit: 0, fileCoverage: 0 });
+    assert.throws(() => variantFromSettings(['ranking.pastCommitWords=-1']), /ranking.pastCommitWords must be a number >= 0/);
+  });
+
   for (const [setting, message] of [
     ['ranking.nope=2', /unknown ranking parameter 'nope'/],
     ['ranking.test=0', /ranking.test must be a number > 0/],

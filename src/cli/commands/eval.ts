@@ -32,7 +32,7 @@ const spec: CommandSpec = {
   name: 'eval',
   usage:
     'cairn eval [ROOT] [--commits N] [--max-files N] [--since DATE | --max-age DAYS] [--rev REV] [--budget TOKENS] [--param KEY=VALUE]... [--config FILE.json] [--systems LIST] [--rg PATH] [--keep-scratch] [--json]\n' +
-    '       cairn eval --tasks FILE.jsonl [ROOT] [--repo OWNER/NAME] [--budget TOKENS] [--keep-scratch] [--json]\n' +
+    '       cairn eval --tasks FILE.jsonl [ROOT] [--repo OWNER/NAME] [--budget TOKENS] [--param KEY=VALUE]... [--config FILE.json] [--keep-scratch] [--json]\n' +
     '       cairn eval --symbols [ROOT...] [--sample N] [--seed S] [--nested] [--misses N] [--ctags PATH] [--json]\n' +
     '       cairn eval --refs [ROOT...] [--sample N] [--seed S] [--misses N] [--ctags PATH] [--rg PATH] [--json [--all-refs]]',
   maxPositionals: 64,
@@ -299,13 +299,15 @@ function taskProgressText(p: TaskProgress): string {
 }
 
 async function runTasks(args: ParsedArgs, out: Output, file: string): Promise<number> {
-  for (const o of [...SYMBOL_ONLY, ...HISTORY_ONLY.filter((h) => h !== 'budget')] as const) if (args.values[o] !== undefined) throw new UsageError(`--${o} does not apply to --tasks`);
+  const shared = new Set<string>(['budget', 'param', 'name', 'config']);
+  for (const o of [...SYMBOL_ONLY, ...HISTORY_ONLY.filter((h) => !shared.has(h))] as const) if (args.values[o] !== undefined) throw new UsageError(`--${o} does not apply to --tasks`);
   if (args.positionals.length > 1) throw new UsageError(`unexpected argument '${args.positionals[1]}'`);
   const tasks = readTasks(file);
   const repo = typeof args.values.repo === 'string' ? args.values.repo : undefined;
   if (repo !== undefined && !/^[^/\s]+\/[^/\s]+$/.test(repo)) throw new UsageError(`--repo ${repo}: expected OWNER/NAME`);
   const root = resolveRoot(args.values, args.positionals[0]);
   const budgetTokens = intOption(args.values, 'budget', 200) ?? DEFAULT_EVAL_BUDGET;
+  const variants = readVariants(args.values);
   const assets = locateAssets();
   // A run takes minutes: on a terminal one progress line, elsewhere one line per task.
   const progress = new ProgressLine(out);
@@ -319,6 +321,7 @@ async function runTasks(args: ParsedArgs, out: Output, file: string): Promise<nu
       tasks,
       ...(repo !== undefined ? { repo } : {}),
       engine: { grammarsDir: assets.grammarsDir, workerScript: assets.chunkWorker, ripgrepPath: ripgrepPath(args.values) },
+      variants,
       budgetTokens,
       scratchParent: typeof args.values.scratch === 'string' ? args.values.scratch : undefined,
       keepScratch: args.values['keep-scratch'] === true,
