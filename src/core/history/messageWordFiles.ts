@@ -22,7 +22,12 @@ interface WordFiles {
   commits: Map<string, number[]>;
   /** Commits changing each file. */
   changed: Map<string, number>;
+  /** Per word asked for, the files its commits changed and how many of them did (a bounded memo). */
+  filesByWord: Map<string, Map<string, number>>;
 }
+
+/** Words whose file counts are kept; past this the memo starts over. */
+const MEMO_WORDS = 4096;
 
 const byLog = new WeakMap<CommitLog, WordFiles>();
 
@@ -30,7 +35,7 @@ const byLog = new WeakMap<CommitLog, WordFiles>();
 export function wordFilesOf(log: CommitLog): WordFiles {
   const kept = byLog.get(log);
   if (kept) return kept;
-  const wf: WordFiles = { commits: new Map(), changed: new Map() };
+  const wf: WordFiles = { commits: new Map(), changed: new Map(), filesByWord: new Map() };
   log.commits.forEach((c, i) => {
     for (const f of c.files) wf.changed.set(f, (wf.changed.get(f) ?? 0) + 1);
     for (const w of new Set(c.words)) {
@@ -41,6 +46,17 @@ export function wordFilesOf(log: CommitLog): WordFiles {
   });
   byLog.set(log, wf);
   return wf;
+}
+
+/** The files the commits using `word` changed, with how many of them did (memoised: a server asks again). */
+function filesOf(wf: WordFiles, log: CommitLog, word: string, using: readonly number[]): Map<string, number> {
+  let files = wf.filesByWord.get(word);
+  if (files) return files;
+  files = new Map();
+  for (const i of using) for (const f of log.commits[i]?.files ?? []) files.set(f, (files.get(f) ?? 0) + 1);
+  if (wf.filesByWord.size >= MEMO_WORDS) wf.filesByWord.clear();
+  wf.filesByWord.set(word, files);
+  return files;
 }
 
 /**
@@ -79,9 +95,7 @@ export function pastWordEvidence(log: CommitLog, text: string, counts: (path: st
     const weight = idf(n);
     rarest = Math.max(rarest, weight);
     if (n < MIN_WORD_COMMITS) continue;
-    const files = new Map<string, number>();
-    for (const i of using) for (const f of log.commits[i]?.files ?? []) files.set(f, (files.get(f) ?? 0) + 1);
-    for (const [path, c] of files) {
+    for (const [path, c] of filesOf(wf, log, w, using)) {
       const confidence = c / n;
       const base = (wf.changed.get(path) ?? 0) / total;
       if (confidence < MIN_CONFIDENCE || confidence < MIN_LIFT * base || !counts(path)) continue;
