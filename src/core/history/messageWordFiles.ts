@@ -4,8 +4,8 @@
 // configuration, `router` → the router. Unlike similarCommits.ts it needs no whole message like
 // the text, only words that, in this repository, reliably go with a file.
 import type { CommitLog } from './commitLog';
-import type { PastCommitEvidence } from './similarCommits';
-import { messageWords } from './messageWords';
+import { byStrength, type PastCommitEvidence } from './similarCommits';
+import { messageIdf, messageWords } from './messageWords';
 
 /** A word's association is learned only from this many past commits using it at least. */
 export const MIN_WORD_COMMITS = 3;
@@ -85,14 +85,13 @@ export function pastWordEvidence(log: CommitLog, text: string, counts: (path: st
   if (words.length < MIN_SUBJECT_WORDS || log.commits.length === 0) return [];
   const wf = wordFilesOf(log);
   const total = log.commits.length;
-  const idf = (n: number) => Math.log((total + 1) / (n + 1));
   let rarest = 0;
   const byPath = new Map<string, { score: number; words: string[] }>();
   for (const w of words) {
     const using = wf.commits.get(w) ?? [];
     const n = using.length;
     if (n === 0) continue;
-    const weight = idf(n);
+    const weight = messageIdf(total, n);
     rarest = Math.max(rarest, weight);
     if (n < MIN_WORD_COMMITS) continue;
     for (const [path, c] of filesOf(wf, log, w, using)) {
@@ -108,5 +107,5 @@ export function pastWordEvidence(log: CommitLog, text: string, counts: (path: st
   if (rarest === 0) return [];
   return [...byPath]
     .map(([path, e]) => ({ path, strength: Math.min(1, e.score / rarest), what: e.words.join(', ') }))
-    .sort((a, b) => b.strength - a.strength || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    .sort(byStrength);
 }

@@ -8,6 +8,11 @@ const STOP = new Set(
     'merge pull request branch commit signed off co authored by http https www com github issue issues closes close').split(' '),
 );
 
+/** A word's rarity among `commits` messages when `using` of them use it (both history signals weigh words by it). */
+export function messageIdf(commits: number, using: number): number {
+  return Math.log((commits + 1) / (using + 1));
+}
+
 /** Distinct order kept; repeats count (a message saying a word twice is about it). */
 export function messageWords(text: string): string[] {
   const out: string[] = [];

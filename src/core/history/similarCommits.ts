@@ -4,7 +4,7 @@
 // closest few commits changed are evidence for the text. A long issue text is rarely that close
 // to a short message, so the signal stays out of the way of a task's own structure.
 import type { CommitLog } from './commitLog';
-import { messageWords } from './messageWords';
+import { messageIdf, messageWords } from './messageWords';
 
 /** Below this cosine the best past message is not like the text: no evidence. */
 export const MIN_SIMILARITY = 0.3;
@@ -24,6 +24,9 @@ export interface PastCommitEvidence {
   what: string;
 }
 
+/** Evidence strongest first; ties by path, so one text always gives one order. */
+export const byStrength = (a: PastCommitEvidence, b: PastCommitEvidence): number => b.strength - a.strength || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
+
 interface Vector {
   weights: Map<string, number>;
   norm: number;
@@ -38,7 +41,7 @@ export function vectorsOf(log: CommitLog): { idf: (w: string) => number; vectors
   const df = new Map<string, number>();
   for (const c of log.commits) for (const w of new Set(c.words)) df.set(w, (df.get(w) ?? 0) + 1);
   const n = log.commits.length;
-  const idf = (w: string) => Math.log((n + 1) / ((df.get(w) ?? 0) + 1));
+  const idf = (w: string) => messageIdf(n, df.get(w) ?? 0);
   v = { idf, vectors: log.commits.map((c) => vector(c.words, idf)) };
   vectorsByLog.set(log, v);
   return v;
@@ -116,5 +119,5 @@ export function pastCommitEvidence(log: CommitLog, text: string, counts: (path: 
   const top = Math.max(0, ...out.map((e) => e.strength));
   return out
     .map((e) => ({ ...e, strength: top > 0 ? e.strength / top : 0 }))
-    .sort((a, b) => b.strength - a.strength || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    .sort(byStrength);
 }
