@@ -5,7 +5,6 @@
 // beside it is refreshed with only the files that changed, so a run costs one cold index plus
 // small increments, not one cold index per case.
 
-import type { DiscoveryOptions } from '../core/discovery';
 import { rankByQueryWords } from './baselines';
 import { DEFAULT_MAX_FILES, mineCases } from './cases';
 import { TreeCorpus } from './corpus';
@@ -15,7 +14,7 @@ import { meanMetrics, outcomeOf, scoreAnswer, type CaseScores, type Span, type S
 import { ScratchTree } from './scratch';
 import { SYSTEM_KINDS, type CaseReport, type EvalCase, type EvalReport, type RefreshSummaryLine, type SystemKind, type SystemReport } from './types';
 import { DEFAULT_VARIANT, variantSettings, type EvalVariant } from './variants';
-import { closeAll, refreshGroups, variantEngines, type EvalEngineOptions, type StoreGroup } from './variantEngines';
+import { closeAll, EVAL_DISCOVERY, refreshGroups, variantEngines, type EvalEngineOptions, type StoreGroup } from './variantEngines';
 import type { RefreshReport } from '../core/api';
 
 export interface EvalOptions {
@@ -54,8 +53,6 @@ export interface EvalProgress {
 
 export const DEFAULT_MAX_CASES = 50;
 export const DEFAULT_EVAL_BUDGET = 6000;
-/** The scratch tree is not a repository: discovery walks it (honouring its .gitignore files). */
-const EVAL_DISCOVERY: Partial<DiscoveryOptions> = { useGit: false };
 
 const CAIRN_SYSTEMS: readonly SystemKind[] = ['index', 'files', 'hybrid', 'pack'];
 /** Systems that answer with whole files, not spans (no Hit@10). */
@@ -123,7 +120,7 @@ export async function runEvaluation(options: EvalOptions): Promise<EvalReport> {
 
   const scratch = ScratchTree.create(gitDir, options.scratchParent);
   const objects = await objectsDir(gitDir);
-  const groups = variantEngines(variants, scratch, options.engine, EVAL_DISCOVERY);
+  const groups = variantEngines(variants, scratch, options.engine);
   const corpus = new TreeCorpus(scratch.tree, EVAL_DISCOVERY, systems.includes('bm25'));
   const rows = new Map<string, { system: SystemKind; variant?: string; scores: CaseScores[]; ms: number[] }>();
   // Rows in table order: each variant's Cairn systems, then the baselines.

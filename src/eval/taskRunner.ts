@@ -7,7 +7,6 @@
 // carries a history ending at its commit (history.ts): nothing after the base commit is visible.
 import { createAstChunker } from '../core/chunking/astLoader';
 import type { AstChunkerLike } from '../core/chunking/contract';
-import type { DiscoveryOptions } from '../core/discovery';
 import type { Span } from '../core/api';
 import { TreeCorpus } from './corpus';
 import { definitionsTouched, rankedDefinitions, readDefinitions, type Definition } from './definitions';
@@ -17,7 +16,7 @@ import { DEFAULT_EVAL_BUDGET } from './runner';
 import { ScratchTree } from './scratch';
 import { meanTaskMetrics, scoreTask, type TaskMetrics, type TaskScores } from './taskMetrics';
 import type { LocalizationTask } from './tasks';
-import { closeAll, refreshGroups, variantEngines, type EvalEngineOptions } from './variantEngines';
+import { closeAll, EVAL_DISCOVERY, refreshGroups, variantEngines, type EvalEngineOptions } from './variantEngines';
 import { DEFAULT_VARIANT, variantSettings, type EvalVariant } from './variants';
 
 /** The rankers compared, in table order (Cairn's once per variant, then the baseline). */
@@ -100,8 +99,6 @@ export interface TaskEvalReport {
   tookMs: number;
 }
 
-const EVAL_DISCOVERY: Partial<DiscoveryOptions> = { useGit: false };
-
 const spansOf = (hits: ReadonlyArray<Span & { truncatedTo?: Omit<Span, 'path'> }>): Span[] =>
   hits.map((h) => ({ path: h.path, startLine: h.truncatedTo?.startLine ?? h.startLine, endLine: h.truncatedTo?.endLine ?? h.endLine }));
 
@@ -151,7 +148,7 @@ export async function runTaskEvaluation(options: TaskEvalOptions): Promise<TaskE
   const scratch = ScratchTree.create(gitDir, options.scratchParent);
   const objects = await objectsDir(gitDir);
   const variants = options.variants?.length ? options.variants : [DEFAULT_VARIANT];
-  const groups = variantEngines(variants, scratch, options.engine, EVAL_DISCOVERY, 'tasks-');
+  const groups = variantEngines(variants, scratch, options.engine, 'tasks-');
   const corpus = new TreeCorpus(scratch.tree, EVAL_DISCOVERY, true);
   const rows = new Map<string, { system: TaskSystem; variant?: string; scores: TaskScores[]; ms: number[] }>();
   for (const v of variants) for (const system of CAIRN_TASK_SYSTEMS) rows.set(taskRowName(system, v.name), { system, variant: v.name, scores: [], ms: [] });

@@ -18,10 +18,13 @@ export interface StoreGroup {
   engines: VariantEngine[];
 }
 
+/** The scratch tree is not a repository: discovery walks it (honouring its .gitignore files). */
+export const EVAL_DISCOVERY: Partial<DiscoveryOptions> = { useGit: false };
+
 export type EvalEngineOptions = Pick<EngineOptions, 'grammarsDir' | 'workerScript' | 'workers' | 'ripgrepPath'>;
 
 /** The engines of `variants` (the default alone when none) over `scratch`'s tree, grouped by store. */
-export function variantEngines(variants: readonly EvalVariant[], scratch: ScratchTree, engine: EvalEngineOptions, discovery: Partial<DiscoveryOptions>, storePrefix = ''): Map<string, StoreGroup> {
+export function variantEngines(variants: readonly EvalVariant[], scratch: ScratchTree, engine: EvalEngineOptions, storePrefix = ''): Map<string, StoreGroup> {
   const groups = new Map<string, StoreGroup>();
   for (const variant of variants.length > 0 ? variants : [DEFAULT_VARIANT]) {
     const key = storeKey(variant);
@@ -33,7 +36,7 @@ export function variantEngines(variants: readonly EvalVariant[], scratch: Scratc
         ...engine,
         root: scratch.tree,
         storeDir: scratch.storeDir(`${storePrefix}${groups.size}-${group.name}`),
-        discovery,
+        discovery: EVAL_DISCOVERY,
         policy: variant.policy,
         strategy: variant.strategy,
         ranking: variant.ranking,

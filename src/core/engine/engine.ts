@@ -93,17 +93,18 @@ export class Engine {
   }
 
   private async refreshOnce(options: RefreshOptions): Promise<RefreshReport> {
-    let threadDied: Diagnostic | undefined;
     const script = this.options.indexWorkerScript;
-    if (script && ((!options.only && this.buildsFromNothing(options)) || bigRefreshInParts(options))) {
-      const answer = await this.refreshOnIndexThread(script, options);
-      if ('report' in answer) return answer.report;
-      threadDied = answer.died;
-    } else if (script && wholeRefreshInParts(options)) {
-      return this.refreshHandingOff(script, options);
-    }
+    if (script && ((!options.only && this.buildsFromNothing(options)) || bigRefreshInParts(options))) return this.refreshOnThreadOrHere(script, options);
+    if (script && wholeRefreshInParts(options)) return this.refreshHandingOff(script, options);
+    return this.refreshHere(options);
+  }
+
+  /** On the index thread; here when that thread dies, saying why. */
+  private async refreshOnThreadOrHere(script: string, options: RefreshOptions): Promise<RefreshReport> {
+    const answer = await this.refreshOnIndexThread(script, options);
+    if ('report' in answer) return answer.report;
     const report = await this.refreshHere(options);
-    if (threadDied) report.diagnostics.push(threadDied);
+    report.diagnostics.push(answer.died);
     return report;
   }
 
@@ -117,11 +118,7 @@ export class Engine {
     } catch (e) {
       if (!(e instanceof RefreshHandedOff)) throw e;
     }
-    const answer = await this.refreshOnIndexThread(script, options);
-    if ('report' in answer) return answer.report;
-    const report = await this.refreshHere(options);
-    report.diagnostics.push(answer.died);
-    return report;
+    return this.refreshOnThreadOrHere(script, options);
   }
 
   private async refreshHere(options: IndexerRunOptions): Promise<RefreshReport> {
