@@ -84,6 +84,16 @@ describe('search: skipping chunks that cannot make the results', function () {
     { name: 'field-scoped words', input: { query: 'symbol:user body:name', options: { limit: 10 } } },
     { name: 'many words that name definitions', input: { query: 'retry token cache index parse value error', options: { limit: 10 } } },
     { name: 'a rare word naming definitions among common ones', input: { query: 'user name get set retry', options: { limit: 3 } } },
+    // A task text: dozens of identifiers keep most terms essential, and the threshold that
+    // rises as documents are kept makes the cheapest ones optional mid-segment.
+    {
+      name: 'a long text of many identifiers',
+      input: {
+        query: `getUserName3 fails after loadOrderItem5\n\n${WORDS.map((w, i) => `  at ${w}Cache${i}.parse${WORDS[(i * 7) % WORDS.length]}Token(${w}_${i * 3}.ts:${i + 4})`).join('\n')}\nretry the saveItemValue7 call`,
+        options: { limit: 30 },
+      },
+    },
+    { name: 'a long text, pruned from the start', input: { query: `${WORDS.map((w, i) => `${w}Order${i % 10} ${w}_value`).join(' ')} then retryTokenCache2`, options: { limit: 10 }, exactUpTo: 0 } },
   ];
   checkAll(
     cases.map((k) => ({ ...k, expected: true })),

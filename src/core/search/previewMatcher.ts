@@ -1,10 +1,13 @@
 // How preview lines match a query: each word of a line compared with the query's words by the
 // index's own rules (tokens, identifier parts, prose stems, fuzzy and wildcard terms).
 import { identifierParts, proseForm } from '../index/tokenizer';
+import { escapeRegExp } from '../regExp';
 import { boundedLevenshtein } from './query';
 import type { CompiledQuery } from './compiled';
 
 const WORD = /[\p{L}_$][\p{L}\p{N}_$]*|\p{N}[\p{L}\p{N}_]*/gu;
+/** Needles of a query with none: no line holds them. */
+const NOTHING = /(?!)/;
 
 /** Wraps words of `text` that the query matched in «». */
 export function markMatches(text: string, query: CompiledQuery): string {
@@ -57,7 +60,8 @@ export class PreviewMatcher {
    */
   private readonly stemStarts = new Set<string>();
   /** Strings one of which a matching line holds (lower-cased); undefined when any line may match. */
-  private readonly needles: string[] | undefined;
+  /** Matches a lower-cased line or word holding some needle; undefined when any line may match. */
+  private readonly needles: RegExp | undefined;
 
   private static readonly byQuery = new WeakMap<CompiledQuery, PreviewMatcher>();
 
@@ -85,7 +89,8 @@ export class PreviewMatcher {
       for (const stem of [t.wholeStem, ...t.partStems]) if (stem) needles.add(stem.slice(0, Math.max(2, stem.length - 2)));
     }
     const anyLine = this.terms.some((t) => t.editDistance > 0 || (t.wildcard && !t.whole));
-    this.needles = anyLine ? undefined : [...needles];
+    // One alternation, not a search per needle: a long text has a hundred of them.
+    this.needles = anyLine ? undefined : needles.size === 0 ? NOTHING : new RegExp([...needles].map(escapeRegExp).join('|'));
     this.wholeOf = new Float64Array(this.terms.length);
     this.partsOf = new Int32Array(this.terms.length);
   }
@@ -94,10 +99,7 @@ export class PreviewMatcher {
   lineScore(line: string): number {
     // Most lines of a chunk hold no query word: two native searches rule them out, where
     // tokenising them cost a cold query most of its preview time.
-    if (this.needles) {
-      const lower = line.toLowerCase();
-      if (!this.needles.some((n) => lower.includes(n))) return 0;
-    }
+    if (this.needles && !this.needles.test(line.toLowerCase())) return 0;
     const { wholeOf, partsOf, terms } = this;
     wholeOf.fill(0);
     partsOf.fill(0);
@@ -138,11 +140,8 @@ export class PreviewMatcher {
   private matchesOf(word: string): readonly WordMatch[] | null {
     const known = this.memo.get(word);
     if (known !== undefined) return known;
-    if (this.needles) {
-      // Most words of a line that holds a query word are other words: no splitting or stemming for them.
-      const lower = word.toLowerCase();
-      if (!this.needles.some((n) => lower.includes(n))) return this.remember(word, null);
-    }
+    // Most words of a line that holds a query word are other words: no splitting or stemming for them.
+    if (this.needles && !this.needles.test(word.toLowerCase())) return this.remember(word, null);
     const forms = formsOf(word);
     const tokens = forms.parts.length > 0 ? [forms.lower, ...forms.parts] : [forms.lower];
     const lower = forms.lower;

@@ -9,6 +9,7 @@ import type { Segment } from '../index/segment';
 import type { Snapshot } from '../store/store';
 import { distanceWithin } from './query';
 import { docsWithShortField, EMPTY_DOCS, nameLengthBound, SYMBOL_FIELD, unionDocs } from './namedDocs';
+import { buildDocHeap, popDoc, pushDoc } from './docHeap';
 import type { CompiledQuery, CompiledWildcard } from './compiled';
 import type { ScoreComponent } from './types';
 
@@ -667,23 +668,24 @@ function scoreSegmentPruned(s: number, cursors: readonly TermCursor[], norms: No
   // every update would allocate one.
   let threshold = pruning.threshold[0] as number;
   let essentialFrom = firstEssential(prefix, 0, n, pruning.maxBoostUnnamed, threshold);
-  // Each cursor's document, as the loop last moved it: the next document is a scan of plain
-  // numbers, not of a hundred cursors' fields (a long text keeps that many terms essential).
+  // Each cursor's document, as the loop last moved it, and the essential cursors in a heap by
+  // it: a long text keeps a hundred terms essential, a document holds two or three of them.
   const docs = Float64Array.from(sorted, (c) => c.doc);
+  const heap = new Int32Array(n);
+  let size = buildDocHeap(heap, docs, essentialFrom, NO_DOC);
   let skipped = false;
   for (;;) {
     if (essentialFrom > 0) skipped = true;
     let doc = nextNamed < named.length ? (named[nextNamed] as number) : NO_DOC;
-    let m = 0;
-    for (let k = essentialFrom; k < n; k++) {
-      const d = docs[k] as number;
-      if (d < doc) {
-        doc = d;
-        m = 0;
-        atDoc[m++] = k;
-      } else if (d === doc && d !== NO_DOC) atDoc[m++] = k;
-    }
+    if (size > 0 && (docs[heap[0] as number] as number) < doc) doc = docs[heap[0] as number] as number;
     if (doc === NO_DOC) return skipped;
+    let m = 0;
+    while (size > 0 && (docs[heap[0] as number] as number) === doc) {
+      atDoc[m++] = heap[0] as number;
+      size = popDoc(heap, size, docs);
+    }
+    // Taken from the largest bound down, as the slots are ordered.
+    sortSmall(atDoc, m);
     let boost = pruning.maxBoostUnnamed;
     if (named[nextNamed] === doc) {
       boost = pruning.maxBoost;
@@ -694,6 +696,7 @@ function scoreSegmentPruned(s: number, cursors: readonly TermCursor[], norms: No
         const k = atDoc[j] as number;
         (sorted[k] as TermCursor).skip(doc);
         docs[k] = (sorted[k] as TermCursor).doc;
+        if (docs[k] !== NO_DOC) size = pushDoc(heap, size, docs, k);
       }
       continue;
     }
@@ -746,6 +749,7 @@ function scoreSegmentPruned(s: number, cursors: readonly TermCursor[], norms: No
     for (let j = 0; j < m; j++) {
       const k = atDoc[j] as number;
       docs[k] = (sorted[k] as TermCursor).doc;
+      if (docs[k] !== NO_DOC) size = pushDoc(heap, size, docs, k);
     }
     if (hopeless || found === 0) continue;
     // In query order, as scoreSegment adds them (floating-point sums depend on the order).
@@ -756,7 +760,8 @@ function scoreSegmentPruned(s: number, cursors: readonly TermCursor[], norms: No
     cell[0] = score;
     visit(s, doc, bits, isNamed, cell);
     threshold = pruning.threshold[0] as number;
-    essentialFrom = firstEssential(prefix, essentialFrom, n, pruning.maxBoostUnnamed, threshold);
+    const essential = firstEssential(prefix, essentialFrom, n, pruning.maxBoostUnnamed, threshold);
+    if (essential !== essentialFrom) size = buildDocHeap(heap, docs, (essentialFrom = essential), NO_DOC);
   }
 }
 
