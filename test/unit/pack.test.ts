@@ -371,6 +371,12 @@ describe('import graph resolution: which of several files a module name means', 
     { name: 'a segment is matched whole, never a part of one', input: [['src/xzz.py'], 'zz'], expected: [] },
     { name: 'the first folder in code-point order ending with a package path', input: [['b/app/store/s.go', 'a/app/store/t.go', 'a/app/store/u.go'], 'example.com/app/store'], expected: ['a/app/store/t.go', 'a/app/store/u.go'] },
     { name: 'a name from outside the repository', input: [['com/acme/Order.java'], 'java.util.List'], expected: [] },
+    // Names are ruled out by their last part before any path is tried: these must still resolve.
+    { name: 'a declaration file', input: [['types/api.d.ts'], 'api'], expected: ['types/api.d.ts'] },
+    { name: 'a file named with its extension and a dot in its stem', input: [['web/styles/main.min.css'], 'styles/main.min.css'], expected: ['web/styles/main.min.css'] },
+    { name: 'a header found anywhere', input: [['include/util.h'], 'util.h'], expected: ['include/util.h'] },
+    { name: "a folder's module file, no file so named", input: [['src/zz/mod.rs', 'src/zz/a.rs'], 'crate::zz'], expected: ['src/zz/mod.rs'] },
+    { name: 'a nested folder named as the module', input: [['a/b/zz/__init__.py', 'a/b/zz/c.py'], 'b.zz'], expected: ['a/b/zz/__init__.py'] },
   ];
   checkAll(cases, ([files, spec]) => new ImportGraph(new Map(), files).resolve('main.py', spec).sort());
 });

@@ -22,6 +22,14 @@ export interface PathTables {
   dirByTail: Map<string, string>;
   /** Specifier suffixes resolved so far (the answer depends on the paths only). */
   suffixResolved: Map<string, string | null>;
+  /** Module names (`com.acme.Order`, `pkg.models`) resolved so far: the importing file does not matter. */
+  moduleResolved: Map<string, readonly string[]>;
+  /**
+   * Every file's stem and every directory's name: a module name whose last part is neither
+   * names no indexed file, and most names a big tree imports come from outside it.
+   */
+  fileStems: Set<string>;
+  dirNames: Set<string>;
 }
 
 export class ImportGraph {
@@ -125,6 +133,9 @@ export class ImportGraph {
 
   /** Resolves an import specifier written in `from` to indexed paths (possibly several for a package). */
   resolve(from: string, spec: string): string[] {
+    // A big tree imports the same few thousand module names from every file.
+    const known = this.t.moduleResolved.get(spec);
+    if (known) return [...known];
     const s = spec.trim().replace(/^['"<]|['">]$/g, '');
     if (!s) return [];
     const dir = posix.dirname(from);
@@ -150,6 +161,13 @@ export class ImportGraph {
     }
     // Dotted / slashed module paths: Python `a.b.c`, Java `com.x.Y`, Go `github.com/o/r/pkg`,
     // Rust `crate::a::b`, C# `A.B`, Swift/Kotlin modules. Try the longest suffix that is indexed.
+    const resolved = this.moduleFile(s);
+    this.t.moduleResolved.set(spec, resolved);
+    return [...resolved];
+  }
+
+  /** The indexed file (or Go package's files) a module name means: the longest suffix that is indexed. */
+  private moduleFile(s: string): readonly string[] {
     const parts = s.replace(/^(crate|self|super)::/, '').split(/::|\.|\//).filter(Boolean);
     for (let start = 0; start < parts.length; start++) {
       const candidate = parts.slice(start).join('/');
@@ -180,6 +198,12 @@ export class ImportGraph {
   }
 
   private resolveSuffix(rel: string): string | undefined {
+    // A key `rel + suffix` ends in a file named (last part of `rel`) + suffix, whose stem is that
+    // part or its own stem, or, for a suffix of its own folder (`/index.ts`), in a folder so named.
+    const last = rel.slice(rel.lastIndexOf('/') + 1);
+    const asFile = this.t.fileStems.has(last) || this.t.fileStems.has(stemOf(last));
+    const asFolder = this.t.dirNames.has(last);
+    if (!asFile && !asFolder) return undefined;
     const stem = stemOf(rel);
     /** 0 for a file named as `rel`, then a package's files in PACKAGE_STEMS order; -1 for any other. */
     const group = (p: string): number => {
@@ -192,6 +216,7 @@ export class ImportGraph {
     for (const suffix of RESOLVE_SUFFIXES) {
       // A bare suffix only when the specifier names a file (`util.h`), not a module (`pkg.models`).
       if (!suffix && !/\.[A-Za-z0-9]{1,8}$/.test(rel)) continue;
+      if (suffix.startsWith('/') ? !asFolder : !asFile) continue;
       const p = this.t.byTail.get(rel + suffix);
       if (p === undefined || group(p) < 0) continue;
       if (!best || p.length < best.length || (p.length === best.length && this.earlier(p, best, group))) best = p;
@@ -237,12 +262,16 @@ export async function pathTablesInSteps(indexedPaths: Iterable<string>, due: () 
 }
 
 function emptyTables(indexedPaths: Iterable<string>): PathTables {
-  return { paths: new Set([...indexedPaths].sort(byCodePoint)), byDir: new Map(), byTail: new Map(), dirByTail: new Map(), suffixResolved: new Map() };
+  return { paths: new Set([...indexedPaths].sort(byCodePoint)), byDir: new Map(), byTail: new Map(), dirByTail: new Map(), suffixResolved: new Map(), moduleResolved: new Map(), fileStems: new Set(), dirNames: new Set() };
 }
 
 function addPath(t: PathTables, p: string): void {
   const dir = posix.dirname(p);
-  if (!t.byDir.has(dir)) forEachTail(dir, (tail) => setFirst(t.dirByTail, tail, dir));
+  t.fileStems.add(stemOf(p));
+  if (!t.byDir.has(dir)) {
+    forEachTail(dir, (tail) => setFirst(t.dirByTail, tail, dir));
+    for (let d = dir; d !== '.' && d !== '/' && d !== ''; d = posix.dirname(d)) t.dirNames.add(posix.basename(d));
+  }
   push(t.byDir, dir, p);
   forEachTail(p, (tail) => {
     const had = t.byTail.get(tail);
@@ -268,8 +297,11 @@ function sameList(a: readonly string[] | undefined, b: readonly string[]): boole
 
 /** `a/b/c` gives `c`, `b/c` and `a/b/c`. */
 function forEachTail(path: string, use: (tail: string) => void): void {
-  const parts = path.split('/');
-  for (let k = parts.length - 1; k >= 0; k--) use(parts.slice(k).join('/'));
+  for (let k = path.lastIndexOf('/'); k >= 0; k = path.lastIndexOf('/', k - 1)) {
+    use(path.slice(k + 1));
+    if (k === 0) break;
+  }
+  use(path);
 }
 
 function setFirst(map: Map<string, string>, key: string, value: string): void {
