@@ -1,6 +1,6 @@
 // `npm run bench -- --compare BASE`: the regression gate. Builds BASE (a commit, tag or branch)
 // in a worktree beside this checkout, then measures both builds as a user meets them — a cold
-// `cairn index`, and `cairn search` / `cairn symbol` as fresh processes on the built index —
+// `cairn index`, and `cairn search`, `cairn symbol` and a task text as fresh processes on the built index —
 // in interleaved rounds (base, head, then head, base, …), so a neighbour's load falls on both.
 // Each measure's verdict comes from the per-round ratios: a change is faster or slower only
 // when every round agrees; otherwise it is within the noise.
@@ -8,6 +8,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fmt, median, percentile, table } from './stats';
+import { taskTexts, type TaskTextSource } from './taskTexts';
 
 export interface CompareOptions {
   repoRoot: string;
@@ -29,12 +30,14 @@ interface Figures {
   coldIndex: number;
   searchP50: number;
   symbolP50: number;
+  taskTextP50: number;
 }
 
 const MEASURES: Array<{ key: keyof Figures; label: string }> = [
   { key: 'coldIndex', label: 'cold index (cairn index --rebuild)' },
   { key: 'searchP50', label: 'cairn search p50, fresh process' },
   { key: 'symbolP50', label: 'cairn symbol p50, fresh process' },
+  { key: 'taskTextP50', label: 'a ~4 KB task text, --group file, p50, fresh process' },
 ];
 
 function git(repoRoot: string, args: string[]): string {
@@ -65,25 +68,37 @@ function cairn(build: Build, args: string[]): { ms: number; stdout: string } {
   return { ms, stdout: r.stdout };
 }
 
-/** Identifiers to look up: definitions of the index, spread over it. */
-function sampleNames(build: Build, root: string, store: string, count: number): string[] {
+/** What the builds are asked: identifiers (definitions of the index, spread over it) and task texts quoting them. */
+function sampleQueries(build: Build, root: string, store: string, count: number): { names: string[]; texts: string[] } {
   const names: string[] = [];
+  const definitions: TaskTextSource[] = [];
   for (const line of cairn(build, ['export', root, '--store', store, '--format', 'jsonl', '--no-refresh']).stdout.split('\n')) {
     if (!line) continue;
-    const { symbol, kind } = JSON.parse(line) as { symbol?: string; kind?: string };
-    if (symbol && /^[A-Za-z_]\w{5,}$/.test(symbol) && kind !== 'section') names.push(symbol);
+    const c = JSON.parse(line) as { symbol?: string; kind?: string; path: string; startLine: number; context?: string; language: string; text: string };
+    if (!c.symbol || c.kind === 'section') continue;
+    if (/^[A-Za-z_]\w{5,}$/.test(c.symbol)) names.push(c.symbol);
+    if (/^[A-Za-z_]\w{3,}$/.test(c.symbol)) definitions.push({ path: c.path, startLine: c.startLine, symbol: c.symbol, context: c.context ?? c.symbol, language: c.language, lines: c.text.split('\n').slice(0, 6) });
   }
   if (names.length === 0) throw new Error(`no definitions to query in ${root}`);
-  return Array.from({ length: count }, (_, i) => names[(i * 7919 + 17) % names.length] as string);
+  const texts = taskTexts(definitions).map((t) => t.text);
+  return {
+    names: Array.from({ length: count }, (_, i) => names[(i * 7919 + 17) % names.length] as string),
+    texts: Array.from({ length: count }, (_, i) => texts[i % texts.length] as string),
+  };
 }
 
-function measure(build: Build, root: string, store: string, names: readonly string[]): Figures {
+function measure(build: Build, root: string, store: string, queries: { names: readonly string[]; texts: readonly string[] }): Figures {
   const coldIndex = cairn(build, ['index', root, '--rebuild', '--store', store, '--json']).ms;
-  const timesOf = (command: string) => {
-    cairn(build, [command, names[0] as string, '--root', root, '--store', store, '--no-refresh']); // leaves the code cache
-    return names.map((n) => cairn(build, [command, n, '--root', root, '--store', store, '--no-refresh', '--json']).ms);
+  const timesOf = (command: string, asked: readonly string[], extra: string[] = []) => {
+    cairn(build, [command, asked[0] as string, '--root', root, '--store', store, '--no-refresh', ...extra]); // leaves the code cache
+    return asked.map((q) => cairn(build, [command, q, '--root', root, '--store', store, '--no-refresh', '--json', ...extra]).ms);
   };
-  return { coldIndex, searchP50: percentile(timesOf('search'), 50), symbolP50: percentile(timesOf('symbol'), 50) };
+  return {
+    coldIndex,
+    searchP50: percentile(timesOf('search', queries.names), 50),
+    symbolP50: percentile(timesOf('symbol', queries.names), 50),
+    taskTextP50: percentile(timesOf('search', queries.texts, ['--group', 'file', '--limit', '10']), 50),
+  };
 }
 
 export function compareBuilds(o: CompareOptions): void {
@@ -91,13 +106,15 @@ export function compareBuilds(o: CompareOptions): void {
   const base = buildBase(o.repoRoot, o.base, o.workDir, o.log);
   const head: Build = { name: 'head (this checkout)', cli: path.join(o.repoRoot, 'dist', 'cli.js') };
   const stores = { base: path.join(o.workDir, 'store-base'), head: path.join(o.workDir, 'store-head') };
+  // The gate's own scratch stores: a store serves one root, and an earlier run may have indexed another corpus.
+  for (const store of Object.values(stores)) fs.rmSync(store, { recursive: true, force: true });
   cairn(head, ['index', o.corpusRoot, '--store', stores.head]);
-  const names = sampleNames(head, o.corpusRoot, stores.head, o.queries);
+  const queries = sampleQueries(head, o.corpusRoot, stores.head, o.queries);
   const rounds: Array<{ base: Figures; head: Figures }> = [];
   for (let r = 0; r < o.rounds; r++) {
     const order = r % 2 === 0 ? (['base', 'head'] as const) : (['head', 'base'] as const);
     const figures: Partial<Record<'base' | 'head', Figures>> = {};
-    for (const which of order) figures[which] = measure(which === 'base' ? base : head, o.corpusRoot, stores[which], names);
+    for (const which of order) figures[which] = measure(which === 'base' ? base : head, o.corpusRoot, stores[which], queries);
     rounds.push(figures as { base: Figures; head: Figures });
     o.log(`round ${r + 1}/${o.rounds}: ${MEASURES.map((m) => `${m.key} ${fmt(figures.base![m.key], 0)} → ${fmt(figures.head![m.key], 0)} ms`).join(', ')}`);
   }
