@@ -1,5 +1,5 @@
 // Human-readable rendering shared by commands.
-import { displayBreadcrumb, type FileHit, type SearchHit, type SymbolHit } from '../core/api';
+import { displayBreadcrumb, evidenceSignals, type FileHit, type SearchHit, type SymbolHit } from '../core/api';
 import { visible, type Output } from './output';
 
 export function formatBytes(n: number): string {
@@ -48,12 +48,22 @@ export function formatFiles(files: readonly FileHit[]): string[] {
     out.push(`${f.path}  (${f.score.toFixed(2)}, ${f.matchedChunks} matching chunk${f.matchedChunks === 1 ? '' : 's'})${tags.length ? `  [${tags.join('; ')}]` : ''}`);
     for (const h of f.spans) {
       const name = displayBreadcrumb(h.context || h.symbol, h.language);
-      out.push(`    ${h.startLine}-${h.endLine}  ${h.kind}${name ? ` ${name}` : ''}  (${h.score.toFixed(2)})`);
+      out.push(`    ${h.startLine}-${h.endLine}  ${h.kind}${name ? ` ${name}` : ''}${spanScore(h)}`);
       const first = h.preview.split('\n').find((l) => l.trim());
       if (first) out.push(`        ${first.trim()}`);
     }
   }
   return out;
+}
+
+/**
+ * `  (score; signal, …)`: a span's score and the task evidence pointing at it (a breakdown part
+ * named `signal: what`); nothing for a span shown only as its file's first chunk (score 0).
+ */
+function spanScore(h: SearchHit): string {
+  const signals = evidenceSignals(h.scoreBreakdown);
+  if (h.score === 0 && signals.length === 0) return '';
+  return `  (${h.score.toFixed(2)}${signals.length ? `; ${signals.join(', ')}` : ''})`;
 }
 
 /** A single self-overwriting progress line on stderr, only when stderr is a terminal. */

@@ -275,6 +275,7 @@ export interface FreshnessSummary {
 
 // Display helpers every front end shares (plain functions, no engine state).
 export { breadcrumbSeparator, displayBreadcrumb } from './breadcrumbs';
+export { evidenceParts, evidenceSignals } from './search/evidenceParts';
 export { liftInlineFilters, type LiftedFilters } from './search/inlineFilters';
 export { STAGES, type Stage } from './timingStages';
 export { markPending, pendingMatcher, refreshingFiles } from './engine/pendingFiles';

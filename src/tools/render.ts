@@ -2,7 +2,7 @@
 // freshness, and a plain statement whenever something was left out to fit a budget.
 
 
-import { displayBreadcrumb, refreshingFiles, type FileHit, type IndexStatus, type RefreshReport, type SearchHit, type SymbolHit, type FreshnessState, type FreshnessSummary } from '../core/api';
+import { displayBreadcrumb, evidenceParts, refreshingFiles, type FileHit, type IndexStatus, type RefreshReport, type SearchHit, type SymbolHit, type FreshnessState, type FreshnessSummary } from '../core/api';
 import { estimateTokens } from '../core/clientApi';
 
 const seconds = (ms: number): string => `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`;
@@ -94,7 +94,14 @@ export function compactHit(hit: SearchHit | SymbolHit): Record<string, unknown> 
     ...(hit.stale ? { stale: hit.staleReason ?? 'modified' } : {}),
     ...(hit.crossReferenceFrom ? { crossReferenceFrom: hit.crossReferenceFrom } : {}),
     ...('partial' in hit && hit.partial ? { partial: true } : {}),
+    ...why(hit.scoreBreakdown),
   };
+}
+
+/** `why`: the evidence a task text gave for a file or span (`traceback-frame: app.py:12 in load`), when it gave any. */
+function why(breakdown: SearchHit['scoreBreakdown']): { why?: string[] } {
+  const parts = evidenceParts(breakdown);
+  return parts.length ? { why: parts } : {};
 }
 
 const counts = (c: Record<string, number>): string =>
@@ -172,11 +179,13 @@ export function fitFiles(
     matchedChunks: f.matchedChunks,
     ...(f.stale ? { stale: true } : {}),
     ...(f.partial ? { partial: true } : {}),
+    ...why(f.scoreBreakdown),
     spans: f.spans.map(compactHit),
   }));
   const text = files.map((f, i) =>
     [
       `${o.firstNumber + i}. ${f.path}  (score ${f.score.toFixed(2)}; ${f.matchedChunks} matching chunk${f.matchedChunks === 1 ? '' : 's'})${f.partial ? '  [partial match]' : ''}`,
+      ...evidenceParts(f.scoreBreakdown).map((p) => `   why: ${p}`),
       ...f.spans.flatMap((h) => [`   - ${hitHeading(h).slice(h.path.length + 1)}`, ...previewBlock(h.preview, Math.min(o.previewLines, 1)).map((l) => `  ${l}`)]),
     ].join('\n'),
   );

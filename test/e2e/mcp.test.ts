@@ -252,6 +252,19 @@ describe('cairn mcp (bundled CLI, MCP SDK client over stdio)', function () {
     }
   });
 
+  it('search_code groupBy "file" on a task text says why each file and span is there', async () => {
+    const task = 'Starting the server crashes when the port is missing\nTypeError: Cannot read properties of undefined\n    at parseConfig (src/config.ts:8:5)\n    at main (src/server.ts:3:1)';
+    const textAnswer = await session.ok('search_code', { query: task, groupBy: 'file', limit: 2 });
+    assert.match(textAnswer, /^1\. src\/config\.ts {2}\(score/m, textAnswer);
+    assert.match(textAnswer, /^ {3}why: traceback-frame: src\/config\.ts:8 in parseConfig$/m, textAnswer);
+    const json = JSON.parse(await session.ok('search_code', { query: task, groupBy: 'file', limit: 2, format: 'json' })) as { files: Array<{ path: string; why?: string[]; spans: Array<{ startLine: number; why?: string[] }> }> };
+    const first = json.files[0];
+    assert.equal(first?.path, 'src/config.ts');
+    assert.ok(first?.why?.includes('traceback-frame: src/config.ts:8 in parseConfig'), JSON.stringify(first));
+    assert.equal(first?.spans[0]?.startLine, 6);
+    assert.ok(first?.spans[0]?.why?.includes('traceback-frame: src/config.ts:8 in parseConfig'), JSON.stringify(first));
+  });
+
   it('find_symbol: exact matches first; otherwise says so plainly and lists the closest', async () => {
     const exact = await session.ok('find_symbol', { name: 'parseConfig' });
     assert.match(exact, /^exact match for "parseConfig": 1 definition/);

@@ -117,6 +117,10 @@ describe('localization: messages, named tests and neighbours, through the engine
       span: first?.spans[0]?.startLine,
       // The evidence's spans are read without previews; the files shown get theirs.
       previewed: (first?.spans ?? []).map((h) => h.preview !== ''),
+      // The first span says which evidence shows it, and scores by it.
+      spanWhy: (first?.spans[0]?.scoreBreakdown ?? []).flatMap((p) => (p.kind === 'match' && (first?.spans[0]?.score ?? 0) > 0 ? [p.name.split(':')[0]] : [])),
+      // A task text is not a list of words every file must hold.
+      partial: r.files.some((f) => f.partial || f.spans.some((h) => h.partial)),
     };
   };
 
@@ -125,17 +129,17 @@ describe('localization: messages, named tests and neighbours, through the engine
       {
         name: 'an exception message, its values filled in, leads to the lines raising it (cut into two literals)',
         input: "Linting a query with two semicolons fails\nsqlfluff lint of `select id from tbl;;` gives\nRuntimeError: Dropped elements in sequence matching! 'select id from tbl;;' != ';'",
-        expected: { path: 'pkg/parser/helpers.py', signals: ['message-found'], span: 1, previewed: [true] },
+        expected: { path: 'pkg/parser/helpers.py', signals: ['message-found'], span: 1, previewed: [true], spanWhy: ['message-found'], partial: false },
       },
       {
         name: 'a quoted message leads to the rule that reports it',
         input: 'L031 incorrectly triggers "Avoid using aliases in join condition" when no join present\nBoth queries should pass; only the alias differs.',
-        expected: { path: 'pkg/rules/aliases.py', signals: ['message-found'], span: 4, previewed: [true, true] },
+        expected: { path: 'pkg/rules/aliases.py', signals: ['message-found'], span: 4, previewed: [true, true], spanWhy: ['message-found'], partial: false },
       },
       {
         name: 'a named test leads to the code its body calls, not only to the test',
         input: 'tests/test_output.py::test_empty_table_keeps_header fails since 2.1\nAn empty table printed with no rows loses its header line; the table printer should print the header.',
-        expected: { path: 'pkg/render.py', signals: ['named-test'], span: 1, previewed: [true] },
+        expected: { path: 'pkg/render.py', signals: ['named-test'], span: 1, previewed: [true], spanWhy: ['named-test'], partial: false },
       },
     ],
     top,

@@ -123,7 +123,9 @@ export async function fileAnswer(setting: SearchSetting, view: View, query: stri
       const r = searchFilesSnapshot(view.scorer, reader, query, { ...options, limit: pool, offset: 0 }, setting.ranking, view.symbols, 0);
       const localize = localizeContext(setting, view, reader, options.previewLines ?? 3);
       const ranked = withPastCommits(task ? localizeFiles(localize, text, r.files, pool) : r.files, past, localize.firstChunk);
-      const files = localize.withPreviews(r.withPreviews(ranked.slice(offset, offset + limit)));
+      const shown = localize.withPreviews(r.withPreviews(ranked.slice(offset, offset + limit)));
+      // A task text is not a list of words every match must hold: no file or span is "partial".
+      const files = task ? shown.map(wholeMatch) : shown;
       return { files, total: Math.max(r.total, offset + files.length), totalIsLowerBound: r.totalIsLowerBound, ...(!task && r.partialOnly ? { partialOnly: r.partialOnly } : {}), warnings: r.warnings, diagnostics: [] };
     }
     const r = searchFilesSnapshot(view.scorer, reader, query, options, setting.ranking, view.symbols);
@@ -135,6 +137,11 @@ export async function fileAnswer(setting: SearchSetting, view: View, query: stri
   const chunks = await chunkAnswer(setting, view, query, { ...options, limit: Math.min(10 * (limit + offset), 1000), offset: 0, maxPerFile: 0, crossReferences: false });
   const files = groupHitsByFile(chunks.hits, query, setting.ranking);
   return { files: files.slice(offset, offset + limit), total: files.length, totalIsLowerBound: chunks.total > chunks.hits.length, warnings: chunks.warnings, diagnostics: chunks.diagnostics };
+}
+
+function wholeMatch(file: FileHit): FileHit {
+  const { partial: _file, ...rest } = file;
+  return { ...rest, spans: file.spans.map(({ partial: _span, ...span }) => span) };
 }
 
 /**
@@ -162,20 +169,22 @@ async function historySignals(setting: SearchSetting, view: View, text: string):
  */
 function localizeContext(setting: SearchSetting, view: View, reader: FileReader, previewLines: number): LocalizeContext & { withPreviews(files: readonly FileHit[]): FileHit[] } {
   const segmentOf = (seg: number) => view.snapshot.segments[seg] as Snapshot['segments'][number];
-  const unpreviewed = new Map<SearchHit, { seg: number; doc: number }>();
+  // By docid: localization hands back copies of these hits, scored by their evidence.
+  const unpreviewed = new Map<string, { seg: number; doc: number }>();
   const hitOf = (seg: number, doc: number) => {
     const hit = reader.hit(segmentOf(seg), doc, 0, undefined);
-    if (previewLines > 0) unpreviewed.set(hit, { seg, doc });
+    if (previewLines > 0) unpreviewed.set(hit.docid, { seg, doc });
     return hit;
   };
   const baseNames = () => (view.baseNames ??= indexByBaseName(view.locator.paths()));
   return {
     withPreviews: (files) =>
       files.map((f) => {
-        if (!f.spans.some((h) => unpreviewed.has(h))) return f;
+        const bare = (h: SearchHit) => h.preview === '' && unpreviewed.has(h.docid);
+        if (!f.spans.some(bare)) return f;
         const spans = f.spans.map((h) => {
-          const at = unpreviewed.get(h);
-          return at ? reader.hit(segmentOf(at.seg), at.doc, previewLines, undefined) : h;
+          const at = bare(h) ? unpreviewed.get(h.docid) : undefined;
+          return at ? { ...reader.hit(segmentOf(at.seg), at.doc, previewLines, undefined), score: h.score, scoreBreakdown: h.scoreBreakdown } : h;
         });
         return { ...f, spans };
       }),

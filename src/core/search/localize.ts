@@ -68,6 +68,8 @@ interface FileEvidence {
   /** Per kind, its strongest instance (0..1) and what it was. */
   kinds: Map<EvidenceKind, { strength: number; what: string }>;
   spans: SearchHit[];
+  /** Per span (by docid), the evidence pointing at it: per kind, its strongest instance. */
+  spanKinds: Map<string, Map<EvidenceKind, { strength: number; what: string }>>;
 }
 
 /**
@@ -100,10 +102,13 @@ export function gatherEvidence(ctx: LocalizeContext, evidence: TaskEvidence): Ma
   const files = new Map<string, FileEvidence>();
   const note = (path: string, kind: EvidenceKind, strength: number, what: string, span?: SearchHit) => {
     let f = files.get(path);
-    if (!f) files.set(path, (f = { kinds: new Map(), spans: [] }));
-    const had = f.kinds.get(kind);
-    if (!had || strength > had.strength) f.kinds.set(kind, { strength, what });
-    if (span && !f.spans.some((s) => s.docid === span.docid)) f.spans.push(span);
+    if (!f) files.set(path, (f = { kinds: new Map(), spans: [], spanKinds: new Map() }));
+    strongest(f.kinds, kind, strength, what);
+    if (!span) return;
+    if (!f.spans.some((s) => s.docid === span.docid)) f.spans.push(span);
+    let kinds = f.spanKinds.get(span.docid);
+    if (!kinds) f.spanKinds.set(span.docid, (kinds = new Map()));
+    strongest(kinds, kind, strength, what);
   };
   const byMention = (list: readonly PathMention[], kind: EvidenceKind, strengthOf: (m: PathMention) => number, label: (m: PathMention) => string) => {
     for (const m of list) {
@@ -131,6 +136,11 @@ export function gatherEvidence(ctx: LocalizeContext, evidence: TaskEvidence): Ma
 }
 
 type Note = (path: string, kind: EvidenceKind, strength: number, what: string, span?: SearchHit) => void;
+
+function strongest(kinds: Map<EvidenceKind, { strength: number; what: string }>, kind: EvidenceKind, strength: number, what: string): void {
+  const had = kinds.get(kind);
+  if (!had || strength > had.strength) kinds.set(kind, { strength, what });
+}
 
 /**
  * Each quoted message's longest run of plain words, looked for verbatim in the chunks the
@@ -199,7 +209,7 @@ export function localizeFiles(ctx: LocalizeContext, text: string, ranked: readon
     const base = had ?? fileFromEvidence(ctx, path, ev);
     if (!base) continue;
     const breakdown = [...base.scoreBreakdown, ...parts];
-    const spans = mergeSpans(ev.spans, had ? had.spans : []);
+    const spans = mergeSpans(ev.spans.map((h) => withEvidence(h, ev.spanKinds.get(h.docid), unit)), had ? had.spans : []);
     out.set(path, { ...base, score: round(breakdown.reduce((t, p) => t + p.value, 0)), scoreBreakdown: breakdown, spans });
   }
   shareWithNeighbours(ctx, out, evidence);
@@ -243,9 +253,25 @@ export function unrankedFile(chunk: SearchHit, spans: SearchHit[]): FileHit {
   return { path: chunk.path, score: 0, scoreBreakdown: [], spans, matchedChunks: 0, language: chunk.language, ...(chunk.stale ? { stale: true } : {}) };
 }
 
+/**
+ * A span the evidence points at, scored by it: what each kind of evidence adds to its file is
+ * what it adds to the span, named the same way, so a reader sees why the span is shown.
+ */
+function withEvidence(hit: SearchHit, kinds: ReadonlyMap<EvidenceKind, { strength: number; what: string }> | undefined, unit: number): SearchHit {
+  if (!kinds || kinds.size === 0) return hit;
+  const parts: ScoreComponent[] = [...kinds].map(([kind, e]) => ({ kind: 'match', name: `${kind}: ${e.what}`, value: round(unit * e.strength) }));
+  return { ...hit, score: round(parts.reduce((t, p) => t + p.value, 0)), scoreBreakdown: parts };
+}
+
+/** The evidence's spans first, then the keyword matches; a chunk that is both keeps both scores. */
 function mergeSpans(evidence: readonly SearchHit[], lexical: readonly SearchHit[]): SearchHit[] {
   const spans: SearchHit[] = [];
-  for (const s of [...evidence, ...lexical]) {
+  for (const s of evidence) {
+    const same = lexical.find((x) => x.docid === s.docid);
+    const merged = same ? { ...same, score: round(same.score + s.score), scoreBreakdown: [...same.scoreBreakdown, ...s.scoreBreakdown] } : s;
+    if (spans.length < SPANS_PER_FILE && !spans.some((x) => x.docid === s.docid)) spans.push(merged);
+  }
+  for (const s of lexical) {
     if (spans.length >= SPANS_PER_FILE) break;
     if (!spans.some((x) => x.docid === s.docid)) spans.push(s);
   }
