@@ -5,19 +5,27 @@
 // or a span was chosen.
 import type { ScoreComponent } from './types';
 
-/** The signals localization (localize.ts) and the history (pastCommitFiles.ts) name their parts by. */
-export const EVIDENCE_SIGNALS: ReadonlySet<string> = new Set([
-  'traceback-frame',
-  'diff-header',
-  'path-named-in-text',
-  'definition-named-in-text',
-  'message-found',
-  'named-test',
-  'imported-by-candidate',
-  'imports-candidate',
-  'similar-past-commit',
-  'past-commit-words',
-]);
+/** What a task text's structure points at (localize.ts). */
+export type EvidenceKind = 'traceback-frame' | 'diff-header' | 'path-named-in-text' | 'definition-named-in-text' | 'message-found' | 'named-test';
+/** The shares a strong candidate lends the files it imports and those importing it (localize.ts). */
+export type NeighbourSignal = 'imported-by-candidate' | 'imports-candidate';
+/** What the repository's history points at (pastCommitFiles.ts). */
+export type HistorySignal = 'similar-past-commit' | 'past-commit-words';
+
+/** Every signal, keyed by the types above: a signal added to them and not here does not compile. */
+const SIGNALS: Readonly<Record<EvidenceKind | NeighbourSignal | HistorySignal, true>> = {
+  'traceback-frame': true,
+  'diff-header': true,
+  'path-named-in-text': true,
+  'definition-named-in-text': true,
+  'message-found': true,
+  'named-test': true,
+  'imported-by-candidate': true,
+  'imports-candidate': true,
+  'similar-past-commit': true,
+  'past-commit-words': true,
+};
+const EVIDENCE_SIGNALS: ReadonlySet<string> = new Set(Object.keys(SIGNALS));
 
 /** The evidence parts of a breakdown, as written (`signal: what`), each once, in order. */
 export function evidenceParts(breakdown: readonly ScoreComponent[]): string[] {

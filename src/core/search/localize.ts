@@ -8,6 +8,7 @@
 import { isTestPath } from '../index/fields';
 import { extractTaskEvidence, type PathMention, type TaskEvidence } from './taskEvidence';
 import { lineOfRun, messageRun } from './taskMessages';
+import type { EvidenceKind, NeighbourSignal } from './evidenceParts';
 import type { FileHit, ScoreComponent, SearchHit } from './types';
 import { round } from './search';
 
@@ -47,7 +48,6 @@ const STRONG_CANDIDATES = 3;
 /** A neighbour's share of a strong candidate's score: a hint, a fifth of the candidate's score at most. */
 export const NEIGHBOUR_SHARE = 0.2;
 
-type EvidenceKind = 'traceback-frame' | 'diff-header' | 'path-named-in-text' | 'definition-named-in-text' | 'message-found' | 'named-test';
 
 /** Calls a test makes that say nothing about the code under test. */
 const NOT_UNDER_TEST = new Set(['assert', 'print', 'len', 'str', 'int', 'float', 'bool', 'list', 'dict', 'set', 'tuple', 'range', 'open', 'super', 'type', 'isinstance', 'getattr', 'setattr', 'hasattr', 'repr', 'sorted', 'enumerate', 'zip', 'map', 'filter', 'raises', 'warns', 'approx', 'expect', 'assertEqual', 'assertTrue', 'assertFalse', 'assertRaises', 'assertIn', 'assertIsNone', 'assertIs', 'describe', 'it', 'if', 'for', 'while', 'return', 'def', 'class', 'lambda', 'with', 'not', 'and', 'or', 'in']);
@@ -229,13 +229,13 @@ function shareWithNeighbours(ctx: LocalizeContext, out: Map<string, FileHit>, ev
   const strong = [...out.values()].filter((f) => evidence.has(f.path)).sort(byScore).slice(0, STRONG_CANDIDATES);
   const shares = new Map<string, ScoreComponent>();
   for (const s of strong) {
-    const offer = (path: string, name: string) => {
+    const offer = (path: string, signal: NeighbourSignal) => {
       if (path === s.path || isTestPath(path) || !out.has(path)) return;
       const value = round(NEIGHBOUR_SHARE * s.score);
-      if (value > (shares.get(path)?.value ?? 0)) shares.set(path, { kind: 'match', name, value });
+      if (value > (shares.get(path)?.value ?? 0)) shares.set(path, { kind: 'match', name: `${signal}: ${s.path}`, value });
     };
-    for (const p of ctx.importsOf(s.path)) offer(p, `imported-by-candidate: ${s.path}`);
-    for (const p of ctx.importersOf(s.path)) offer(p, `imports-candidate: ${s.path}`);
+    for (const p of ctx.importsOf(s.path)) offer(p, 'imported-by-candidate');
+    for (const p of ctx.importersOf(s.path)) offer(p, 'imports-candidate');
   }
   for (const [path, part] of shares) {
     const f = out.get(path) as FileHit;

@@ -2,13 +2,14 @@
 // history/messageWordFiles.ts), added to a file ranking as named signals, each a share of the
 // best keyword score: `similar-past-commit: <subject>`, `past-commit-words: <words>`.
 import type { PastCommitEvidence } from '../history/similarCommits';
+import type { HistorySignal } from './evidenceParts';
 import type { FileHit, SearchHit } from './types';
 import { byScore, unrankedFile } from './localize';
 import { round } from './search';
 
 /** One history signal: its files, the share of the best keyword score its strongest file adds, its name. */
 export interface PastSignal {
-  signal: 'similar-past-commit' | 'past-commit-words';
+  signal: HistorySignal;
   weight: number;
   evidence: readonly PastCommitEvidence[];
 }
