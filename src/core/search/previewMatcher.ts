@@ -59,8 +59,7 @@ export class PreviewMatcher {
    * (Porter rewrites suffixes only), so a word starting otherwise is never stemmed.
    */
   private readonly stemStarts = new Set<string>();
-  /** Strings one of which a matching line holds (lower-cased); undefined when any line may match. */
-  /** Matches a lower-cased line or word holding some needle; undefined when any line may match. */
+  /** Matches a lower-cased line or word holding one of the needles; undefined when any line may match. */
   private readonly needles: RegExp | undefined;
 
   private static readonly byQuery = new WeakMap<CompiledQuery, PreviewMatcher>();
@@ -97,8 +96,8 @@ export class PreviewMatcher {
 
   /** How well a line matches the query: per query word its strongest match, weighted and summed. */
   lineScore(line: string): number {
-    // Most lines of a chunk hold no query word: two native searches rule them out, where
-    // tokenising them cost a cold query most of its preview time.
+    // Most lines of a chunk hold no query word: lower-casing and one pattern rule them out,
+    // where tokenising them cost a cold query most of its preview time.
     if (this.needles && !this.needles.test(line.toLowerCase())) return 0;
     const { wholeOf, partsOf, terms } = this;
     wholeOf.fill(0);
