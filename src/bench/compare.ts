@@ -8,7 +8,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fmt, median, percentile, table } from './stats';
-import { taskTexts, type TaskTextSource } from './taskTexts';
+import { taskTexts, taskTextSource, type ExportedChunk, type TaskTextSource } from './taskTexts';
 
 export interface CompareOptions {
   repoRoot: string;
@@ -74,10 +74,10 @@ function sampleQueries(build: Build, root: string, store: string, count: number)
   const definitions: TaskTextSource[] = [];
   for (const line of cairn(build, ['export', root, '--store', store, '--format', 'jsonl', '--no-refresh']).stdout.split('\n')) {
     if (!line) continue;
-    const c = JSON.parse(line) as { symbol?: string; kind?: string; path: string; startLine: number; context?: string; language: string; text: string };
-    if (!c.symbol || c.kind === 'section') continue;
-    if (/^[A-Za-z_]\w{5,}$/.test(c.symbol)) names.push(c.symbol);
-    if (/^[A-Za-z_]\w{3,}$/.test(c.symbol)) definitions.push({ path: c.path, startLine: c.startLine, symbol: c.symbol, context: c.context ?? c.symbol, language: c.language, lines: c.text.split('\n').slice(0, 6) });
+    const c = JSON.parse(line) as ExportedChunk;
+    if (c.symbol && c.kind !== 'section' && /^[A-Za-z_]\w{5,}$/.test(c.symbol)) names.push(c.symbol);
+    const source = taskTextSource(c);
+    if (source) definitions.push(source);
   }
   if (names.length === 0) throw new Error(`no definitions to query in ${root}`);
   const texts = taskTexts(definitions).map((t) => t.text);

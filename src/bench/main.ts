@@ -25,7 +25,7 @@ import { assembleCorpus, defaultSources, type Corpus } from './corpus';
 import { generateTree } from './generate';
 import { fmt, mb, percentile, table, timed } from './stats';
 import { serveFreshProcesses, serveSection, serveSocketTimes, serveTaskTimes } from './serve';
-import type { TaskTextSource } from './taskTexts';
+import { taskTextSource, type TaskTextSource } from './taskTexts';
 import { coldRounds, printGoalTable, type ServedRounds } from './goalTable';
 
 const repoRoot = path.resolve(__dirname, '..');
@@ -385,8 +385,8 @@ function exportDefinitions(root: string): (storeDir: string) => Promise<TaskText
     const definitions: TaskTextSource[] = [];
     try {
       for await (const c of engine.exportChunks()) {
-        if (!c.symbol || c.kind === 'section' || !/^[A-Za-z_]\w{3,}$/.test(c.symbol)) continue;
-        definitions.push({ path: c.path, startLine: c.startLine, symbol: c.symbol, context: c.context, language: c.language, lines: c.text.split('\n').slice(0, 6) });
+        const source = taskTextSource(c);
+        if (source) definitions.push(source);
       }
     } finally {
       await engine.close();

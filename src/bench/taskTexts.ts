@@ -17,6 +17,26 @@ export interface TaskTextSource {
   lines: string[];
 }
 
+/** A chunk as an index exports it (`Engine.exportChunks`, `cairn export --format jsonl`). */
+export interface ExportedChunk {
+  path: string;
+  startLine: number;
+  symbol?: string;
+  kind?: string;
+  context?: string;
+  language: string;
+  text: string;
+}
+
+/**
+ * The definition a chunk is, as the texts quote it: named by a plain word of four characters
+ * or more (not a document section); undefined for any other chunk.
+ */
+export function taskTextSource(c: ExportedChunk): TaskTextSource | undefined {
+  if (!c.symbol || c.kind === 'section' || !/^[A-Za-z_]\w{3,}$/.test(c.symbol)) return undefined;
+  return { path: c.path, startLine: c.startLine, symbol: c.symbol, context: c.context ?? c.symbol, language: c.language, lines: c.text.split('\n').slice(0, 6) };
+}
+
 export interface TaskText {
   kind: 'trace' | 'diff' | 'feature' | 'log' | 'report';
   text: string;
