@@ -13,7 +13,7 @@ import { objectsDir, pinHistory } from './history';
 import { meanMetrics, outcomeOf, scoreAnswer, type CaseScores, type Span, type SystemAnswer } from './metrics';
 import { ScratchTree } from './scratch';
 import { SYSTEM_KINDS, type CaseReport, type EvalCase, type EvalReport, type RefreshSummaryLine, type SystemKind, type SystemReport } from './types';
-import { DEFAULT_VARIANT, variantSettings, type EvalVariant } from './variants';
+import { rowName, variantSettings, variantsToRun, type EvalVariant } from './variants';
 import { closeAll, EVAL_DISCOVERY, refreshGroups, variantEngines, type EvalEngineOptions, type StoreGroup } from './variantEngines';
 import type { RefreshReport } from '../core/api';
 
@@ -61,7 +61,7 @@ const WHOLE_FILE_SYSTEMS: ReadonlySet<SystemKind> = new Set(['files', 'bm25', 'r
 export function systemName(system: SystemKind, variant?: string): string {
   if (system === 'bm25') return 'bm25 whole-file';
   if (system === 'rg-words') return 'rg query-words';
-  return `cairn ${system}${variant && variant !== DEFAULT_VARIANT.name ? ` [${variant}]` : ''}`;
+  return rowName(`cairn ${system}`, variant);
 }
 
 function summarise(report: RefreshReport, requestedPaths: number | undefined): RefreshSummaryLine {
@@ -94,7 +94,7 @@ export async function runEvaluation(options: EvalOptions): Promise<EvalReport> {
   const maxCases = options.maxCases ?? DEFAULT_MAX_CASES;
   const budgetTokens = options.budgetTokens ?? DEFAULT_EVAL_BUDGET;
   const resultLimit = options.resultLimit ?? 100;
-  const variants = options.variants?.length ? options.variants : [DEFAULT_VARIANT];
+  const variants = variantsToRun(options.variants);
   let systems = [...(options.systems ?? SYSTEM_KINDS)];
   if (systems.includes('rg-words') && !options.engine.ripgrepPath) {
     systems = systems.filter((s) => s !== 'rg-words');

@@ -17,7 +17,7 @@ import { ScratchTree } from './scratch';
 import { meanTaskMetrics, scoreTask, type TaskMetrics, type TaskScores } from './taskMetrics';
 import type { LocalizationTask } from './tasks';
 import { closeAll, EVAL_DISCOVERY, refreshGroups, variantEngines, type EvalEngineOptions } from './variantEngines';
-import { DEFAULT_VARIANT, variantSettings, type EvalVariant } from './variants';
+import { rowName, variantSettings, variantsToRun, type EvalVariant } from './variants';
 
 /** The rankers compared, in table order (Cairn's once per variant, then the baseline). */
 export const TASK_SYSTEMS = ['cairn search', 'cairn search --group file', 'cairn pack mustInspect', 'bm25 whole-file'] as const;
@@ -26,7 +26,7 @@ const CAIRN_TASK_SYSTEMS = TASK_SYSTEMS.filter((s) => s !== 'bm25 whole-file');
 
 /** A row's name: the system, and the variant unless it is the default (`cairn search --group file [w7]`). */
 export function taskRowName(system: TaskSystem, variant?: string): string {
-  return variant && variant !== DEFAULT_VARIANT.name ? `${system} [${variant}]` : system;
+  return rowName(system, variant);
 }
 
 export interface TaskEvalOptions {
@@ -147,7 +147,7 @@ export async function runTaskEvaluation(options: TaskEvalOptions): Promise<TaskE
 
   const scratch = ScratchTree.create(gitDir, options.scratchParent);
   const objects = await objectsDir(gitDir);
-  const variants = options.variants?.length ? options.variants : [DEFAULT_VARIANT];
+  const variants = variantsToRun(options.variants);
   const groups = variantEngines(variants, scratch, options.engine, 'tasks-');
   const corpus = new TreeCorpus(scratch.tree, EVAL_DISCOVERY, true);
   const rows = new Map<string, { system: TaskSystem; variant?: string; scores: TaskScores[]; ms: number[] }>();

@@ -5,7 +5,7 @@ import { Engine } from '../core/engine/engine';
 import type { DiscoveryOptions } from '../core/discovery';
 import type { EngineOptions, RefreshOptions, RefreshReport } from '../core/api';
 import type { ScratchTree } from './scratch';
-import { DEFAULT_VARIANT, storeKey, type EvalVariant } from './variants';
+import { storeKey, type EvalVariant } from './variants';
 
 export interface VariantEngine {
   variant: EvalVariant;
@@ -23,10 +23,10 @@ export const EVAL_DISCOVERY: Partial<DiscoveryOptions> = { useGit: false };
 
 export type EvalEngineOptions = Pick<EngineOptions, 'grammarsDir' | 'workerScript' | 'workers' | 'ripgrepPath'>;
 
-/** The engines of `variants` (the default alone when none) over `scratch`'s tree, grouped by store. */
+/** The engines of `variants` (variantsToRun) over `scratch`'s tree, grouped by store. */
 export function variantEngines(variants: readonly EvalVariant[], scratch: ScratchTree, engine: EvalEngineOptions, storePrefix = ''): Map<string, StoreGroup> {
   const groups = new Map<string, StoreGroup>();
-  for (const variant of variants.length > 0 ? variants : [DEFAULT_VARIANT]) {
+  for (const variant of variants) {
     const key = storeKey(variant);
     let group = groups.get(key);
     if (!group) groups.set(key, (group = { name: variant.name, engines: [] }));

@@ -24,6 +24,16 @@ export interface EvalVariant {
 
 export const DEFAULT_VARIANT: EvalVariant = { name: 'default' };
 
+/** The variants a run compares: those asked for, else the defaults alone. */
+export function variantsToRun(asked: readonly EvalVariant[] | undefined): EvalVariant[] {
+  return asked?.length ? [...asked] : [DEFAULT_VARIANT];
+}
+
+/** A table row's name: `name`, marked with its variant unless that is the default (`cairn files [w7]`). */
+export function rowName(name: string, variant?: string): string {
+  return variant && variant !== DEFAULT_VARIANT.name ? `${name} [${variant}]` : name;
+}
+
 /** A setting that cannot be applied; the message names the key and what is allowed. */
 export class VariantError extends Error {
   override readonly name = 'VariantError';
