@@ -111,10 +111,10 @@ export default tseslint.config(
       'no-restricted-imports': ['error', {
         paths: noVscode['no-restricted-imports'][1].paths,
         patterns: [{
-          // Of the engine, only the node:crypto loader and the atomic file write (the code cache's); of
-          // the command layer, where caches and stores live; of the CLI, the V8 flag a command that
-          // parses runs with.
-          group: ['**/core/*', '!**/core/nodeCrypto', '!**/core/store', '**/core/*/*', '!**/core/store/atomic', '**/command/*', '!**/command/cacheDir', '!**/command/storeLocation', '**/cli/**', '**/server/**', '!**/server/client', '!**/server/protocol', './*', '!./cacheDir', '!./wasmCompiler', '!./client', '!./protocol'],
+          // Of the engine, only the node:crypto loader, the atomic file write (the code cache's) and
+          // the V8 wasm compiler flags a command that parses starts with; of the command layer,
+          // where caches and stores live.
+          group: ['**/core/*', '!**/core/nodeCrypto', '!**/core/store', '!**/core/chunking', '**/core/*/*', '!**/core/store/atomic', '!**/core/chunking/wasmTiers', '**/command/*', '!**/command/cacheDir', '!**/command/storeLocation', '**/cli/**', '**/server/**', '!**/server/client', '!**/server/protocol', './*', '!./cacheDir', '!./client', '!./protocol'],
           message: 'The client path (launch.ts, src/server/client.ts and protocol.ts, src/command/cacheDir.ts and storeLocation.ts) loads no engine code.',
         }],
       }],

@@ -16,17 +16,29 @@ import * as path from 'node:path';
 import * as vm from 'node:vm';
 import { writeFileAtomic } from '../core/store/atomic';
 import { userCacheDir } from '../command/cacheDir';
-import { useBaselineWasmCompiler } from './wasmCompiler';
+import { useBaselineWasmCompiler } from '../core/chunking/wasmTiers';
 import { askServer, startServer } from '../server/client';
 
 const MAIN = path.join(__dirname, 'cliMain.js');
 
 /**
  * Commands that may parse (any that may refresh the index). They run with V8's baseline wasm
- * compiler (wasmCompiler.ts); set here, before the bundle is compiled, so the flags a command's
- * code cache is made under are the flags it is read under (V8 rejects a cache made under others).
+ * compiler (core/chunking/wasmTiers.ts); set here, before the bundle is compiled, so the flags a
+ * command's code cache is made under are the flags it is read under (V8 rejects a cache made
+ * under others). A big index job may lift it; a server keeps it.
  */
 const MAY_PARSE = new Set(['index', 'search', 'symbol', 'refs', 'pack', 'export', 'chunks', 'eval', 'mcp', 'serve']);
+
+/** Sets the baseline wasm compiler for a command that may parse; gives V8's flags tag after it. */
+function baselineWasmTag(command: string): number {
+  useBaselineWasmCompiler(command !== 'serve');
+  return v8Tag();
+}
+
+/** V8's tag for code caches: its version and flags (node:v8 is loaded by then). */
+function v8Tag(): number {
+  return (require('node:v8') as typeof import('node:v8')).cachedDataVersionTag();
+}
 
 type ModuleFunction = (exports: object, require: NodeJS.Require, module: { exports: object }, filename: string, dirname: string) => void;
 
@@ -76,14 +88,17 @@ function launch(): void {
     process.exitCode = 1;
     return;
   }
-  if (MAY_PARSE.has(process.argv[2] ?? '')) useBaselineWasmCompiler();
+  const command = process.argv[2] ?? '';
+  const flagsTag = MAY_PARSE.has(command) ? baselineWasmTag(command) : undefined;
   const cacheFile = cacheFileFor(bundle);
   const cachedData = readCache(cacheFile);
   // The wrapper node itself puts around a CommonJS module.
   const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) { ${source}\n})`, { filename: MAIN, cachedData });
   if (cacheFile && (cachedData === undefined || script.cachedDataRejected === true)) {
     process.once('exit', (code) => {
-      if (code === 0) saveCache(script, cacheFile);
+      // A job that lifted the wasm compiler changed V8's flags: a cache made now would be
+      // rejected by the next run, which starts under the launch flags again.
+      if (code === 0 && (flagsTag === undefined || flagsTag === v8Tag())) saveCache(script, cacheFile);
     });
   }
   const run = script.runInThisContext() as ModuleFunction;

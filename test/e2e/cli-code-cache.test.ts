@@ -7,6 +7,7 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, 
 import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
+import { OPTIMIZE_WASM_ABOVE_BYTES } from '../../src/core/chunking/wasmTiers';
 import { CLI, runCairn, type Run } from './cli';
 
 describe('cairn launcher: code cache (bundled CLI)', function () {
@@ -88,6 +89,25 @@ describe('cairn launcher: code cache (bundled CLI)', function () {
   it('CAIRN_CODE_CACHE=off leaves no cache', () => {
     assert.equal(cairn(['search', 'retryWithBackoff'], { CAIRN_CODE_CACHE: 'off' }).code, 0);
     assert.deepEqual(caches(), []);
+  });
+
+  it('an index job big enough to lift the baseline wasm compiler leaves no cache the next run would reject', () => {
+    // Over OPTIMIZE_WASM_ABOVE_BYTES of text: the job changes V8's flags, and a cache made
+    // under them would be rejected (and written again) by the next run, started under the old.
+    const big = path.join(base, 'big');
+    mkdirSync(big, { recursive: true });
+    const text = Array.from({ length: 2000 }, (_, i) => `line ${i} of the notes on retries and backoff ${i % 97}`).join('\n') + '\n';
+    for (let i = 0; i * text.length < OPTIMIZE_WASM_ABOVE_BYTES * 1.1; i++) writeFileSync(path.join(big, `notes-${i}.txt`), text);
+    const r = cairn(['index', big, '--store', path.join(base, 'big-store'), '--json']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.ok((JSON.parse(r.stdout) as { files: number }).files > 100);
+    assert.deepEqual(caches(), [], 'no cache made under the lifted flags');
+    assert.equal(cairn(['index', '--json']).code, 0);
+    const [file] = caches();
+    assert.ok(file?.startsWith('index.'), caches().join(', '));
+    const written = statSync(path.join(cacheDir, file));
+    assert.equal(cairn(['index', '--json']).code, 0);
+    assert.equal(statSync(path.join(cacheDir, file)).mtimeMs, written.mtimeMs, "a small run's cache is accepted by the next");
   });
 
   it('a launcher without its bundle says so in one line and exits 1', () => {

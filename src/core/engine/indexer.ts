@@ -12,6 +12,7 @@
 //      committed atomically                                         (refreshCommit.ts)
 import type { RefreshReport } from '../api';
 import type { Diagnostic, SkippedFile } from '../types';
+import { optimizeWasmForJob } from '../chunking/wasmTiers';
 import { acquireLock } from '../store/lock';
 import { readTimings, startTimings, timingsOn, timingsSince } from '../timings';
 import { ProgressMeter } from './progressMeter';
@@ -55,6 +56,8 @@ export async function refreshIndex(config: IndexerConfig, options: IndexerRunOpt
       options.onPending?.(paths);
       throw new RefreshHandedOff(paths.length);
     }
+    // Before the chunk workers load their grammars: a big job parses faster optimized.
+    optimizeWasmForJob(plan.toRead.reduce((n, f) => n + f.size, 0));
     const built = await readAndBuild(config, options, target, generation, plan, meter, diagnostics);
     const { manifest, summary, skipped } = commitRefresh(
       target,
