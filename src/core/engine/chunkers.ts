@@ -24,6 +24,10 @@ export class Chunkers {
   private threadPool?: Promise<ChunkPool>;
   private localPool?: Promise<ChunkPool>;
   private readonly warmLanguages = new Set<string>();
+  /** Jobs on the worker threads not yet answered. */
+  private threadJobs = 0;
+  /** What thread pools let go reported, until a refresh's report takes it. */
+  private readonly releasedDiagnostics: Diagnostic[] = [];
 
   constructor(private readonly options: ChunkersOptions) {}
 
@@ -35,16 +39,24 @@ export class Chunkers {
         // Only the job that starts the threads reports start-up, with the steps they finish: a
         // job that finds them started (or still starting, for the job before it) reports none.
         const startup = threads && !this.threadPool && listener?.startup ? new Startup(this.threadCount(), new Set(docs.map((d) => d.language)).size, listener.startup) : undefined;
-        const pool = threads ? await (this.threadPool ??= this.createPool(this.options.workers, startup)) : await this.local();
-        if (!listener) return pool.chunk(docs);
-        // File by file, so a refresh's progress moves while a batch is being chunked.
-        const results: FileChunks[] = [];
-        const jobListener: JobListener = { partial: listener.partial && ((i, f) => listener.partial?.(i, f)), loaded: startup && (() => startup.step()) };
-        for await (const r of pool.stream(docs, jobListener)) {
-          results.push(r);
-          listener.file(results.length - 1);
+        if (threads) this.threadJobs++;
+        try {
+          const pool = threads ? await (this.threadPool ??= this.createPool(this.options.workers, startup)) : await this.local();
+          if (!listener) return await pool.chunk(docs);
+          // File by file, so a refresh's progress moves while a batch is being chunked.
+          const results: FileChunks[] = [];
+          const jobListener: JobListener = { partial: listener.partial && ((i, f) => listener.partial?.(i, f)), loaded: startup && (() => startup.step()) };
+          for await (const r of pool.stream(docs, jobListener)) {
+            results.push(r);
+            listener.file(results.length - 1);
+          }
+          return results;
+        } finally {
+          if (threads) this.threadJobs--;
         }
-        return results;
+      },
+      finished: async () => {
+        if (this.threadJobs === 0) await this.releaseThreads();
       },
     };
   }
@@ -66,9 +78,12 @@ export class Chunkers {
     for (const s of cold) this.warmLanguages.add(s.language);
   }
 
-  /** Problems the pools met (a worker that would not start, a grammar that would not load). */
+  /**
+   * Problems the pools met (a worker that would not start, a grammar that would not load); those
+   * of threads already let go are given once, to the refresh that used them.
+   */
   async diagnostics(): Promise<Diagnostic[]> {
-    const found: Diagnostic[] = [];
+    const found: Diagnostic[] = this.releasedDiagnostics.splice(0);
     for (const p of [this.threadPool, this.localPool]) for (const d of (p ? await p : undefined)?.diagnostics ?? []) found.push(d);
     return found;
   }
@@ -78,9 +93,12 @@ export class Chunkers {
    * (hundreds of MB after a cold index). A later big job starts new ones.
    */
   async releaseThreads(): Promise<void> {
-    const pool = this.threadPool;
+    const pending = this.threadPool;
     this.threadPool = undefined;
-    await (await pool?.catch(() => undefined))?.close();
+    const pool = await pending?.catch(() => undefined);
+    if (!pool) return;
+    for (const d of pool.diagnostics) if (!this.releasedDiagnostics.some((x) => x.code === d.code && x.message === d.message)) this.releasedDiagnostics.push(d);
+    await pool.close();
   }
 
   async close(): Promise<void> {

@@ -136,7 +136,11 @@ class BuildRun {
       inFlight = next;
     }
     if (inFlight) {
-      await this.addChunks(inFlight.toChunk, await waited('wait-chunks', inFlight.results));
+      const results = await waited('wait-chunks', inFlight.results);
+      // The chunk workers' heaps and parser memory go before the last segment is built, the
+      // build's peak.
+      await chunker?.finished?.();
+      await this.addChunks(inFlight.toChunk, results);
       signal?.throwIfAborted();
     }
     // A long refresh's last files land as a part of their own, so that nothing is pending while

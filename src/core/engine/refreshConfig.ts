@@ -22,6 +22,8 @@ export interface ChunkListener {
 /** Chunks documents; the engine passes its worker pool (or an in-process chunker). */
 export interface Chunker {
   chunk(docs: SourceDocument[], signal?: AbortSignal, listener?: ChunkListener): Promise<FileChunks[]>;
+  /** This refresh chunks nothing more: worker threads no job is using may go now. */
+  finished?(): Promise<void>;
 }
 
 export interface IndexerConfig {
