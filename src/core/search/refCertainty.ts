@@ -57,6 +57,11 @@ export class Resolver {
   private readonly bindingDefinitions: boolean;
   /** `path:line` of each definition that binds an import: other import names on its line are the imported module's. */
   private readonly bindingLines = new Set<string>();
+  /**
+   * Member definitions by their owner's name (`Store` of `Store.save`), in definition order;
+   * made on first use: a common name (`next`) has thousands of definitions and thousands of uses.
+   */
+  private membersByOwner?: Map<string, ReferenceDefinition[]>;
 
   constructor(
     private readonly src: ReferenceSources,
@@ -88,6 +93,21 @@ export class Resolver {
     o.reason = v.reason;
     if (v.to) o.to = v.to;
     if (v.could) o.could = v.could;
+  }
+
+  /** The member definitions `owner` owns. */
+  private membersOf(owner: string): readonly ReferenceDefinition[] {
+    if (!this.membersByOwner) {
+      this.membersByOwner = new Map();
+      for (const d of this.definitions) {
+        const by = MEMBER_KINDS.has(d.kind) ? ownerOf(d) : undefined;
+        if (by === undefined) continue;
+        const list = this.membersByOwner.get(by);
+        if (list) list.push(d);
+        else this.membersByOwner.set(by, [d]);
+      }
+    }
+    return this.membersByOwner.get(owner) ?? [];
   }
 
   /** The definition at an occurrence's place, if it is one. */
@@ -218,7 +238,7 @@ export class Resolver {
     const created = b.instances.get(receiver);
     const annotated = created ? undefined : this.annotatedOwner(o, receiver);
     const owner = created ?? annotated ?? receiver;
-    const members = this.definitions.filter((d) => MEMBER_KINDS.has(d.kind) && ownerOf(d) === owner);
+    const members = this.membersOf(owner);
     if (members.length === 1) {
       const to = members[0] as ReferenceDefinition;
       const reached = to.path === o.file.path || b.names.has(owner) || b.modules.has(owner) || this.imports.reach(o.file.path, o.file.language).defs.has(to.path);
