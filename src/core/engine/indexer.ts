@@ -57,7 +57,7 @@ export async function refreshIndex(config: IndexerConfig, options: IndexerRunOpt
       throw new RefreshHandedOff(paths.length);
     }
     // Before the chunk workers load their grammars: a big job parses faster optimized.
-    optimizeWasmForJob(plan.toRead.reduce((n, f) => n + f.size, 0));
+    optimizeWasmForJob(plan.bytesToRead);
     const built = await readAndBuild(config, options, target, generation, plan, meter, diagnostics);
     const { manifest, summary, skipped } = commitRefresh(
       target,

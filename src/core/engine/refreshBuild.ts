@@ -135,12 +135,12 @@ class BuildRun {
       }
       inFlight = next;
     }
-    if (inFlight) {
-      const results = await waited('wait-chunks', inFlight.results);
-      // The chunk workers' heaps and parser memory go before the last segment is built, the
-      // build's peak.
-      await chunker?.finished?.();
-      await this.addChunks(inFlight.toChunk, results);
+    const last = inFlight && { toChunk: inFlight.toChunk, results: await waited('wait-chunks', inFlight.results) };
+    // Every file chunked (not a part that leaves the rest to the next refresh): the chunk
+    // workers' heaps and parser memory go before the last segment is built, the build's peak.
+    if (!left) await chunker?.finished?.();
+    if (last) {
+      await this.addChunks(last.toChunk, last.results);
       signal?.throwIfAborted();
     }
     // A long refresh's last files land as a part of their own, so that nothing is pending while

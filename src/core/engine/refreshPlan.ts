@@ -22,6 +22,8 @@ export interface RefreshPlan {
   filesScanned: number;
   /** Files whose stat differs from their recorded one (all of them when re-chunking), in listing order. */
   toRead: DiscoveredFile[];
+  /** The bytes of `toRead`, as listed. */
+  bytesToRead: number;
   /** Files skipped as unchanged by their stat alone. */
   unchanged: number;
   /** Of `toRead`, the files read only because their entry was recorded racily (same stat). */
@@ -65,7 +67,8 @@ export async function planRefresh(
   for (const p of only ? state.pathsUnder(only) : state.paths()) {
     if (!listed.has(p)) removed.add(p);
   }
-  meter.listed(toRead.reduce((n, f) => n + f.size, 0));
+  const bytesToRead = toRead.reduce((n, f) => n + f.size, 0);
+  meter.listed(bytesToRead);
   meter.report('discover', discovery.files.length, discovery.files.length, undefined, true);
-  return { readStartedAtMs, only, listed, filesScanned: discovery.files.length, toRead, unchanged, racy, removed, skipped: discovery.skipped };
+  return { readStartedAtMs, only, listed, filesScanned: discovery.files.length, toRead, bytesToRead, unchanged, racy, removed, skipped: discovery.skipped };
 }
