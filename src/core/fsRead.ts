@@ -130,6 +130,7 @@ export class RootReader {
   private realRoot: string | undefined;
   /** Folder (root-relative, POSIX; '' the root) -> its identity when it resolves inside the root. */
   private readonly folders = new Map<string, { dev: number; ino: number } | null>();
+  private readonly blocks = new ReadBlocks();
 
   constructor(readonly root: string) {}
 
@@ -167,11 +168,16 @@ export class RootReader {
     }
   }
 
-  /** The bytes of a regular file of the root (see openSync for what is refused). */
-  readSync(relPath: string): Buffer {
-    const { fd } = this.openSync(relPath);
+  /**
+   * The bytes of a regular file of the root (see openSync for what is refused); undefined for
+   * one with a second name when `singleLink` (`ln .env a.ts`: it may be a file discovery refuses).
+   */
+  readSync(relPath: string): Buffer;
+  readSync(relPath: string, options: { singleLink: true }): Buffer | undefined;
+  readSync(relPath: string, options?: { singleLink?: boolean }): Buffer | undefined {
+    const { fd, stats } = this.openSync(relPath);
     try {
-      return fs.readFileSync(fd);
+      return options?.singleLink && stats.nlink > 1 ? undefined : this.blocks.read(fd, stats.size);
     } finally {
       fs.closeSync(fd);
     }
@@ -198,5 +204,52 @@ export class RootReader {
     } catch {
       return null;
     }
+  }
+}
+
+/** A reader's block size: a block is one allocation, which malloc maps apart from its heap. */
+const BLOCK_BYTES = 256 * 1024;
+/** Files above this get their own buffer, so a block's unused tail stays small. */
+const OWN_BUFFER_ABOVE = BLOCK_BYTES / 4;
+
+/**
+ * Whole files read by one reader, small ones packed into shared blocks. A references lookup
+ * reads thousands of files of a few KB each; as buffers of their own they are that many small
+ * mallocs, and freed they stay in glibc's heap, which returns memory only from its top, so an
+ * idle server kept its biggest lookup's files resident. A block is one large allocation,
+ * returned whole when the last file read into it is dropped.
+ */
+export class ReadBlocks {
+  private block: Buffer | undefined;
+  private used = 0;
+
+  /** The bytes of an open file `size` bytes long by its stat: all of them, should it have grown since. */
+  read(fd: number, size: number): Buffer {
+    // One byte more than the stat says: a read that fills it means the file grew since its stat.
+    const want = size + 1;
+    const own = want > OWN_BUFFER_ABOVE;
+    const into = own ? Buffer.allocUnsafeSlow(want) : this.take(want);
+    let got = 0;
+    // A regular file reads short only at its end: once `size` bytes are in, no read to find the end.
+    while (got < want) {
+      const n = fs.readSync(fd, into, got, want - got, null);
+      if (n === 0) break;
+      got += n;
+      if (got === size) break;
+    }
+    if (got === want) return Buffer.concat([into, fs.readFileSync(fd)]);
+    if (!own) this.used -= want - got;
+    return into.subarray(0, got);
+  }
+
+  /** `n` bytes at the end of the current block, or of a new one. */
+  private take(n: number): Buffer {
+    if (!this.block || this.used + n > this.block.length) {
+      this.block = Buffer.allocUnsafeSlow(BLOCK_BYTES);
+      this.used = 0;
+    }
+    const at = this.used;
+    this.used += n;
+    return this.block.subarray(at, at + n);
   }
 }

@@ -164,7 +164,7 @@ export class FileReader {
     let bytes: Buffer | undefined;
     try {
       // As in `view`: a file with a second name may now be a refused file's; it is not read.
-      bytes = this.tree.lstatSync(relPath).nlink > 1 ? undefined : this.tree.readSync(relPath);
+      bytes = this.tree.readSync(relPath, { singleLink: true });
     } catch {
       bytes = undefined;
     }
