@@ -7,6 +7,7 @@ import type { SymbolHit, SymbolOptions } from '../search/types';
 import type { ReferenceSources } from '../search/refOccurrences';
 import type { SymbolCandidate } from '../search/symbols';
 import { ImportGraph } from '../pack/graph';
+import { JudgedLookups } from '../search/judgedLookups';
 import { viewReader, type ImportResolution, type View } from './view';
 
 /** The longest symbol name looked up (MCP's schema allows as much). */
@@ -70,6 +71,7 @@ export function referenceSources(root: string, store: IndexStore, view: View): R
       return targets;
     },
     isIndexed: (p) => imports().paths.has(p),
+    judged: (view.judgedReferences ??= new JudgedLookups()),
   };
 }
 

@@ -7,6 +7,8 @@ import { SymbolIndex } from '../search/symbols';
 import { ChunkLocator } from '../search/locate';
 import { ImportGraph, pathTablesInSteps } from '../pack/graph';
 import { FileReader } from '../search/hydrate';
+import type { JudgedLookups } from '../search/judgedLookups';
+import type { JudgedLookup } from '../search/refOccurrences';
 
 export interface View {
   key: string;
@@ -20,6 +22,8 @@ export interface View {
   previousGraph?: ImportGraph;
   /** Import specifiers resolved for references, on demand and kept with the view. */
   imports?: ImportResolution;
+  /** References lookups judged over this view, for the next ask of the same name. */
+  judgedReferences?: JudgedLookups<JudgedLookup>;
   /** Indexed paths by base name, built when a task text first names a file, or while idle (warmView). */
   baseNames?: Map<string, string[]>;
 }

@@ -10,6 +10,7 @@ import { OCCURRENCE_ROLES, type ChunkKind, type NestedDefinition } from '../type
 import { compilePathFilter } from './filters';
 import { symbolHit, type FileReader } from './hydrate';
 import type { SymbolIndex } from './symbols';
+import type { JudgedLookups } from './judgedLookups';
 import type { ReferenceCertainty, ReferenceDefinition, ReferenceOptions, ReferenceRole } from './types';
 
 /** What a lookup reads besides the occurrence tables. */
@@ -22,6 +23,15 @@ export interface ReferenceSources {
   /** The indexed files a specifier written in `from` names (pack/graph.ts's resolution; a host caches it). */
   resolveImport(from: string, spec: string): readonly string[];
   isIndexed(path: string): boolean;
+  /** Lookups judged over the same index already (a long-lived host keeps them with its view). */
+  judged?: JudgedLookups<JudgedLookup>;
+}
+
+/** A name's definitions and every occurrence judged against them, in answer order. */
+export interface JudgedLookup {
+  found: ReferenceDefinition[];
+  selfScoped: ReadonlySet<ReferenceDefinition>;
+  occurrences: readonly Occurrence[];
 }
 
 /** Definitions of one name considered (a name such as `get` has hundreds). */

@@ -15,7 +15,8 @@ import type { SegmentFile } from '../index/segmentFormat';
 import type { Snapshot } from '../store/store';
 import type { FileReader } from './hydrate';
 import { Resolver } from './refCertainty';
-import { ContextOf, definitionsOf, occurrencesOf, type Occurrence, type ReferenceSources } from './refOccurrences';
+import { ContextOf, definitionsOf, occurrencesOf, type JudgedLookup, type Occurrence, type ReferenceSources } from './refOccurrences';
+import { lookupKey } from './judgedLookups';
 import type { ReferenceCallerGroup, ReferenceDefinition, ReferenceFileGroup, ReferenceHit, ReferenceOptions, ReferencePlace, ReferencesResponse } from './types';
 
 export type ReferencesAnswer = Omit<ReferencesResponse, 'tookMs' | 'index'>;
@@ -44,8 +45,8 @@ export function findReferences(src: ReferenceSources, query: string, options: Re
   const anchored = place ? nameAt(src, place, options.kinds) : undefined;
   const { name, qualifier }: { name: string; qualifier?: string } = anchored ?? (place ? { name: '' } : parseReferenceName(query));
   const limit = Math.max(0, options.limit ?? DEFAULT_REFERENCE_LIMIT);
-  const selfScoped = new Set<ReferenceDefinition>();
-  const found = definitionsOf(src, name, qualifier, options.kinds, selfScoped);
+  const contexts = new ContextOf(src.snapshot);
+  const { found, occurrences: judged } = name ? judgedLookup(src, name, qualifier, options, contexts) : { found: [], occurrences: [] };
   const anchor = place ? definitionAtPlace(found, place) : undefined;
   const definitions = anchor ? [anchor] : found;
   const base = { name, ...(qualifier ? { qualifier } : {}), definitions };
@@ -56,14 +57,8 @@ export function findReferences(src: ReferenceSources, query: string, options: Re
   }
   if (!name) return { ...base, references: [], byFile: [], total: 0, certain: 0, truncated: false, note: 'no name to look up', diagnostics: [] };
 
-  const contexts = new ContextOf(src.snapshot);
-  let occurrences = occurrencesOf(src.snapshot, name, options, true);
-  // Judged against every definition, so a reference of another one is known to be that one's.
-  const resolver = new Resolver(src, name, found, qualifier !== undefined, occurrences, contexts, selfScoped);
-  for (const o of occurrences) resolver.judge(o);
   // From a definition: what resolves to it, and the name matches that may still be it.
-  if (anchor) occurrences = occurrences.filter((o) => (o.certainty === 'certain' ? o.to === anchor : !o.could || o.could.includes(anchor)));
-  occurrences.sort(compareOccurrences);
+  const occurrences = anchor ? judged.filter((o) => (o.certainty === 'certain' ? o.to === anchor : !o.could || o.could.includes(anchor))) : judged;
 
   const references: ReferenceHit[] = [];
   let dropped = 0;
@@ -90,6 +85,25 @@ export function findReferences(src: ReferenceSources, query: string, options: Re
   if (total === 0) answer.note = definitions.length ? `${shown} is defined but occurs nowhere else as code` : `"${shown}" occurs nowhere as code in the index`;
   else if (definitions.length === 0) answer.note = `no definition of ${shown} in the index: every reference is a name match`;
   return answer;
+}
+
+/**
+ * The name's definitions and its occurrences judged against every one of them (so a reference
+ * of another definition is known to be that one's), in answer order; kept with the view.
+ */
+function judgedLookup(src: ReferenceSources, name: string, qualifier: string | undefined, options: ReferenceOptions, contexts: ContextOf): JudgedLookup {
+  const key = lookupKey(name, qualifier, options);
+  const known = src.judged?.get(key);
+  if (known) return known;
+  const selfScoped = new Set<ReferenceDefinition>();
+  const found = definitionsOf(src, name, qualifier, options.kinds, selfScoped);
+  const occurrences = occurrencesOf(src.snapshot, name, options, true);
+  const resolver = new Resolver(src, name, found, qualifier !== undefined, occurrences, contexts, selfScoped);
+  for (const o of occurrences) resolver.judge(o);
+  occurrences.sort(compareOccurrences);
+  const lookup = { found, selfScoped, occurrences };
+  src.judged?.set(key, lookup);
+  return lookup;
 }
 
 /** `PATH:LINE` or `PATH:LINE:COLUMN` (a path with a folder or an extension): a place to ask from. */
