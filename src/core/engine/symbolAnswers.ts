@@ -41,7 +41,9 @@ export function referenceSources(root: string, store: IndexStore, view: View): R
   const imports = (): ImportResolution => {
     if (!view.imports) {
       const paths = new Set(view.locator.paths());
-      view.imports = { resolver: new ImportGraph(new Map(), paths), paths, resolved: new Map() };
+      // The view's import graph, once built (a pack, a host's warm-up), resolves over the same
+      // paths and has resolved every module name the tree imports already.
+      view.imports = { resolver: view.graph ?? new ImportGraph(new Map(), paths), paths, resolved: new Map() };
     }
     return view.imports;
   };

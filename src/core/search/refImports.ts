@@ -165,12 +165,9 @@ export class ImportResolver {
     const defs = new Set<string>();
     let via = '';
     if (FOLDER_PACKAGES.has(language)) {
-      const dir = posix.dirname(path);
-      for (const d of this.defsByPath.keys()) {
-        if (posix.dirname(d) === dir) {
-          defs.add(d);
-          via ||= `same package as ${d}`;
-        }
+      for (const d of this.definingFilesIn(posix.dirname(path))) {
+        defs.add(d);
+        via ||= `same package as ${d}`;
       }
     }
     const exporters = this.exportersMap();
@@ -182,6 +179,22 @@ export class ImportResolver {
     const result = { defs, via };
     this.reachCache.set(path, result);
     return result;
+  }
+
+  /** Defining files by folder, made on first use: every file of a package asks for its folder's. */
+  private definingFolders?: Map<string, string[]>;
+
+  private definingFilesIn(dir: string): readonly string[] {
+    if (!this.definingFolders) {
+      this.definingFolders = new Map();
+      for (const d of this.defsByPath.keys()) {
+        const folder = posix.dirname(d);
+        const list = this.definingFolders.get(folder);
+        if (list) list.push(d);
+        else this.definingFolders.set(folder, [d]);
+      }
+    }
+    return this.definingFolders.get(dir) ?? [];
   }
 
   /**
@@ -252,7 +265,7 @@ export class ImportResolver {
     if (!specs?.length || targets.size === 0) return [];
     const out: string[] = [];
     for (const spec of specs) {
-      if (!mayName(spec, this.hints)) continue;
+      if (!mayName(this.segmentsOf(spec), this.hints)) continue;
       for (const target of this.src.resolveImport(path, spec)) if (target !== path && targets.has(target) && !out.includes(target)) out.push(target);
     }
     return out;
@@ -260,6 +273,14 @@ export class ImportResolver {
 
   /** Segments a specifier naming an exporter holds: file stems and folder names (packages, `index`, `__init__`, `mod`). */
   private readonly hints = new Set<string>();
+  /** Each specifier's segments, split once per lookup: files of one project import the same modules. */
+  private readonly specSegments = new Map<string, readonly string[]>();
+
+  private segmentsOf(spec: string): readonly string[] {
+    let segments = this.specSegments.get(spec);
+    if (!segments) this.specSegments.set(spec, (segments = spec.split(/[/.:\\\s'"<>@]+/).filter(Boolean)));
+    return segments;
+  }
 
   private addHints(file: string): void {
     const stem = firstPart(posix.basename(file));
@@ -275,13 +296,12 @@ function firstPart(name: string): string {
   return dot < 0 ? name : name.slice(0, dot);
 }
 
-/** Whether an import specifier may name a file whose stem or folder is in `hints` (`.` and `..` name folders' index files). */
-function mayName(spec: string, hints: ReadonlySet<string>): boolean {
-  let any = false;
-  for (const segment of spec.split(/[/.:\\\s'"<>@]+/)) {
-    if (!segment) continue;
-    any = true;
-    if (hints.has(segment)) return true;
-  }
-  return !any;
+/**
+ * Whether an import specifier, by its segments, may name a file whose stem or folder is in
+ * `hints` (a specifier of separators alone, `.` or `..`, names a folder's index file).
+ */
+function mayName(segments: readonly string[], hints: ReadonlySet<string>): boolean {
+  if (segments.length === 0) return true;
+  for (const segment of segments) if (hints.has(segment)) return true;
+  return false;
 }
