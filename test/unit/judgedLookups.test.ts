@@ -61,6 +61,17 @@ describe('references asked again over the same index', function () {
     assert.equal((await engine.references('pick', { refresh: 'never' })).total, first.length, 'a narrower ask did not replace the whole one');
   });
 
+  it("a caller reordering or emptying an answer's lists does not change the next answer", async () => {
+    const engine = ws.engine();
+    const first = await engine.references('pick', { refresh: 'never' });
+    const expected = { definitions: first.definitions.map((d) => `${d.path}:${d.line}`), refs: first.references.map(brief) };
+    first.definitions.length = 0;
+    first.references.reverse();
+    const again = await engine.references('pick', { refresh: 'never' });
+    assert.deepEqual({ definitions: again.definitions.map((d) => `${d.path}:${d.line}`), refs: again.references.map(brief) }, expected);
+    assert.equal(expected.definitions.length, 1);
+  });
+
   it('judges again after a refresh: a file that now defines the name itself resolves to its own', async () => {
     const engine = ws.engine();
     const before = (await engine.references('pick', { refresh: 'never' })).references.map(brief);

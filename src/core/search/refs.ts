@@ -48,7 +48,8 @@ export function findReferences(src: ReferenceSources, query: string, options: Re
   const contexts = new ContextOf(src.snapshot);
   const { found, occurrences: judged } = name ? judgedLookup(src, name, qualifier, options, contexts) : { found: [], occurrences: [] };
   const anchor = place ? definitionAtPlace(found, place) : undefined;
-  const definitions = anchor ? [anchor] : found;
+  // A copy: the lookup, with its definitions, stays with the view for the next ask.
+  const definitions = anchor ? [anchor] : [...found];
   const base = { name, ...(qualifier ? { qualifier } : {}), definitions };
   if (place && !anchor) {
     const where = `${place.path}:${place.line}`;
