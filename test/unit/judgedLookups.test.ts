@@ -9,7 +9,7 @@ import { JudgedLookups, lookupKey } from '../../src/core/search/judgedLookups';
 import type { JudgedLookup, Occurrence } from '../../src/core/search/refOccurrences';
 
 /** A lookup of `n` occurrences (their content does not matter to the bound). */
-const lookupOf = (n: number): JudgedLookup => ({ found: [], selfScoped: new Set(), occurrences: Array.from({ length: n }, () => ({}) as Occurrence) });
+const lookupOf = (n: number): JudgedLookup => ({ found: [], occurrences: Array.from({ length: n }, () => ({}) as Occurrence) });
 
 describe('JudgedLookups: what is kept', () => {
   type Step = ['set', string, number] | ['get', string];

@@ -7,6 +7,7 @@ import { SymbolIndex } from '../search/symbols';
 import { ChunkLocator } from '../search/locate';
 import { ImportGraph, pathTablesInSteps } from '../pack/graph';
 import { FileReader } from '../search/hydrate';
+import { groupBy } from '../groupBy';
 import type { JudgedLookups } from '../search/judgedLookups';
 import type { JudgedLookup } from '../search/refOccurrences';
 
@@ -124,12 +125,5 @@ function importLists(store: IndexStore, view: View): Map<string, string[]> {
 }
 
 export function indexByBaseName(paths: readonly string[]): Map<string, string[]> {
-  const byName = new Map<string, string[]>();
-  for (const p of paths) {
-    const name = p.slice(p.lastIndexOf('/') + 1);
-    const list = byName.get(name);
-    if (list) list.push(p);
-    else byName.set(name, [p]);
-  }
-  return byName;
+  return groupBy(paths, (p) => p.slice(p.lastIndexOf('/') + 1));
 }

@@ -1,5 +1,6 @@
 // Files ranked by the evidence of their chunks, from a search's scored chunks or from another
 // provider's hits, each with its best spans.
+import { groupBy } from '../groupBy';
 import type { Segment } from '../index/segment';
 import { isPartial, wordsNeeded } from './allWords';
 import { compareHits, toHit } from './chunkHits';
@@ -60,13 +61,7 @@ export function searchFilesSnapshot(
   if (!r.run) return { files: [], total: 0, totalIsLowerBound: false, warnings: r.warnings, compiled: r.compiled, withPreviews: asIs };
   const { run, compiled, warnings } = r;
   const segs = scorer.snapshot.segments;
-  const byFile = new Map<string, Ranked[]>();
-  for (const x of run.ranked) {
-    const p = (segs[x.c.seg] as Segment).pathOf(x.c.doc);
-    const list = byFile.get(p);
-    if (list) list.push(x);
-    else byFile.set(p, [x]);
-  }
+  const byFile = groupBy(run.ranked, (x) => (segs[x.c.seg] as Segment).pathOf(x.c.doc));
   const names = compiled.fileNames;
   // What each query word is worth (weight × idf of its best term), by presence bit.
   const wordWeight = new Float64Array(32);
@@ -143,12 +138,7 @@ export function searchFilesSnapshot(
  * `searchFilesSnapshot` ranks them from scored chunks.
  */
 export function groupHitsByFile(hits: readonly SearchHit[], query: string, ranking: RankingParams = DEFAULT_RANKING): FileHit[] {
-  const byFile = new Map<string, SearchHit[]>();
-  for (const h of [...hits].sort(compareHits)) {
-    const list = byFile.get(h.path);
-    if (list) list.push(h);
-    else byFile.set(h.path, [h]);
-  }
+  const byFile = groupBy([...hits].sort(compareHits), (h) => h.path);
   const names = compileQuery(query, { joinWeight: ranking.joinedWords, stopWordWeight: ranking.stopWords }).fileNames;
   const files = [...byFile].map(([path, chunks]): FileHit => {
     const { score, breakdown } = fileScore(path, chunks, names, ranking);

@@ -3,6 +3,7 @@
 // through a receiver of known type — and a `name-match` otherwise, with the reason either way.
 // JavaScript and TypeScript resolve through what each file binds the name to; other languages
 // by file, package and receiver.
+import { groupBy } from '../groupBy';
 import type { Segment } from '../index/segment';
 import { annotatedType } from './annotations';
 import { receiverOf, shadowed, type JsBindings } from './jsBindings';
@@ -97,16 +98,7 @@ export class Resolver {
 
   /** The member definitions `owner` owns. */
   private membersOf(owner: string): readonly ReferenceDefinition[] {
-    if (!this.membersByOwner) {
-      this.membersByOwner = new Map();
-      for (const d of this.definitions) {
-        const by = MEMBER_KINDS.has(d.kind) ? ownerOf(d) : undefined;
-        if (by === undefined) continue;
-        const list = this.membersByOwner.get(by);
-        if (list) list.push(d);
-        else this.membersByOwner.set(by, [d]);
-      }
-    }
+    this.membersByOwner ??= groupBy(this.definitions, (d) => (MEMBER_KINDS.has(d.kind) ? ownerOf(d) : undefined));
     return this.membersByOwner.get(owner) ?? [];
   }
 

@@ -4,6 +4,7 @@
 // and which defining files each file reaches. Files and their import specifiers are read at
 // most once per lookup.
 import * as posix from 'node:path/posix';
+import { groupBy } from '../groupBy';
 import { languageForPath } from '../languages';
 import { exportsName, exportsWhole, jsBindings, type JsBindings } from './jsBindings';
 import { MEMBER_KINDS, NAMED_IMPORTS, occurrencesOf, type Occurrence, type ReferenceSources } from './refOccurrences';
@@ -26,7 +27,7 @@ export function ownerOf(d: ReferenceDefinition): string | undefined {
 /** What the name's definitions are to each file, through its imports. */
 export class ImportResolver {
   /** The definitions by the file they are in. */
-  readonly defsByPath = new Map<string, ReferenceDefinition[]>();
+  readonly defsByPath: Map<string, ReferenceDefinition[]>;
   /** Definitions that are the binding of an import (`var etag = require('etag')`): an import-role occurrence is at their name. */
   readonly bindings: readonly ReferenceDefinition[];
   /** `path:line:column` of each of `bindings`. */
@@ -48,11 +49,7 @@ export class ImportResolver {
     const importPlaces = new Set(occurrences.filter((o) => o.role === 'import').map((o) => `${o.file.path}:${o.line}:${o.column}`));
     this.bindings = definitions.filter((d) => importPlaces.has(`${d.path}:${d.line}:${d.column}`));
     for (const d of this.bindings) this.bindingPlaces.add(`${d.path}:${d.line}:${d.column}`);
-    for (const d of definitions) {
-      let list = this.defsByPath.get(d.path);
-      if (!list) this.defsByPath.set(d.path, (list = []));
-      list.push(d);
-    }
+    this.defsByPath = groupBy(definitions, (d) => d.path);
   }
 
   /**
@@ -185,15 +182,7 @@ export class ImportResolver {
   private definingFolders?: Map<string, string[]>;
 
   private definingFilesIn(dir: string): readonly string[] {
-    if (!this.definingFolders) {
-      this.definingFolders = new Map();
-      for (const d of this.defsByPath.keys()) {
-        const folder = posix.dirname(d);
-        const list = this.definingFolders.get(folder);
-        if (list) list.push(d);
-        else this.definingFolders.set(folder, [d]);
-      }
-    }
+    this.definingFolders ??= groupBy(this.defsByPath.keys(), (d) => posix.dirname(d));
     return this.definingFolders.get(dir) ?? [];
   }
 
@@ -245,8 +234,7 @@ export class ImportResolver {
     const classes = new Set<string>();
     for (const d of this.definitions) {
       if (!MEMBER_KINDS.has(d.kind)) continue;
-      const parts = d.qualifiedName.split(/::|\.|#/);
-      const owner = parts.length > 1 ? parts[parts.length - 2] : undefined;
+      const owner = ownerOf(d);
       if (owner && owner !== this.name) classes.add(owner);
     }
     const files = new Set<string>();

@@ -30,7 +30,6 @@ export interface ReferenceSources {
 /** A name's definitions and every occurrence judged against them, in answer order. */
 export interface JudgedLookup {
   found: ReferenceDefinition[];
-  selfScoped: ReadonlySet<ReferenceDefinition>;
   occurrences: readonly Occurrence[];
 }
 

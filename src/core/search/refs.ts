@@ -102,7 +102,7 @@ function judgedLookup(src: ReferenceSources, name: string, qualifier: string | u
   const resolver = new Resolver(src, name, found, qualifier !== undefined, occurrences, contexts, selfScoped);
   for (const o of occurrences) resolver.judge(o);
   occurrences.sort(compareOccurrences);
-  const lookup = { found, selfScoped, occurrences };
+  const lookup = { found, occurrences };
   src.judged?.set(key, lookup);
   return lookup;
 }

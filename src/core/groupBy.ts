@@ -1,0 +1,17 @@
+// Items grouped by a key: one loop for every module that files things under a name.
+
+/**
+ * `items` by `keyOf(item)`, each group in the items' order and the groups in the order their
+ * first item came; an item whose key is undefined is left out.
+ */
+export function groupBy<T>(items: Iterable<T>, keyOf: (item: T) => string | undefined): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const key = keyOf(item);
+    if (key === undefined) continue;
+    const group = groups.get(key);
+    if (group) group.push(item);
+    else groups.set(key, [item]);
+  }
+  return groups;
+}
