@@ -4,7 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { FileSource, type ByteSource } from '../../src/core/index/byteSource';
 import { Segment } from '../../src/core/index/segment';
-import { PAGE_BYTES } from '../../src/core/index/symbolDict';
+import { PAGE_BYTES } from '../../src/core/index/pagedTableWriter';
 import { SymbolIndex } from '../../src/core/search/symbols';
 import { IndexStore } from '../../src/core/store/store';
 import type { Chunk } from '../../src/core/types';

@@ -17,6 +17,13 @@ import { SegmentWriter } from './segmentWriter';
 /** Bytes of text read and chunked per batch: keeps memory flat and both cores busy. */
 const BATCH_BYTES = 4 * 1024 * 1024;
 const BATCH_FILES = 400;
+/**
+ * The segment under way is written early once what is left to add is at most this share of
+ * it: the chunk workers take about as long over the rest as this thread over the build.
+ */
+export const LAST_SEGMENT_SHARE = 1 / 6;
+/** Text in the segment under way below which it is not written early: its build is short anyway. */
+export const EARLY_FLUSH_MIN_BYTES = 16 * 1024 * 1024;
 /** While committing in parts (a long-lived host), the longest stretch of adding files without a turn for queries. */
 const YIELD_EVERY_MS = 20;
 
@@ -88,9 +95,21 @@ class BuildRun {
     this.batches = makeBatches(plan.toRead, Math.min(BATCH_FILES, this.commitEvery ?? BATCH_FILES));
   }
 
-  // A pipeline over batches: while the workers chunk batch b, this thread reads batch b+1 and
-  // adds batch b-1's chunks to the segment, so neither side waits for the other.
+  // A pipeline over batches: while the workers chunk batch b, this thread reads batch b+1, adds
+  // batch b-1's chunks to the segment under way and builds a full one beside it, so neither
+  // side waits for the other.
   async run(): Promise<Built> {
+    try {
+      return await this.build();
+    } catch (e) {
+      // A segment still being built in the background must not land after the caller has
+      // discarded this refresh's segments: it stops at its next turn once aborted.
+      await this.writer.settled().catch(() => undefined);
+      throw e;
+    }
+  }
+
+  private async build(): Promise<Built> {
     this.reportPending();
     const { batches, signal, meter } = this;
     const total = this.plan.toRead.length;
@@ -132,6 +151,7 @@ class BuildRun {
           inFlight = undefined;
           break;
         }
+        if (this.writer.full || this.lastSegmentDue(b)) this.flushSegment();
       }
       inFlight = next;
     }
@@ -146,7 +166,7 @@ class BuildRun {
     // A long refresh's last files land as a part of their own, so that nothing is pending while
     // the final commit merges segments (a query waits for a refresh with a few files left).
     if (this.commitEvery !== undefined && this.readAtLastCommit > 0 && !left) this.commitPart(batches.length);
-    else this.writer.flush();
+    else await this.writer.flushYielding(signal);
     return { changes: this.changes, counts: this.counts, skipped: this.skipped, left };
   }
 
@@ -209,7 +229,25 @@ class BuildRun {
       meter.added(doc.size);
       meter.report('chunk', this.filesDone, this.plan.toRead.length);
     }
-    this.writer.flushIfFull();
+  }
+
+  /**
+   * Writes the segment under way. A full build writes it in the background, beside the next
+   * batches being added to a new segment, so the chunk workers keep getting work for the
+   * seconds a large segment's build takes; a build that commits in parts writes it at once.
+   */
+  private flushSegment(): void {
+    if (this.commitEvery === undefined) this.writer.flushInBackground(this.signal);
+    else this.writer.flush();
+  }
+
+  /**
+   * Whether to write the segment under way before the batches from `b` on are added: the last
+   * segment's build is the one nothing runs beside, so a large segment under way is written
+   * while the workers chunk the rest, and the last one holds only that rest.
+   */
+  private lastSegmentDue(b: number): boolean {
+    return this.commitEvery === undefined && writeBeforeTheRest(this.writer.textBytes, this.batches.slice(b));
   }
 
   /**
@@ -263,6 +301,21 @@ async function waited<T>(stage: 'wait-read' | 'wait-chunks', p: Promise<T>): Pro
   } finally {
     addTime(stage, performance.now() - since);
   }
+}
+
+/**
+ * Whether a segment holding `held` bytes of text is written before `rest` (the batches still to
+ * add) rather than with them: when it is large, and they are a small share of it.
+ */
+export function writeBeforeTheRest(held: number, rest: readonly (readonly { size: number }[])[]): boolean {
+  if (held < EARLY_FLUSH_MIN_BYTES) return false;
+  const most = held * LAST_SEGMENT_SHARE;
+  let bytes = 0;
+  for (const batch of rest) {
+    for (const f of batch) bytes += f.size;
+    if (bytes > most) return false;
+  }
+  return true;
 }
 
 function makeBatches(files: readonly DiscoveredFile[], maxFiles: number): DiscoveredFile[][] {

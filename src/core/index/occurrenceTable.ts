@@ -26,13 +26,17 @@ import { OCCURRENCE_ROLES } from '../types';
 import type { LazySection } from './byteSource';
 import { SMALL_DEFLATE } from './blockColumn';
 import { grown, ListPool } from './listPool';
-import { compareStrings, PagedTable, writeTable, type Cursor } from './symbolDict';
+import { drainSteps, type BuildSteps } from './buildSteps';
+import { writeTableSteps } from './pagedTableWriter';
+import { compareStrings, PagedTable, type Cursor } from './symbolDict';
 import { ByteWriter, CorruptDataError } from './varint';
 
 const HEADER_BYTES = 32;
 /** Raw bytes of the list stream per stored block. */
 export const LIST_BLOCK_BYTES = 4096;
 const DEFLATED_BLOCK = 0x80000000;
+/** Blocks deflated between two pauses of buildSteps. */
+const PAUSE_BLOCKS = 256;
 const ROLE_BITS = 2;
 const ROLE_COUNT = OCCURRENCE_ROLES.length;
 if (ROLE_COUNT > 1 << ROLE_BITS) throw new Error('occurrence roles do not fit their bits');
@@ -154,7 +158,13 @@ export class OccurrenceTableBuilder {
 
   /** The table section. The builder must not be used afterwards. */
   build(): Uint8Array {
+    return drainSteps(this.buildSteps());
+  }
+
+  /** build as steps: a pause after the sort, every few thousand rows and every few hundred blocks. */
+  *buildSteps(): BuildSteps<Uint8Array> {
     const names = [...this.lists.keys()].sort(compareStrings);
+    yield;
     const stream = new ByteWriter(Math.max(64, this.pool.reservedBytes >>> 1));
     const starts = new Uint32Array(names.length);
     const lengths = new Uint32Array(names.length);
@@ -165,7 +175,8 @@ export class OccurrenceTableBuilder {
       stream.append(bytes);
     });
     this.pool = new ListPool();
-    const table = writeTable(names.length, (r) => names[r] as string, (w, r) => {
+    yield;
+    const table = yield* writeTableSteps(names.length, (r) => names[r] as string, (w, r) => {
       w.varint(this.counts[this.lists.get(names[r] as string) as number] as number);
       w.varint(starts[r] as number);
       w.varint(lengths[r] as number);
@@ -181,6 +192,7 @@ export class OccurrenceTableBuilder {
       blockIndex[b] = blocks.length + (deflated ? DEFLATED_BLOCK : 0);
       blocks.append(deflated ? packed : block);
       if (blocks.length >= DEFLATED_BLOCK) throw new Error('an occurrence table of 2 GB');
+      if (b % PAUSE_BLOCKS === PAUSE_BLOCKS - 1) yield;
     }
     blockIndex[blockCount] = blocks.length;
     const stored = blocks.result();

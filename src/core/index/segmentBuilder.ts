@@ -2,6 +2,7 @@
 // an index refresh, or stored documents copied verbatim by a merge — and serialised once.
 import type { Chunk, FileOccurrences } from '../types';
 import { BlockColumnWriter } from './blockColumn';
+import { drainSteps, type BuildSteps } from './buildSteps';
 import { chunkFlags, docFlags, FIELD_COUNT, FileAnalyzer, KIND_INDEX, type FileAnalysis } from './fields';
 import { lineStartBytes, NO_START_BYTE, spanBytes } from './lineBytes';
 import { grown, ListPool } from './listPool';
@@ -13,7 +14,7 @@ import { forEachToken } from './tokenizer';
 import { ByteWriter } from './varint';
 
 /**
- * How far a segment build is after each of its steps (buildParts' onStep): the posting lists and
+ * How far a segment build is after each of its steps (buildSteps' yields): the posting lists and
  * the symbol dictionary (its ranking sort) take most of the time, the other sections little.
  */
 const BUILD_STEPS = { sorted: 0.1, postings: 0.4, records: 0.42, symbols: 0.8, occurrences: 0.98 } as const;
@@ -246,9 +247,14 @@ export class SegmentBuilder {
    * is, so a view's progress moves during a build that takes seconds on a large tree.
    */
   buildParts(onStep?: (fraction: number) => void): Uint8Array[] {
+    return drainSteps(this.buildSteps(), onStep);
+  }
+
+  /** buildParts as steps, each yielding how far the build is (see BuildSteps). */
+  *buildSteps(): BuildSteps<Uint8Array[]> {
     const docCount = this.docCount;
     const terms = [...new Set([...this.termLists.keys(), ...this.filePostings.keys()])].sort();
-    onStep?.(BUILD_STEPS.sorted);
+    yield BUILD_STEPS.sorted;
     const termStep = Math.max(1, Math.ceil(terms.length / 32));
     const dictionary = stringTable(terms);
     const postingOffsets = new Uint32Array(terms.length + 1);
@@ -262,7 +268,8 @@ export class SegmentBuilder {
     const filePostingOffsets = new Uint32Array(terms.length + 1);
     const termFileDf = new Uint32Array(terms.length);
     let filePostingsLen = 0;
-    terms.forEach((t, i) => {
+    for (let i = 0; i < terms.length; i++) {
+      const t = terms[i] as string;
       postingOffsets[i] = postingsLen;
       const list = this.termLists.get(t);
       if (list !== undefined) {
@@ -271,12 +278,12 @@ export class SegmentBuilder {
         postingsLen += e.bytes.length;
         termDf[i] = (this.termDf[list] as number) + (e.deflated ? DEFLATED_BIT : 0);
       }
-      if (onStep && i % termStep === 0) onStep(BUILD_STEPS.sorted + (BUILD_STEPS.postings - BUILD_STEPS.sorted) * (i / terms.length));
+      if (i % termStep === 0) yield BUILD_STEPS.sorted + (BUILD_STEPS.postings - BUILD_STEPS.sorted) * (i / terms.length);
       const fp = this.filePostings.get(t);
       filePostingOffsets[i] = filePostingsLen;
       filePostingsLen += fp?.writer.length ?? 0;
       termFileDf[i] = fp?.df ?? 0;
-    });
+    }
     postingOffsets[terms.length] = postingsLen;
     filePostingOffsets[terms.length] = filePostingsLen;
     const postings = postingsOut.subarray(0, postingsLen);
@@ -288,7 +295,7 @@ export class SegmentBuilder {
     });
     this.termLists.clear();
     this.filePostings.clear();
-    onStep?.(BUILD_STEPS.postings);
+    yield BUILD_STEPS.postings;
 
     const sections: Uint8Array[] = [];
     this.writeFileTable(sections);
@@ -318,11 +325,11 @@ export class SegmentBuilder {
     sections[SECTION.filePostingOffsets] = bytesOf(filePostingOffsets);
     sections[SECTION.termFileDf] = bytesOf(termFileDf);
     sections[SECTION.filePostings] = filePostings;
-    onStep?.(BUILD_STEPS.records);
-    sections[SECTION.symbolDict] = this.symbolDict.build(this.files.map((f) => f.path));
-    onStep?.(BUILD_STEPS.symbols);
-    sections[SECTION.occurrences] = this.occurrences.build();
-    onStep?.(BUILD_STEPS.occurrences);
+    yield BUILD_STEPS.records;
+    sections[SECTION.symbolDict] = yield* this.symbolDict.buildSteps(this.files.map((f) => f.path));
+    yield BUILD_STEPS.symbols;
+    sections[SECTION.occurrences] = yield* this.occurrences.buildSteps();
+    yield BUILD_STEPS.occurrences;
     return assembleParts(sections, docCount, terms.length, this.files.length);
   }
 

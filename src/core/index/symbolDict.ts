@@ -29,12 +29,14 @@
 // a lookup binary-searches those and decodes at most that many keys, and only the bodies of
 // the rows it wants. Strings are stored code unit by code unit, one byte each when all are
 // below 256, else two: names come back exactly as the chunker gave them, lone surrogates included.
-import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import { inflateRawSync } from 'node:zlib';
 import type { ChunkKind } from '../types';
 import type { LazySection } from './byteSource';
 import { SMALL_DEFLATE } from './blockColumn';
 import { FLAG_CONTINUED, FLAG_NESTED, FLAG_TEST, FLAG_VENDORED, KIND_INDEX, KINDS } from './fields';
 import { grown } from './listPool';
+import { drainSteps, type BuildSteps } from './buildSteps';
+import { DEFLATED_PAGE, RESTART_ROWS, writeString, writeTableSteps } from './pagedTableWriter';
 import { identifierParts } from './tokenizer';
 import { ByteWriter, CorruptDataError } from './varint';
 
@@ -105,13 +107,6 @@ export function pathDepth(path: string): number {
   for (let i = path.indexOf('/'); i >= 0; i = path.indexOf('/', i + 1)) n++;
   return n;
 }
-
-/** Raw bytes of rows after which a page is closed (a row is never split: a long one makes a long page). */
-export const PAGE_BYTES = 4096;
-/** Rows from one whole key to the next in a page. */
-const RESTART_ROWS = 16;
-/** The bit of an index entry's page start that says the page is deflated. */
-const DEFLATED_PAGE = 0x80000000;
 
 const HEADER_BYTES = 32;
 
@@ -188,6 +183,11 @@ export class SymbolDictionaryBuilder {
    * names and breadcrumbs are decoded again as rows are written.
    */
   build(paths: readonly string[]): Uint8Array {
+    return drainSteps(this.buildSteps(paths));
+  }
+
+  /** build as steps: a pause after each sort and every few thousand rows written. */
+  *buildSteps(paths: readonly string[]): BuildSteps<Uint8Array> {
     const n = this.count;
     const v = this.numbers;
     const at = (i: number, field: number) => v[i * NUMBERS + field] as number;
@@ -206,6 +206,7 @@ export class SymbolDictionaryBuilder {
       initialsLength[i] = initials.length;
       initialsKeys[i] = `${initials}\u0000${key}`;
     }
+    yield;
     const nameAndDisplay = (i: number): [string, string] => {
       strings.pos = stringsAt[i] as number;
       const name = strings.string();
@@ -227,14 +228,17 @@ export class SymbolDictionaryBuilder {
     const order = new Uint32Array(n);
     const byOrder = indexes(n).sort(ranked);
     for (let k = 1; k < n; k++) order[byOrder[k] as number] = (order[byOrder[k - 1] as number] as number) + (ranked(byOrder[k - 1] as number, byOrder[k] as number) === 0 ? 0 : 1);
+    yield;
     // Entries in the order the segment lists them: by document, its own definition first.
     const listed = (a: number, b: number) => at(a, DOC) - at(b, DOC) || at(a, NESTED) - at(b, NESTED);
     const byName = indexes(n).sort((a, b) => compareStrings(keys[a] as string, keys[b] as string) || (order[a] as number) - (order[b] as number) || listed(a, b));
     const rowOf = new Uint32Array(n);
     byName.forEach((i, r) => (rowOf[i] = r));
+    yield;
     const byInitials = indexes(n).filter((i) => (initialsLength[i] as number) >= 2).sort((a, b) => compareStrings(initialsKeys[a] as string, initialsKeys[b] as string) || listed(a, b));
+    yield;
 
-    const namesTable = writeTable(n, (r) => keys[byName[r] as number] as string, (w, r) => {
+    const namesTable = yield* writeTableSteps(n, (r) => keys[byName[r] as number] as string, (w, r) => {
       const i = byName[r] as number;
       const [name, display] = nameAndDisplay(i);
       writeAgainst(w, name, keys[i] as string);
@@ -247,7 +251,7 @@ export class SymbolDictionaryBuilder {
       }
       w.varint(order[i] as number);
     });
-    const initialsTable = writeTable(byInitials.length, (r) => initialsKeys[byInitials[r] as number] as string, (w, r) => {
+    const initialsTable = yield* writeTableSteps(byInitials.length, (r) => initialsKeys[byInitials[r] as number] as string, (w, r) => {
       const i = byInitials[r] as number;
       w.varint(initialsLength[i] as number);
       writeAgainst(w, nameAndDisplay(i)[0], keys[i] as string);
@@ -360,81 +364,6 @@ function writeDisplayAgainstName(w: ByteWriter, display: string, name: string): 
   }
   w.varint(2);
   writeString(w, display);
-}
-
-function writeString(w: ByteWriter, s: string): void {
-  let wide = false;
-  for (let i = 0; i < s.length && !wide; i++) wide = s.charCodeAt(i) > 0xff;
-  w.varint(s.length * 2 + (wide ? 1 : 0));
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    w.byte(c & 0xff);
-    if (wide) w.byte(c >>> 8);
-  }
-}
-
-/** Rows `0 .. count-1` in pages (see the top of this file), with their index. */
-export function writeTable(count: number, keyOf: (r: number) => string, writeBody: (w: ByteWriter, r: number) => void): { index: Uint8Array; pages: Uint8Array; pageCount: number } {
-  const starts: number[] = [];
-  const firstRows: number[] = [];
-  const keys = new ByteWriter(256);
-  const keyStarts: number[] = [];
-  const pages = new ByteWriter(4096);
-  const rowBytes = new ByteWriter(PAGE_BYTES * 2);
-  const body = new ByteWriter(64);
-  const page = new ByteWriter(PAGE_BYTES * 2);
-  let restarts: number[] = [];
-  let rows = 0;
-  let previous = '';
-  const seal = (firstRow: number) => {
-    page.length = 0;
-    page.varint(restarts.length);
-    restarts.forEach((at, i) => page.varint(at - (i ? (restarts[i - 1] as number) : 0)));
-    page.append(rowBytes.result());
-    const raw = page.result();
-    const packed = deflateRawSync(raw, SMALL_DEFLATE);
-    const deflated = packed.length < raw.length;
-    starts.push(pages.length + (deflated ? DEFLATED_PAGE : 0));
-    firstRows.push(firstRow);
-    pages.append(deflated ? packed : raw);
-    if (pages.length >= DEFLATED_PAGE) throw new Error('a symbol dictionary of 2 GB');
-    rowBytes.length = 0;
-    restarts = [];
-    rows = 0;
-  };
-  for (let r = 0; r < count; r++) {
-    const key = keyOf(r);
-    let shared = 0;
-    if (rows === 0) {
-      keyStarts.push(keys.length);
-      writeString(keys, key);
-    }
-    if (rows % RESTART_ROWS === 0) restarts.push(rowBytes.length);
-    else while (shared < key.length && shared < previous.length && key.charCodeAt(shared) === previous.charCodeAt(shared)) shared++;
-    rowBytes.varint(shared);
-    writeString(rowBytes, shared ? key.slice(shared) : key);
-    body.length = 0;
-    writeBody(body, r);
-    rowBytes.varint(body.length);
-    rowBytes.append(body.result());
-    previous = key;
-    rows++;
-    if (rowBytes.length >= PAGE_BYTES) seal(r + 1 - rows);
-  }
-  if (rows > 0) seal(count - rows);
-  const pageCount = starts.length;
-  starts.push(pages.length);
-  firstRows.push(count);
-  keyStarts.push(keys.length);
-  const index = new Uint8Array(12 * (pageCount + 1) + keys.length);
-  const view = new DataView(index.buffer);
-  for (let p = 0; p <= pageCount; p++) {
-    view.setUint32(12 * p, starts[p] as number, true);
-    view.setUint32(12 * p + 4, firstRows[p] as number, true);
-    view.setUint32(12 * p + 8, keyStarts[p] as number, true);
-  }
-  index.set(keys.result(), 12 * (pageCount + 1));
-  return { index, pages: pages.result(), pageCount };
 }
 
 /** Reads varints and strings from a page up to `end`, bounds-checked: damage is a CorruptDataError naming `what`. */
