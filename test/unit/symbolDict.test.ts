@@ -93,6 +93,7 @@ describe('the symbol dictionary', () => {
         { name: 'a nested definition', input: 'innerHelper', expected: ['exact outer.innerHelper'] },
         { name: 'a nested definition, qualified', input: 'outer.innerHelper', expected: ['qualified outer.innerHelper'] },
         { name: 'fuzzy: the closest first', input: 'handlr0420', expected: ['fuzzy handler0420'] },
+        { name: 'fuzzy: a near name defined 300 times, its rows across pages best first', input: 'rux', expected: ['fuzzy Runner0.run', 'fuzzy Runner1.run', 'fuzzy Runner2.run'] },
         { name: 'a text chunk is no symbol', input: 'notes', expected: [] },
       ],
       (q) => find(q).slice(0, q === 'handlr0420' ? 1 : 3),
@@ -113,6 +114,16 @@ describe('the symbol dictionary', () => {
     assert.deepEqual([...dict.withInitials('gu')].map((r) => `${r.initials} ${r.name}`), ['gun get_user_name', 'gun getUserName', 'gunn __getUserNameNow']);
     // Only names of two initials or more have a row: `handler0420` has one.
     assert.deepEqual([...dict.withInitials('')].filter((r) => r.name.startsWith('handler')), []);
+  });
+
+  it('every distinct name once, in order, across pages: what an edit-distance lookup measures', () => {
+    const dict = segment.symbolDictionary();
+    const names = dict.distinctNames();
+    assert.deepEqual(names, [...new Set([...dict.all()].map((e) => e.key))]);
+    assert.equal(names.filter((n) => n === 'run').length, 1);
+    assert.ok(names.every((n, i) => i === 0 || (names[i - 1] as string) < n), 'strictly increasing');
+    assert.equal(dict.distinctNames(), names, 'read once, then kept');
+    assert.deepEqual(find('handlr0420').slice(0, 1), ['fuzzy handler0420'], 'a second fuzzy lookup, from the kept names');
   });
 
   it('a nested definition keeps its place and a penalty', () => {

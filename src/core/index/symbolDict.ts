@@ -494,6 +494,21 @@ export class PagedTable<T> {
     }
   }
 
+  /** Every distinct key, in order (no row body is read). */
+  distinctKeys(): string[] {
+    const keys: string[] = [];
+    let last: string | undefined;
+    for (let p = 0; p < this.pageCount; p++) {
+      const page = this.page(p);
+      const scan = this.scanner(page, 0);
+      for (let k = 0; k < page.rows.length; k++) {
+        const key = scan.next();
+        if (key !== last) keys.push((last = key));
+      }
+    }
+    return keys;
+  }
+
   *all(): Generator<T> {
     for (let p = 0; p < this.pageCount; p++) {
       const page = this.page(p);
@@ -648,6 +663,7 @@ export class SymbolDictionary {
   readonly size: number;
   private readonly names: PagedTable<SymbolEntry>;
   private readonly initials: PagedTable<InitialsRow>;
+  private nameKeys?: readonly string[];
 
   constructor(section: LazySection, what: string, docCount: number) {
     if (section.length < HEADER_BYTES) throw new CorruptDataError(`${what} is truncated`);
@@ -692,11 +708,12 @@ export class SymbolDictionary {
   }
 
   /**
-   * Every entry whose lower-cased name `keep` accepts, by name; only the keys of the others are
-   * read (an edit-distance scan decides on the name and needs no other field).
+   * Every distinct lower-cased name, in order. An edit-distance lookup measures each of them;
+   * decoding them is most of its time, so they are read once and kept with the segment (a
+   * long-lived host drops its segments when it lets go of its caches).
    */
-  keyed(keep: (key: string) => boolean): Generator<SymbolEntry> {
-    return this.names.range('', () => true, keep);
+  distinctNames(): readonly string[] {
+    return (this.nameKeys ??= this.names.distinctKeys());
   }
 
   /** Entries whose lower-cased name starts with `prefix`, by name. */

@@ -239,14 +239,16 @@ export class SymbolIndex {
         }
         return lastDist;
       };
+      const offer = (t: number, e: SymbolEntry) => {
+        const f: Found = { t, e };
+        if (taken.has(foundKey(f)) || !this.live(f) || !allow(f)) return;
+        const dist = distanceOf(qualifiedQuery ? normaliseQualified(e.display) : e.key);
+        if (dist <= maxDist) fuzzy.push([f, dist]);
+      };
       this.dicts.forEach((d, t) => {
-        // By name, only the rows of near names are read; a qualified name needs each row's breadcrumb.
-        for (const e of qualifiedQuery ? d.all() : d.keyed((key) => distanceOf(key) <= maxDist)) {
-          const f: Found = { t, e };
-          if (taken.has(foundKey(f)) || !this.live(f) || !allow(f)) continue;
-          const dist = distanceOf(qualifiedQuery ? normaliseQualified(e.display) : e.key);
-          if (dist <= maxDist) fuzzy.push([f, dist]);
-        }
+        // A qualified name needs each row's breadcrumb; otherwise only the rows of near names are read.
+        if (qualifiedQuery) for (const e of d.all()) offer(t, e);
+        else for (const key of d.distinctNames()) if (distanceOf(key) <= maxDist) for (const e of d.named(key)) offer(t, e);
       });
       // Ties as the segments list their entries (by document, own definitions first).
       fuzzy.sort((a, b) => a[1] - b[1] || this.compare(a[0], b[0]) || a[0].t - b[0].t || a[0].e.doc - b[0].e.doc || a[0].e.nested - b[0].e.nested);
