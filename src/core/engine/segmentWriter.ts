@@ -14,19 +14,25 @@ const SEGMENT_FLUSH_BYTES = 64 * 1024 * 1024;
 /** The longest a yielding build holds the thread without a turn for its other work. */
 const SLICE_MS = 15;
 
+/** A file in a segment not yet written: its state entry but for the segment's name. */
+interface PendingFile {
+  path: string;
+  state: Omit<FileState, 'segment'>;
+}
+
 /** A segment being built: what it holds and its steps. */
 interface SegmentBuild {
   docCount: number;
   bytesIn: number;
-  files: Array<{ path: string; state: Omit<FileState, 'segment'> }>;
+  files: PendingFile[];
   steps: BuildSteps<Uint8Array[]>;
   onStep: (fraction: number) => void;
 }
 
 export class SegmentWriter {
   private builder = new SegmentBuilder();
-  /** The files in the builder, with their state entries but for the segment's name. */
-  private files: Array<{ path: string; state: Omit<FileState, 'segment'> }> = [];
+  /** The files in the builder. */
+  private files: PendingFile[] = [];
   /** Bytes of the files in the segment under way (its share of the build's progress). */
   private bytes = 0;
   /** The builds under way in the background, the last one started (each waits for the one before). */

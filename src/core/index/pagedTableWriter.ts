@@ -4,7 +4,7 @@
 // and holds the reader (PagedTable).
 import { deflateRawSync } from 'node:zlib';
 import { SMALL_DEFLATE } from './blockColumn';
-import { drainSteps, type BuildSteps } from './buildSteps';
+import type { BuildSteps } from './buildSteps';
 import { ByteWriter } from './varint';
 
 /** Raw bytes of rows after which a page is closed (a row is never split: a long one makes a long page). */
@@ -35,12 +35,10 @@ export interface WrittenTable {
   pageCount: number;
 }
 
-/** Rows `0 .. count-1` in pages (symbolDict.ts describes the layout), with their index. */
-export function writeTable(count: number, keyOf: (r: number) => string, writeBody: (w: ByteWriter, r: number) => void): WrittenTable {
-  return drainSteps(writeTableSteps(count, keyOf, writeBody));
-}
-
-/** writeTable as steps: a pause every PAUSE_ROWS rows. */
+/**
+ * Rows `0 .. count-1` in pages (symbolDict.ts describes the layout), with their index, as steps
+ * of a build: a pause every PAUSE_ROWS rows.
+ */
 export function* writeTableSteps(count: number, keyOf: (r: number) => string, writeBody: (w: ByteWriter, r: number) => void): BuildSteps<WrittenTable> {
   const starts: number[] = [];
   const firstRows: number[] = [];
@@ -104,4 +102,3 @@ export function* writeTableSteps(count: number, keyOf: (r: number) => string, wr
   index.set(keys.result(), 12 * (pageCount + 1));
   return { index, pages: pages.result(), pageCount };
 }
-

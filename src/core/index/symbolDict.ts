@@ -35,7 +35,7 @@ import type { LazySection } from './byteSource';
 import { SMALL_DEFLATE } from './blockColumn';
 import { FLAG_CONTINUED, FLAG_NESTED, FLAG_TEST, FLAG_VENDORED, KIND_INDEX, KINDS } from './fields';
 import { grown } from './listPool';
-import { drainSteps, type BuildSteps } from './buildSteps';
+import type { BuildSteps } from './buildSteps';
 import { DEFLATED_PAGE, RESTART_ROWS, writeString, writeTableSteps } from './pagedTableWriter';
 import { identifierParts } from './tokenizer';
 import { ByteWriter, CorruptDataError } from './varint';
@@ -180,13 +180,9 @@ export class SymbolDictionaryBuilder {
   /**
    * The dictionary section, given the paths of the segment's files. The builder must not be
    * used afterwards. It holds two strings per entry while it sorts (the keys of both tables);
-   * names and breadcrumbs are decoded again as rows are written.
+   * names and breadcrumbs are decoded again as rows are written. As steps of a build: a pause
+   * after each sort and every few thousand rows written.
    */
-  build(paths: readonly string[]): Uint8Array {
-    return drainSteps(this.buildSteps(paths));
-  }
-
-  /** build as steps: a pause after each sort and every few thousand rows written. */
   *buildSteps(paths: readonly string[]): BuildSteps<Uint8Array> {
     const n = this.count;
     const v = this.numbers;
