@@ -6,6 +6,7 @@
 // person would "go to", sampling, scoring, and the grep baseline's ranking. The runs (ctags,
 // ripgrep, the engine) are in symbolRun.ts.
 import { escapeRegExp } from '../core/regExp';
+import { groupBy } from '../core/groupBy';
 
 /** One line of `ctags --output-format=json --fields=+nKlSe` (the fields this check reads). */
 export interface CtagsTag {
@@ -529,13 +530,7 @@ const place = (h: HitPlace | undefined): string =>
  */
 export function formatMisses(report: SymbolCheckReport, system: string, count: number): string[] {
   const missed = report.names.filter((n) => n.systems[system]?.miss);
-  const byCategory = new Map<MissCategory, NameResult[]>();
-  for (const n of missed) {
-    const cat = n.systems[system]?.miss as MissCategory;
-    let list = byCategory.get(cat);
-    if (!list) byCategory.set(cat, (list = []));
-    list.push(n);
-  }
+  const byCategory = groupBy(missed, (n) => n.systems[system]?.miss as MissCategory);
   const queues = [...byCategory.entries()].sort((a, b) => b[1].length - a[1].length);
   const picked: NameResult[] = [];
   for (let round = 0; picked.length < count && queues.some(([, l]) => l.length > round); round++) {
